@@ -1,0 +1,3 @@
+export * from "./enums";
+export * from "./normalized-request";
+export * from "./render";

@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { RunProfile } from "./enums";
+import { NormalizedJobRequest } from "./normalized-request";
+
+/**
+ * The contract between the Worker and the renderer service (render-container).
+ *
+ * Worker -> renderer:  POST {RENDER_URL}/jobs            body RenderJob            -> 202 {accepted:true}
+ *                      POST {RENDER_URL}/jobs/{id}/cancel                          -> 200 {cancelled:boolean}
+ *                      GET  {RENDER_URL}/health                                    -> 200 {ok:true,...}
+ * renderer -> Worker:  POST {callback.url}  Authorization: Bearer {callback.token}  body RenderEvent
+ *                      PUT  {upload.url}/{name}  Authorization: Bearer {upload.token} (upload.mode "worker")
+ */
+
+export const VodInfo = z.object({
+  vod_id: z.string(),
+  title: z.string(),
+  duration_seconds: z.number(),
+  streamer_login: z.string().nullable(),
+  streamer_display_name: z.string().nullable(),
+  game_name: z.string().nullable(),
+  created_at: z.string().nullable(),
+  language: z.string().nullable(),
+});
+export type VodInfo = z.infer<typeof VodInfo>;
+
+export const UploadTarget = z.discriminatedUnion("mode", [
+  z.object({
+    /** PUT each file to `${url}/${name}` with the bearer token; the Worker stores it in R2. */
+    mode: z.literal("worker"),
+    url: z.string(),
+    token: z.string(),
+  }),
+  z.object({
+    /** Write straight to R2 through its S3 API (aws4fetch, multipart for large files). */
+    mode: z.literal("s3"),
+    endpoint: z.string(),
+    bucket: z.string(),
+    access_key_id: z.string(),
+    secret_access_key: z.string(),
+    region: z.string().default("auto"),
+    /** Object key prefix, e.g. `jobs/<job_id>/`. */
+    prefix: z.string(),
+  }),
+]);
+export type UploadTarget = z.infer<typeof UploadTarget>;
+
+export const RenderJob = z.object({
+  job_id: z.string(),
+  request: NormalizedJobRequest,
+  vod: VodInfo,
+  callback: z.object({ url: z.string(), token: z.string() }),
+  upload: UploadTarget,
+  twitch: z.object({ gql_url: z.string(), usher_url: z.string() }),
+});
+export type RenderJob = z.infer<typeof RenderJob>;
+
+/** Kinds of stored file. `reel`/`short` are the deliverable videos of spec 2.7. */
+export const ArtifactKind = z.enum(["reel", "short", "thumbnail", "captions", "metadata", "manifest"]);
+export type ArtifactKind = z.infer<typeof ArtifactKind>;
+
+export const ArtifactRef = z.object({
+  /** File name inside the job's folder (R2 key = `jobs/<job_id>/<name>`). */
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+  kind: ArtifactKind,
+  content_type: z.string(),
+  size_bytes: z.number().int().nonnegative(),
+  /** Reels: the profile. Thumbnails/metadata of a reel: its profile too. */
+  run_name: RunProfile.nullable().default(null),
+  /** Shorts (and their thumbnails/captions): 1-based position. */
+  index: z.number().int().positive().nullable().default(null),
+  title: z.string().nullable().default(null),
+  duration_seconds: z.number().nullable().default(null),
+  tags: z.array(z.string()).nullable().default(null),
+});
+export type ArtifactRef = z.infer<typeof ArtifactRef>;
+
+/** Why a moment was chosen: its scores and the signals behind them. */
+export const MomentSignals = z.object({
+  score: z.number(),
+  audience_score: z.number(),
+  streamer_score: z.number(),
+  audio_hype: z.number(),
+  chat_rate_ratio: z.number().nullable(),
+  unique_chatters: z.number().nullable(),
+  hype_density: z.number().nullable(),
+  speech_activity: z.number(),
+  loudness_db_above_baseline: z.number(),
+  source: z.enum(["auto", "manual"]),
+  reasons: z.array(z.string()),
+});
+export type MomentSignals = z.infer<typeof MomentSignals>;
+
+export const ManifestHighlight = z.object({
+  story: z.string(),
+  start: z.number(),
+  end: z.number(),
+  duration: z.number(),
+  run_name: RunProfile,
+  title: z.string().optional(),
+  label: z.string().nullable().optional(),
+  signals: MomentSignals.optional(),
+});
+
+/**
+ * The manifest of spec 2.9. Asset entries carry `name` (the stored file); the Worker adds `url` when it
+ * publishes the manifest (results, job.completed webhook, manifest.json in the ZIP).
+ */
+export const ManifestAsset = z.object({
+  name: z.string(),
+  url: z.string().optional(),
+  run_name: RunProfile.nullable().optional(),
+  index: z.number().int().nullable().optional(),
+  title: z.string().nullable().optional(),
+  duration_seconds: z.number().nullable().optional(),
+  size_bytes: z.number().int().optional(),
+});
+export type ManifestAsset = z.infer<typeof ManifestAsset>;
+
+export const Manifest = z.object({
+  summary: z.object({
+    total_videos: z.number().int(),
+    generated_video_duration_seconds: z.number(),
+    total_shorts: z.number().int(),
+    source_vod_duration_seconds: z.number(),
+  }),
+  highlights: z.array(ManifestHighlight),
+  shorts_count: z.number().int(),
+  artifacts: z.object({
+    assets: z.object({
+      compilation: z.array(ManifestAsset),
+      shorts: z.array(ManifestAsset),
+      thumbnails: z.array(ManifestAsset),
+      captions: z.array(ManifestAsset),
+      metadata: z.array(ManifestAsset),
+    }),
+  }),
+  /** Notes a client may want to see (e.g. "chat replay unavailable; scored on audio only"). */
+  warnings: z.array(z.string()).default([]),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+export const RENDER_STAGES = [
+  "queued",
+  "resolving",
+  "downloading_audio",
+  "fetching_chat",
+  "analysing",
+  "selecting",
+  "downloading_video",
+  "transcribing",
+  "writing_metadata",
+  "rendering_reels",
+  "rendering_shorts",
+  "uploading",
+  "finalising",
+] as const;
+export const RenderStage = z.enum(RENDER_STAGES);
+export type RenderStage = z.infer<typeof RenderStage>;
+
+export const RenderEvent = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("started"),
+    seq: z.number().int(),
+  }),
+  z.object({
+    type: z.literal("progress"),
+    seq: z.number().int(),
+    stage: RenderStage,
+    /** Whole-job percent 0-100, monotonic. */
+    percent: z.number().min(0).max(100),
+    message: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("completed"),
+    seq: z.number().int(),
+    manifest: Manifest,
+    artifacts: z.array(ArtifactRef),
+  }),
+  z.object({
+    type: z.literal("failed"),
+    seq: z.number().int(),
+    error: z.object({ code: z.string(), message: z.string() }),
+  }),
+]);
+export type RenderEvent = z.infer<typeof RenderEvent>;

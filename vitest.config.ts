@@ -1,0 +1,40 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Two kinds of tests: the Worker runs inside workerd with real (Miniflare) bindings;
+// the renderer, the Twitch protocol code and the dev tooling run in plain Node with real FFmpeg.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(__dirname, "migrations")),
+                ADMIN_TOKEN: "test-admin-token",
+                LINK_SIGNING_KEY: "test-link-signing-key",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["./test/worker/apply-migrations.ts"],
+        },
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/renderer/**/*.test.ts", "test/common/**/*.test.ts", "test/dev/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
