@@ -1,0 +1,23 @@
+import { hmacHex } from "../artifacts/signing";
+
+/**
+ * Headers of one delivery attempt.
+ * - X-Service-Signature: the spec's signature, hex HMAC-SHA256 of the exact raw body with the account's secret.
+ * - X-Service-Event-Id: the same for every attempt of one event, so receivers can de-duplicate retries.
+ * - X-Service-Timestamp + X-Service-Signature-Timestamped (`t=<unix>,v1=<hex HMAC of "<unix>.<body>">`): lets a
+ *   receiver reject replays of old deliveries; the plain spec signature cannot, since it does not cover time.
+ */
+export async function webhookHeaders(secret: string, rawBody: string, meta: { event: string; eventId: string; deliveryId: string; attempt: number; now?: Date }): Promise<Record<string, string>> {
+  const ts = Math.floor((meta.now ?? new Date()).getTime() / 1000);
+  return {
+    "content-type": "application/json",
+    "user-agent": "highlight-api-webhooks/1",
+    "x-service-event": meta.event,
+    "x-service-event-id": meta.eventId,
+    "x-service-delivery-id": meta.deliveryId,
+    "x-service-delivery-attempt": String(meta.attempt),
+    "x-service-timestamp": String(ts),
+    "x-service-signature": await hmacHex(secret, rawBody),
+    "x-service-signature-timestamped": `t=${ts},v1=${await hmacHex(secret, `${ts}.${rawBody}`)}`,
+  };
+}
