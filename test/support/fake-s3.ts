@@ -1,0 +1,83 @@
+import { createHash, createHmac } from "node:crypto";
+import { startRecorder, type RecordedRequest } from "./http-recorder";
+
+/**
+ * A local stand-in for R2's S3 API (an outside service): PUT object, multipart create/upload/complete/abort.
+ * Every request's SigV4 signature is re-computed here with node:crypto, independently of aws4fetch.
+ */
+export async function startFakeS3(creds: { accessKeyId: string; secretAccessKey: string; region: string }) {
+  const objects = new Map<string, Buffer>();
+  const uploads = new Map<string, Map<number, Buffer>>();
+  const signatureFailures: string[] = [];
+  let nextUpload = 1;
+
+  const server = await startRecorder((req, res) => {
+    if (!verifySigV4(req, creds)) {
+      signatureFailures.push(`${req.method} ${req.url}`);
+      res.writeHead(403).end("<Error><Code>SignatureDoesNotMatch</Code></Error>");
+      return;
+    }
+    const url = new URL(req.url, "http://x");
+    const key = decodeURIComponent(url.pathname.slice(1));
+    if (req.method === "POST" && url.searchParams.has("uploads")) {
+      const id = `up${nextUpload++}`;
+      uploads.set(id, new Map());
+      res.writeHead(200, { "content-type": "application/xml" }).end(`<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+    } else if (req.method === "PUT" && url.searchParams.has("partNumber")) {
+      const parts = uploads.get(url.searchParams.get("uploadId") ?? "");
+      if (!parts) return void res.writeHead(404).end();
+      const n = Number(url.searchParams.get("partNumber"));
+      parts.set(n, req.body);
+      res.writeHead(200, { etag: `"etag-${n}"` }).end();
+    } else if (req.method === "POST" && url.searchParams.has("uploadId")) {
+      const id = url.searchParams.get("uploadId") ?? "";
+      const parts = uploads.get(id);
+      if (!parts) return void res.writeHead(404).end();
+      const listed = [...req.body.toString().matchAll(/<PartNumber>(\d+)<\/PartNumber><ETag>"etag-(\d+)"<\/ETag>/g)].map((m) => Number(m[1]));
+      objects.set(key, Buffer.concat(listed.map((n) => parts.get(n) ?? Buffer.alloc(0))));
+      uploads.delete(id);
+      res.writeHead(200).end("<CompleteMultipartUploadResult/>");
+    } else if (req.method === "DELETE" && url.searchParams.has("uploadId")) {
+      uploads.delete(url.searchParams.get("uploadId") ?? "");
+      res.writeHead(204).end();
+    } else if (req.method === "PUT") {
+      objects.set(key, req.body);
+      res.writeHead(200, { etag: '"x"' }).end();
+    } else {
+      res.writeHead(400).end();
+    }
+  });
+  return { ...server, objects, uploads, signatureFailures };
+}
+
+function sha256Hex(data: string | Buffer) {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+function verifySigV4(req: RecordedRequest, creds: { accessKeyId: string; secretAccessKey: string; region: string }): boolean {
+  const auth = String(req.headers.authorization ?? "");
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(auth);
+  if (!m || m[1] !== creds.accessKeyId || m[3] !== creds.region) return false;
+  const [, , date, region, signedHeaders, signature] = m;
+  const amzDate = String(req.headers["x-amz-date"]);
+  const payloadHash = String(req.headers["x-amz-content-sha256"] ?? "");
+  if (payloadHash !== "UNSIGNED-PAYLOAD" && payloadHash !== sha256Hex(req.body)) return false;
+  const url = new URL(req.url, "http://x");
+  const query = [...url.searchParams.entries()]
+    .map(([k, v]) => [encodeRfc3986(k), encodeRfc3986(v)])
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
+  const headerNames = signedHeaders.split(";");
+  const canonicalHeaders = headerNames.map((h) => `${h}:${String(req.headers[h] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+  const canonicalRequest = [req.method, url.pathname, query, canonicalHeaders, signedHeaders, payloadHash].join("\n");
+  const scope = `${date}/${region}/s3/aws4_request`;
+  const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256Hex(canonicalRequest)].join("\n");
+  let key: Buffer = createHmac("sha256", `AWS4${creds.secretAccessKey}`).update(date).digest();
+  for (const part of [region, "s3", "aws4_request"]) key = createHmac("sha256", key).update(part).digest();
+  return createHmac("sha256", key).update(stringToSign).digest("hex") === signature;
+}
+
+function encodeRfc3986(s: string) {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+}
