@@ -1,0 +1,81 @@
+import { AwsClient } from "aws4fetch";
+import { hmacBase64Url, timingSafeEqualStr } from "./signing";
+
+/** How long download links stay valid unless LINK_TTL_SECONDS says otherwise. */
+export const DEFAULT_LINK_TTL_SECONDS = 24 * 60 * 60;
+
+export interface LinkEnv {
+  LINK_SIGNING_KEY: string;
+  LINK_TTL_SECONDS?: string;
+  R2_ACCOUNT_ID?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
+  R2_BUCKET_NAME?: string;
+  /** Overrides the S3 endpoint (tests, other S3-compatible stores). */
+  R2_S3_ENDPOINT?: string;
+}
+
+export function artifactKey(jobId: string, name: string): string {
+  return `jobs/${jobId}/${name}`;
+}
+
+export function linkTtlSeconds(env: LinkEnv): number {
+  const n = Number(env.LINK_TTL_SECONDS);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : DEFAULT_LINK_TTL_SECONDS;
+}
+
+function s3Configured(env: LinkEnv): boolean {
+  return Boolean(env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY && (env.R2_ACCOUNT_ID || env.R2_S3_ENDPOINT));
+}
+
+export function s3Endpoint(env: LinkEnv): string {
+  return env.R2_S3_ENDPOINT?.replace(/\/$/, "") || `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
+}
+
+const fileSigPayload = (jobId: string, name: string, expires: number) => `file\n${jobId}\n${name}\n${expires}`;
+const zipSigPayload = (jobId: string, expires: number) => `zip\n${jobId}\n${expires}`;
+
+/**
+ * A presigned, expiring download link for one artifact: R2's own S3 presigning when R2 API credentials are
+ * configured (the file is then served by R2 directly), otherwise a link signed by this Worker and served from
+ * the R2 binding by GET /files/{job_id}/{name}.
+ */
+export async function artifactLink(env: LinkEnv, baseUrl: string, jobId: string, name: string, expiresAt: number): Promise<string> {
+  const ttl = Math.max(1, Math.min(7 * 24 * 3600, expiresAt - Math.floor(Date.now() / 1000)));
+  if (s3Configured(env)) {
+    const client = new AwsClient({ accessKeyId: env.R2_ACCESS_KEY_ID!, secretAccessKey: env.R2_SECRET_ACCESS_KEY!, service: "s3", region: "auto" });
+    const url = new URL(`${s3Endpoint(env)}/${env.R2_BUCKET_NAME ?? "highlight-artifacts"}/${artifactKey(jobId, name)}`);
+    url.searchParams.set("X-Amz-Expires", String(ttl));
+    const signed = await client.sign(new Request(url, { method: "GET" }), { aws: { signQuery: true } });
+    return signed.url;
+  }
+  const sig = await hmacBase64Url(env.LINK_SIGNING_KEY, fileSigPayload(jobId, name, expiresAt));
+  return `${baseUrl}/files/${encodeURIComponent(jobId)}/${encodeURIComponent(name)}?expires=${expiresAt}&sig=${sig}`;
+}
+
+export async function verifyArtifactLink(env: LinkEnv, jobId: string, name: string, expires: string | undefined, sig: string | undefined): Promise<"ok" | "expired" | "invalid"> {
+  const exp = Number(expires);
+  if (!sig || !Number.isInteger(exp)) return "invalid";
+  const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, fileSigPayload(jobId, name, exp));
+  if (!timingSafeEqualStr(expected, sig)) return "invalid";
+  return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
+}
+
+/** download-all token: `<expires>.<signature>`; it grants that one job's ZIP, nothing else. */
+export async function zipToken(env: LinkEnv, jobId: string, expiresAt: number): Promise<string> {
+  return `${expiresAt}.${await hmacBase64Url(env.LINK_SIGNING_KEY, zipSigPayload(jobId, expiresAt))}`;
+}
+
+export async function verifyZipToken(env: LinkEnv, jobId: string, token: string): Promise<"ok" | "expired" | "invalid"> {
+  const [expStr, sig] = token.split(".", 2);
+  const exp = Number(expStr);
+  if (!sig || !Number.isInteger(exp)) return "invalid";
+  const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, zipSigPayload(jobId, exp));
+  if (!timingSafeEqualStr(expected, sig)) return "invalid";
+  return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
+}
+
+/** Per-job bearer token for renderer callbacks and uploads: derived, so nothing secret is stored per job. */
+export async function rendererJobToken(env: LinkEnv, jobId: string): Promise<string> {
+  return hmacBase64Url(env.LINK_SIGNING_KEY, `renderer\n${jobId}`);
+}

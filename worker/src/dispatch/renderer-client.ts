@@ -1,0 +1,52 @@
+import { getContainer } from "@cloudflare/containers";
+import type { RenderJob } from "../../../common/contract/render";
+import type { RenderContainer } from "../durable/render-container";
+
+export interface RendererBindings {
+  RENDER_URL?: string;
+  RENDERER_TOKEN?: string;
+  RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
+}
+
+/**
+ * Reaches the renderer service: a plain HTTP process at RENDER_URL in development and tests, otherwise the
+ * job's own Cloudflare Container instance (named after the job, so cancel reaches the same instance).
+ */
+function rendererFetch(env: RendererBindings, jobId: string, path: string, init: RequestInit): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (env.RENDERER_TOKEN) headers.set("authorization", `Bearer ${env.RENDERER_TOKEN}`);
+  if (env.RENDER_URL) return fetch(`${env.RENDER_URL.replace(/\/$/, "")}${path}`, { ...init, headers });
+  const container = getContainer(env.RENDER_CONTAINER, jobId);
+  return container.fetch(new Request(`http://container${path}`, { ...init, headers }));
+}
+
+export class RendererUnavailableError extends Error {}
+
+/** Starts a job; the renderer answers 202 at once (also for a duplicate start, which it ignores). */
+export async function startRender(env: RendererBindings, job: RenderJob): Promise<{ accepted: boolean }> {
+  let res: Response;
+  try {
+    res = await rendererFetch(env, job.job_id, "/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(job),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    throw new RendererUnavailableError(`renderer unreachable: ${String(err)}`);
+  }
+  if (res.status !== 202) throw new RendererUnavailableError(`renderer refused the job: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  const body = (await res.json()) as { accepted?: boolean };
+  return { accepted: body.accepted === true };
+}
+
+/** Asks the renderer to stop a job; best effort, the job's state is already settled by the caller. */
+export async function cancelRender(env: RendererBindings, jobId: string): Promise<boolean> {
+  try {
+    const res = await rendererFetch(env, jobId, `/jobs/${encodeURIComponent(jobId)}/cancel`, { method: "POST", signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) return false;
+    return ((await res.json()) as { cancelled?: boolean }).cancelled === true;
+  } catch {
+    return false;
+  }
+}
