@@ -1,0 +1,100 @@
+import { TwitchUnavailableError } from "./errors";
+import { DEFAULT_USHER_URL, errorText, readText, type FetchLike } from "./gql";
+import { parseMasterPlaylist, parseMediaPlaylist, type MediaPlaylist, type Variant } from "./m3u8";
+import type { PlaybackToken } from "./playback-token";
+
+export interface UsherOptions {
+  usherUrl?: string;
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+}
+
+export type MasterPlaylistResult =
+  | { ok: true; variants: Variant[]; url: string }
+  | { ok: false; restricted: "subscriber_only" | "private" | "unknown"; status: number; error_code: string | null };
+
+const SUBSCRIBER_ONLY_CODES = new Set(["vod_manifest_restricted", "unauthorized_entitlements"]);
+
+export function masterPlaylistUrl(usherUrl: string, vodId: string, token: PlaybackToken): string {
+  const url = new URL(`${usherUrl.replace(/\/+$/, "")}/vod/${encodeURIComponent(vodId)}.m3u8`);
+  url.searchParams.set("sig", token.signature);
+  url.searchParams.set("token", token.value);
+  url.searchParams.set("allow_source", "true");
+  url.searchParams.set("allow_audio_only", "true");
+  url.searchParams.set("playlist_include_framerate", "true");
+  url.searchParams.set("player", "twitchweb");
+  // Cache buster, as the web player sends.
+  url.searchParams.set("p", String(Math.floor(Math.random() * 1_000_000)));
+  return url.toString();
+}
+
+async function get(doFetch: FetchLike, url: string, what: string, signal?: AbortSignal): Promise<Response> {
+  try {
+    return await doFetch(url, { method: "GET", signal });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new TwitchUnavailableError(`${what} is unreachable (${errorText(cause)})`, { cause });
+  }
+}
+
+function firstErrorCode(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    for (const item of list) {
+      const code = (item as { error_code?: unknown } | null)?.error_code;
+      if (typeof code === "string") return code;
+    }
+  } catch {
+    // Not JSON: the status alone has to do.
+  }
+  return null;
+}
+
+export async function fetchMasterPlaylist(
+  opts: UsherOptions,
+  vodId: string,
+  token: PlaybackToken,
+): Promise<MasterPlaylistResult> {
+  const url = masterPlaylistUrl(opts.usherUrl ?? DEFAULT_USHER_URL, vodId, token);
+  const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch usher", opts.signal);
+  const body = await readText(response, "Twitch usher");
+  if (response.status >= 500) {
+    throw new TwitchUnavailableError(`Twitch usher answered HTTP ${response.status}`, { status: response.status });
+  }
+  if (!response.ok) {
+    const error_code = firstErrorCode(body);
+    const restricted =
+      error_code !== null && SUBSCRIBER_ONLY_CODES.has(error_code)
+        ? "subscriber_only"
+        : error_code !== null && /private|forbidden/i.test(error_code)
+          ? "private"
+          : "unknown";
+    return { ok: false, restricted, status: response.status, error_code };
+  }
+  try {
+    return { ok: true, variants: parseMasterPlaylist(body, url), url };
+  } catch (cause) {
+    throw new TwitchUnavailableError(`Twitch usher answered with an unreadable playlist (${errorText(cause)})`, {
+      cause,
+    });
+  }
+}
+
+export async function fetchMediaPlaylist(
+  opts: { fetch?: FetchLike; signal?: AbortSignal },
+  url: string,
+): Promise<MediaPlaylist> {
+  const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch media playlist", opts.signal);
+  const body = await readText(response, "Twitch media playlist");
+  if (!response.ok) {
+    throw new TwitchUnavailableError(`Twitch media playlist answered HTTP ${response.status}`, {
+      status: response.status,
+    });
+  }
+  try {
+    return parseMediaPlaylist(body, url);
+  } catch (cause) {
+    throw new TwitchUnavailableError(`Twitch media playlist is unreadable (${errorText(cause)})`, { cause });
+  }
+}
