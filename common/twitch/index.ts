@@ -6,3 +6,4 @@ export * from "./playback-token";
 export * from "./m3u8";
 export * from "./usher";
 export * from "./probe";
+export * from "./chat-replay";
