@@ -26,7 +26,10 @@ export function startProcess(name: string, command: string, args: string[], opts
     name,
     child,
     stop: async () => {
-      if (exited || child.pid === undefined) return log.end();
+      if (exited || child.pid === undefined) {
+        log.end();
+        return;
+      }
       // The whole process group: wrangler starts workerd, tsx starts node.
       try {
         process.kill(-child.pid, "SIGTERM");

@@ -10,7 +10,7 @@ export interface RecordedRequest {
 
 /** A local HTTP server that records every request and answers with the handler's choice. */
 export async function startRecorder(
-  handler: (req: RecordedRequest, res: ServerResponse) => void | Promise<void> = (_r, res) => {
+  handler: (req: RecordedRequest, res: ServerResponse) => unknown = (_r, res) => {
     res.writeHead(200).end();
   },
 ) {

@@ -141,3 +141,16 @@ async function readRange(filePath: string, start: number, length: number): Promi
     await fh.close();
   }
 }
+
+/** Copies files into a local folder: the CLI's and the benchmark's "storage". */
+export class LocalDirUploader implements Uploader {
+  constructor(private readonly dir: string) {}
+  async put(name: string, filePath: string) {
+    const { copyFile, mkdir } = await import("node:fs/promises");
+    const path = await import("node:path");
+    await mkdir(this.dir, { recursive: true });
+    await copyFile(filePath, path.join(this.dir, name));
+    const { size } = await stat(filePath);
+    return { size_bytes: size };
+  }
+}

@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { RenderJob } from "../../../common/contract/render";
 import { CallbackReporter } from "../output/callbacks";
+import { createUploader } from "../output/uploader";
 import type { Logger } from "../log";
 import { JobError, toJobError } from "../pipeline/job-error";
 import type { JobRunner } from "../pipeline/types";
@@ -41,7 +42,7 @@ export class JobRegistry {
         await mkdir(workDir, { recursive: true });
         await reporter.started();
         log.info("job started");
-        const result = await this.runner(job, { signal: controller.signal, workDir, reporter, log, fetchImpl: this.fetchImpl });
+        const result = await this.runner(job, { signal: controller.signal, workDir, reporter, uploader: createUploader(job.upload, this.fetchImpl), log, fetchImpl: this.fetchImpl });
         await reporter.completed(result);
         outcome = "completed";
         log.info("job completed", { artifacts: result.artifacts.length });

@@ -1,5 +1,6 @@
 import { AwsClient } from "aws4fetch";
-import { hmacBase64Url, timingSafeEqualStr } from "./signing";
+import { timingSafeEqualStrings } from "../lib/crypto";
+import { hmacBase64Url } from "./signing";
 
 /** How long download links stay valid unless LINK_TTL_SECONDS says otherwise. */
 export const DEFAULT_LINK_TTL_SECONDS = 24 * 60 * 60;
@@ -57,7 +58,7 @@ export async function verifyArtifactLink(env: LinkEnv, jobId: string, name: stri
   const exp = Number(expires);
   if (!sig || !Number.isInteger(exp)) return "invalid";
   const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, fileSigPayload(jobId, name, exp));
-  if (!timingSafeEqualStr(expected, sig)) return "invalid";
+  if (!(await timingSafeEqualStrings(expected, sig))) return "invalid";
   return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
 }
 
@@ -71,7 +72,7 @@ export async function verifyZipToken(env: LinkEnv, jobId: string, token: string)
   const exp = Number(expStr);
   if (!sig || !Number.isInteger(exp)) return "invalid";
   const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, zipSigPayload(jobId, exp));
-  if (!timingSafeEqualStr(expected, sig)) return "invalid";
+  if (!(await timingSafeEqualStrings(expected, sig))) return "invalid";
   return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
 }
 
