@@ -1,0 +1,88 @@
+import type { Cue } from "./types";
+
+export interface CaptionStyle {
+  /** The video's size; ASS coordinates and font sizes are in these units. */
+  width: number;
+  height: number;
+  fontName: string;
+  /** Font size as a share of the video height. Default 0.038 (73 px on 1920). */
+  fontScale?: number;
+  /** Distance of the caption's baseline from the bottom, share of the height. Default 0.2: clear of the
+   *  buttons and descriptions that vertical-video apps draw over the bottom of the frame. */
+  bottomMargin?: number;
+}
+
+function assTime(seconds: number): string {
+  const cs = Math.max(0, Math.round(seconds * 100));
+  const h = Math.floor(cs / 360_000);
+  const m = Math.floor((cs % 360_000) / 6000);
+  const s = Math.floor((cs % 6000) / 100);
+  return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}.${String(cs % 100).padStart(2, "0")}`;
+}
+
+/**
+ * Caption text in an ASS event: `{` opens an override block and `\N`, `\n`, `\h` are commands, so braces
+ * become parentheses and a backslash becomes a look-alike that libass prints literally.
+ */
+export function escapeAssText(text: string): string {
+  return text
+    .replace(/\\/g, "\u2216")
+    .replace(/\{/g, "(")
+    .replace(/\}/g, ")")
+    .replace(/\r\n?|\n/g, "\\N");
+}
+
+function styleLine(s: CaptionStyle): string {
+  const fontSize = Math.round(s.height * (s.fontScale ?? 0.038));
+  const marginV = Math.round(s.height * (s.bottomMargin ?? 0.2));
+  const marginH = Math.round(s.width * 0.07);
+  const outline = Math.max(2, Math.round(fontSize * 0.08));
+  // White bold text, thick black outline and soft shadow, bottom-centre (alignment 2), wrapping at the margins.
+  return [
+    "Style: Default",
+    s.fontName,
+    fontSize,
+    "&H00FFFFFF", // primary (AABBGGRR)
+    "&H000000FF",
+    "&H00000000", // outline
+    "&H80000000", // shadow
+    -1, 0, 0, 0, // bold, italic, underline, strikeout
+    100, 100, 0, 0, // scale x/y, spacing, angle
+    1, // border style: outline + shadow
+    outline,
+    Math.round(outline / 2),
+    2, // alignment
+    marginH, marginH, marginV,
+    1, // encoding
+  ].join(",");
+}
+
+/** A complete ASS script for burning captions into a video of the given size with libass. */
+export function buildAssScript(cues: readonly Cue[], style: CaptionStyle): string {
+  const header = [
+    "[Script Info]",
+    "ScriptType: v4.00+",
+    `PlayResX: ${style.width}`,
+    `PlayResY: ${style.height}`,
+    "WrapStyle: 0",
+    "ScaledBorderAndShadow: yes",
+    "",
+    "[V4+ Styles]",
+    "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding",
+    styleLine(style),
+    "",
+    "[Events]",
+    "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
+  ];
+  const events = cues
+    .filter((c) => c.end > c.start && c.text.trim())
+    .map((c) => `Dialogue: 0,${assTime(c.start)},${assTime(c.end)},Default,,0,0,0,,${escapeAssText(c.text.trim())}`);
+  return [...header, ...events, ""].join("\n");
+}
+
+/**
+ * The same look as `force_style` for the `subtitles` filter, for callers that burn a plain .srt instead of
+ * the ASS script. Sizes are relative to libass's default 384x288 script resolution for SRT input.
+ */
+export const SRT_FORCE_STYLE =
+  "FontName=DejaVu Sans,Bold=1,FontSize=14,PrimaryColour=&H00FFFFFF,OutlineColour=&H00000000,BackColour=&H80000000,BorderStyle=1,Outline=1.2,Shadow=0.6,Alignment=2,MarginV=58";

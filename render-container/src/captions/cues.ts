@@ -1,0 +1,72 @@
+import type { Cue, Word } from "./types";
+
+export interface CueOptions {
+  /** Longest caption text, characters (two short lines on a vertical video). Default 32. */
+  maxChars?: number;
+  /** Longest time one caption stays, seconds. Default 3. */
+  maxDuration?: number;
+  /** A pause longer than this between words starts a new caption. Default 0.8 s. */
+  maxGap?: number;
+  /** Shortest time a caption stays readable, seconds; extended into the following silence. Default 0.7. */
+  minDuration?: number;
+}
+
+/**
+ * Groups timed words into captions: a caption closes when adding the next word would exceed maxChars or
+ * maxDuration, or at a pause. Words must be sorted by time; empty/blank words are skipped.
+ */
+export function wordsToCues(words: readonly Word[], opts: CueOptions = {}): Cue[] {
+  const maxChars = opts.maxChars ?? 32;
+  const maxDuration = opts.maxDuration ?? 3;
+  const maxGap = opts.maxGap ?? 0.8;
+  const minDuration = opts.minDuration ?? 0.7;
+  const cues: Cue[] = [];
+  let cur: { start: number; end: number; words: string[] } | null = null;
+
+  const close = () => {
+    if (cur) cues.push({ start: cur.start, end: cur.end, text: cur.words.join(" ") });
+    cur = null;
+  };
+
+  for (const w of words) {
+    const text = w.word.trim();
+    if (!text || !(w.end >= w.start)) continue;
+    if (cur) {
+      const c: { start: number; end: number; words: string[] } = cur;
+      const joined = c.words.join(" ").length + 1 + text.length;
+      if (joined > maxChars || w.end - c.start > maxDuration || w.start - c.end > maxGap) close();
+    }
+    if (!cur) cur = { start: w.start, end: w.end, words: [text] };
+    else {
+      const c: { start: number; end: number; words: string[] } = cur;
+      c.words.push(text);
+      c.end = w.end;
+    }
+  }
+  close();
+
+  // Lengthen short cues into the silence after them, never into the next cue.
+  for (let i = 0; i < cues.length; i++) {
+    const c = cues[i]!;
+    const next = cues[i + 1];
+    if (c.end - c.start < minDuration) c.end = Math.min(c.start + minDuration, next ? next.start : Infinity);
+    c.start = round3(c.start);
+    c.end = round3(c.end);
+  }
+  return cues;
+}
+
+/** Shifts cues by `offset` seconds and drops those outside [0, duration]; clips the ones on the edges. */
+export function clipCues(cues: readonly Cue[], offset: number, duration: number): Cue[] {
+  const out: Cue[] = [];
+  for (const c of cues) {
+    const start = Math.max(0, c.start + offset);
+    const end = Math.min(duration, c.end + offset);
+    if (end - start > 0.05) out.push({ start: round3(start), end: round3(end), text: c.text });
+  }
+  return out;
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,124 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { CropMode, FrameColor } from "../../../common/contract/enums";
+import { buildAssScript } from "../captions/ass";
+import type { Cue } from "../captions/types";
+import { escapeFilterValue } from "../ffmpeg/filter-escape";
+import { probeMedia, type MediaInfo } from "../ffmpeg/probe";
+import { runFfmpeg } from "../ffmpeg/run-ffmpeg";
+import { audioTrim, cutInputArgs, cutRange, videoTrim } from "./cut";
+import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
+import { DEFAULT_FACECAM_REGION, facecamPixels } from "./facecam";
+import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { buildShortLayout } from "./short-layout";
+import { titleOverlayFilters } from "./title-overlay";
+import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
+import { removeOnFailure, withScratchDir } from "./workdir";
+
+export const SHORT_SIZE: Size = { width: 1080, height: 1920 };
+/** How long the generated title is shown at the start of a short. */
+export const SHORT_TITLE_SECONDS = 2.5;
+
+export interface ShortRenderOptions {
+  clip: ClipInput;
+  /** VOD times of the short. */
+  start: number;
+  end: number;
+  layout: CropMode;
+  /** Facecam panel share of the height (split). Default 0.5. */
+  splitRatio?: number;
+  /** Facecam in source pixels (split); default: DEFAULT_FACECAM_REGION of the probed source size. */
+  facecam?: Rect | null;
+  frame?: { enabled: boolean; color: FrameColor };
+  /** Flashed over the first SHORT_TITLE_SECONDS; null for none. */
+  titleText?: string | null;
+  /** Burned-in captions, times relative to the short's start; null for none. */
+  captions?: readonly Cue[] | null;
+  out: string;
+  signal?: AbortSignal;
+  onProgress?: RenderProgress;
+  /** Output size; 1080x1920 unless a test wants a cheaper one. */
+  size?: Size;
+}
+
+/** Video decoded with its audio, or silence when the source has none (every output carries an audio track). */
+export function audioSourceArgs(info: MediaInfo, duration: number): { args: string[]; label: string } {
+  if (info.audio) return { args: [], label: "[0:a]" };
+  return { args: ["-f", "lavfi", "-t", duration.toFixed(3), "-i", "anullsrc=r=48000:cl=stereo"], label: "[1:a]" };
+}
+
+export function sourceSize(info: MediaInfo): Size {
+  if (!info.video?.width || !info.video.height) throw new Error("source clip has no video stream");
+  return { width: info.video.width, height: info.video.height };
+}
+
+/** Renders one vertical short (H.264/AAC MP4, faststart) from a source clip. */
+export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo> {
+  const range = cutRange(o.clip, o.start, o.end);
+  const info = await probeMedia(o.clip.path, { signal: o.signal });
+  const source = sourceSize(info);
+  const size = o.size ?? SHORT_SIZE;
+  const layout = buildShortLayout({
+    layout: o.layout,
+    source,
+    output: size,
+    splitRatio: o.splitRatio ?? 0.5,
+    facecam: o.facecam ?? facecamPixels(DEFAULT_FACECAM_REGION, source),
+    frame: o.frame ?? { enabled: false, color: "white" },
+  });
+
+  await fs.mkdir(path.dirname(o.out), { recursive: true });
+  return withScratchDir(o.out, (dir) =>
+    removeOnFailure(o.out, async () => {
+      let chain = "[vlayout]";
+      const extra: string[] = [];
+      if (o.titleText) {
+        const fontSize = Math.round(size.width * 0.06);
+        const title = await titleOverlayFilters({
+          text: o.titleText,
+          frameWidth: size.width,
+          fontSize,
+          ...(layout.panelHeight !== null ? { centerY: layout.panelHeight } : { top: Math.round(size.height * 0.1) }),
+          showSeconds: SHORT_TITLE_SECONDS,
+          maxLines: 3,
+          workDir: dir,
+          name: "title",
+        });
+        if (title) extra.push(title);
+      }
+      const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
+      if (cues.length) {
+        const assPath = path.join(dir, "captions.ass");
+        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME }), "utf8");
+        extra.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
+      }
+      const finish = extra.length ? `${chain}${extra.join(",")}[vout]` : `${chain}null[vout]`;
+      chain = "[vout]";
+
+      const audio = audioSourceArgs(info, range.duration);
+      const fadeOut = Math.max(0, range.duration - 0.15);
+      const graph = [
+        `${videoTrim("[0:v]", range, OUTPUT_FPS)}[vin]`,
+        layout.graph,
+        finish,
+        `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:d=0.05,afade=t=out:st=${fadeOut.toFixed(3)}:d=0.15[aout]`,
+      ].join(";");
+
+      await runFfmpeg(
+        [
+          ...cutInputArgs(o.clip, range),
+          ...audio.args,
+          "-filter_complex", graph,
+          "-map", chain, "-map", "[aout]",
+          ...videoEncoderArgs(),
+          ...audioEncoderArgs(),
+          ...FASTSTART,
+          o.out,
+        ],
+        { signal: o.signal, expectedDurationSeconds: range.duration, onFraction: o.onProgress },
+      );
+      const written = await probeMedia(o.out, { signal: o.signal });
+      return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
+    }),
+  );
+}

@@ -1,0 +1,98 @@
+import type { CropMode, FrameColor } from "../../../common/contract/enums";
+import { centredCrop, clampRect, cropFilter, evenPixels, fullFrame } from "./geometry";
+import type { Rect, Size } from "./types";
+
+/** Outline colours of the facecam panel (spec 2.4 `shorts_facecam_frame_color`). Violet is CSS blueviolet. */
+export const FRAME_COLORS: Record<FrameColor, string> = {
+  white: "#FFFFFF",
+  black: "#000000",
+  violet: "#8A2BE2",
+};
+
+export interface ShortLayoutOptions {
+  layout: CropMode;
+  source: Size;
+  output: Size;
+  /** Share of the height given to the facecam panel (split only); clamped to 0.15..0.85. */
+  splitRatio: number;
+  /** Facecam in source pixels (split only). */
+  facecam: Rect;
+  frame: { enabled: boolean; color: FrameColor };
+}
+
+export interface ShortLayout {
+  /** Filter chain from `[vin]` to `[vlayout]`. */
+  graph: string;
+  /** Height of the facecam panel (split only), so titles can sit on the seam. */
+  panelHeight: number | null;
+  /** Outline thickness in output pixels (0 without outline). */
+  frameThickness: number;
+}
+
+/** Outline thickness: 8 px on a 1080-wide short, scaled for other widths. */
+export function frameThicknessFor(output: Size): number {
+  return Math.max(2, Math.round(output.width / 135));
+}
+
+export function splitPanelHeight(output: Size, ratio: number): number {
+  const r = Math.min(0.85, Math.max(0.15, ratio));
+  return evenPixels(output.height * r);
+}
+
+/**
+ * The vertical framing of a short.
+ * - crop: the centre of the source at the output's aspect, scaled up to fill the frame.
+ * - fit: the whole source across the width, centred over a blurred, darkened, cropped copy of itself
+ *   (the blur runs at a quarter of the size: it looks the same and costs a sixteenth).
+ * - split: the facecam (cropped to the panel's aspect, centred on the configured region) over the centre of
+ *   the gameplay, optionally outlined.
+ */
+export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
+  const W = o.output.width;
+  const H = o.output.height;
+  const src = fullFrame(o.source);
+  const aspect = W / H;
+
+  if (o.layout === "crop") {
+    return {
+      graph: `[vin]${cropFilter(centredCrop(src, aspect))},scale=${W}:${H}:flags=bicubic,setsar=1[vlayout]`,
+      panelHeight: null,
+      frameThickness: 0,
+    };
+  }
+
+  if (o.layout === "fit") {
+    let fgW = W;
+    let fgH = evenPixels((W * o.source.height) / o.source.width);
+    if (fgH > H) {
+      fgH = H;
+      fgW = evenPixels((H * o.source.width) / o.source.height);
+    }
+    const bgW = evenPixels(W / 4);
+    const bgH = evenPixels(H / 4);
+    const blur = Math.max(2, Math.round(Math.min(bgW, bgH) / 20));
+    const graph = [
+      `[vin]split=2[fitbgsrc][fitfgsrc]`,
+      `[fitbgsrc]${cropFilter(centredCrop(src, aspect))},scale=${bgW}:${bgH},boxblur=luma_radius=${blur}:luma_power=2:chroma_radius=${blur}:chroma_power=2,lutyuv=y=val*0.55,scale=${W}:${H}:flags=bilinear,setsar=1[fitbg]`,
+      `[fitfgsrc]scale=${fgW}:${fgH}:flags=bicubic,setsar=1[fitfg]`,
+      `[fitbg][fitfg]overlay=x=${(W - fgW) / 2}:y=${(H - fgH) / 2}[vlayout]`,
+    ].join(";");
+    return { graph, panelHeight: null, frameThickness: 0 };
+  }
+
+  const panelH = splitPanelHeight(o.output, o.splitRatio);
+  const gameH = H - panelH;
+  const cam = centredCrop(clampRect(o.facecam, o.source), W / panelH);
+  const game = centredCrop(src, W / gameH);
+  const thickness = o.frame.enabled ? frameThicknessFor(o.output) : 0;
+  const outline = o.frame.enabled
+    ? `,drawbox=x=0:y=0:w=${W}:h=${panelH}:color=${FRAME_COLORS[o.frame.color].replace("#", "0x")}@1:t=${thickness}`
+    : "";
+  const graph = [
+    `[vin]split=2[camsrc][gamesrc]`,
+    `[camsrc]${cropFilter(cam)},scale=${W}:${panelH}:flags=bicubic,setsar=1${outline}[campanel]`,
+    `[gamesrc]${cropFilter(game)},scale=${W}:${gameH}:flags=bicubic,setsar=1[gamepanel]`,
+    `[campanel][gamepanel]vstack=inputs=2[vlayout]`,
+  ].join(";");
+  return { graph, panelHeight: panelH, frameThickness: thickness };
+}

@@ -1,0 +1,55 @@
+/**
+ * Text drawn into video goes through DejaVu fonts, which have no emoji: pictographs would render as boxes.
+ * They are removed (with their joiners and variation selectors), control characters become spaces, and
+ * runs of whitespace collapse. Everything else (quotes, colons, %, backslashes, accents) is kept as is:
+ * drawtext reads it from a file with expansion off, and ASS text is escaped separately.
+ */
+export function sanitizeDisplayText(text: string): string {
+  return text
+    .normalize("NFC")
+    .replace(/\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F3FB}-\u{1F3FF}\u200D\uFE0E\uFE0F\u20E3]/gu, "")
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Greedy word wrap to at most `maxLines` lines of `maxChars` characters; a word longer than a line is split,
+ * and text that does not fit ends with an ellipsis.
+ */
+export function wrapText(text: string, maxChars: number, maxLines: number): string[] {
+  const words = text.split(" ").filter(Boolean).flatMap((w) => chunk(w, maxChars));
+  const lines: string[] = [];
+  let current = "";
+  let i = 0;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    const candidate = current ? `${current} ${w}` : w;
+    if ([...candidate].length <= maxChars) {
+      current = candidate;
+      continue;
+    }
+    lines.push(current);
+    current = w;
+    if (lines.length === maxLines) break;
+  }
+  if (lines.length < maxLines && current) {
+    lines.push(current);
+    current = "";
+    i = words.length;
+  }
+  if (i < words.length) {
+    const last = lines[maxLines - 1] ?? "";
+    const cut = [...last].slice(0, Math.max(0, maxChars - 1)).join("").trimEnd();
+    lines[maxLines - 1] = `${cut}\u2026`;
+  }
+  return lines;
+}
+
+function chunk(word: string, size: number): string[] {
+  const chars = [...word];
+  if (chars.length <= size) return [word];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}

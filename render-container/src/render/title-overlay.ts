@@ -1,0 +1,68 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { escapeFilterValue } from "../ffmpeg/filter-escape";
+import { BOLD_FONT_FILE } from "./fonts";
+import { sanitizeDisplayText, wrapText } from "./text";
+
+export interface TitleOverlayOptions {
+  text: string;
+  /** Frame width the text is laid out for. */
+  frameWidth: number;
+  fontSize: number;
+  /** Top of the text block, pixels; `centerY` places the block's middle instead. */
+  top?: number;
+  centerY?: number;
+  /** Horizontal placement: centred (shorts) or left-aligned at this x (reel lower thirds). */
+  left?: number;
+  /** Seconds the title stays; it fades out over the last 0.3 s of that. */
+  showSeconds: number;
+  maxLines: number;
+  /** Folder for the text files drawtext reads. */
+  workDir: string;
+  /** Distinguishes the files of several overlays in one folder. */
+  name: string;
+}
+
+/**
+ * drawtext filters for a wrapped title, one per line so each line is centred on its own (drawtext in this
+ * ffmpeg has no multi-line alignment). Text is passed through files with expansion off, so quotes, colons,
+ * percent signs and backslashes in a title need no escaping at all. Returns "" when nothing printable is left.
+ */
+export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<string> {
+  const clean = sanitizeDisplayText(o.text);
+  if (!clean) return "";
+  // DejaVu Sans Bold averages ~0.62 em per character; keep a margin of 6 % of the width on each side.
+  const usable = o.frameWidth * (o.left !== undefined ? 0.9 : 0.88) - (o.left ?? 0);
+  const maxChars = Math.max(8, Math.floor(usable / (o.fontSize * 0.62)));
+  const lines = wrapText(clean, maxChars, o.maxLines);
+  const lineHeight = Math.round(o.fontSize * 1.45);
+  const blockHeight = lines.length * lineHeight;
+  const top = o.centerY !== undefined ? Math.round(o.centerY - blockHeight / 2) : (o.top ?? 0);
+  const fadeStart = Math.max(0, o.showSeconds - 0.3);
+  const alpha = `if(lt(t\\,${fadeStart})\\,1\\,max(0\\,(${o.showSeconds}-t)/0.3))`;
+  const filters: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    const file = path.join(o.workDir, `${o.name}-line${i}.txt`);
+    await fs.writeFile(file, line, "utf8");
+    const x = o.left !== undefined ? String(o.left) : "(w-text_w)/2";
+    filters.push(
+      [
+        `drawtext=fontfile=${escapeFilterValue(BOLD_FONT_FILE)}`,
+        `textfile=${escapeFilterValue(file)}`,
+        "expansion=none",
+        `fontsize=${o.fontSize}`,
+        "fontcolor=white",
+        "box=1",
+        "boxcolor=black@0.6",
+        `boxborderw=${Math.round(o.fontSize * 0.25)}`,
+        "borderw=2",
+        "bordercolor=black@0.8",
+        `x=${x}`,
+        `y=${top + i * lineHeight}`,
+        `enable=lt(t\\,${o.showSeconds})`,
+        `alpha=${alpha}`,
+      ].join(":"),
+    );
+  }
+  return filters.join(",");
+}
