@@ -1,3 +1,6 @@
 export * from "./enums";
 export * from "./normalized-request";
 export * from "./render";
+export * from "./languages";
+export * from "./job-request";
+export * from "./api";

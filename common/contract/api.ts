@@ -1,0 +1,281 @@
+import { z } from "zod";
+import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
+import { NormalizedJobRequest } from "./normalized-request";
+
+/**
+ * Response (and small request) schemas of the public REST API and the operator API. The Worker builds its
+ * answers with these types; tests and the OpenAPI document read the same definitions.
+ */
+
+const isoTimestamp = z.string().meta({ description: "ISO 8601 UTC timestamp, e.g. 2026-01-31T12:00:00.000Z." });
+
+// ---- errors ---------------------------------------------------------------------------------------------------
+
+export const ErrorDetailItem = z.object({
+  field: z.string().meta({ description: "Dotted path of the offending field, e.g. manual_highlights[1].end_seconds." }),
+  message: z.string(),
+});
+
+export const ErrorBody = z
+  .object({
+    code: z.string().meta({ description: "Stable snake_case code, e.g. validation_failed, insufficient_credits." }),
+    message: z.string(),
+    detail: z.array(ErrorDetailItem).optional().meta({ description: "422 only: every problem found." }),
+    needed: z.number().int().optional().meta({ description: "402 only: credits the job costs." }),
+    available: z.number().int().optional().meta({ description: "402 only: the account's balance." }),
+    retry_after_seconds: z.number().int().optional().meta({ description: "429 only; also in Retry-After." }),
+    status: JobStatus.optional().meta({ description: "409/400 on a job: its current status." }),
+    request_id: z.string().optional().meta({ description: "500 only: quote it when reporting the problem." }),
+  })
+  .meta({ description: "The single error envelope of every non-2xx answer." });
+export const ErrorEnvelope = z.object({ error: ErrorBody });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+export type ErrorDetailItem = z.infer<typeof ErrorDetailItem>;
+
+// ---- jobs -----------------------------------------------------------------------------------------------------
+
+export const JobAck = z
+  .object({
+    id: z.string(),
+    status: z.literal("pending"),
+    credit_cost: z.number().int(),
+    webhook_url: z.string().nullable(),
+    status_endpoint: z.string().meta({ description: "/jobs/<id>" }),
+    results_endpoint: z.string().meta({ description: "/jobs/<id>/results" }),
+    message: z.string(),
+  })
+  .meta({ description: "202 answer of POST /jobs (spec 2.5)." });
+export type JobAck = z.infer<typeof JobAck>;
+
+export const JobError = z.object({ code: z.string(), message: z.string() });
+export type JobError = z.infer<typeof JobError>;
+
+export const JobRecord = z
+  .object({
+    id: z.string(),
+    status: JobStatus,
+    progress: z.number().int().min(0).max(100),
+    stage: z.string().nullable().meta({ description: "Current pipeline stage while running, else null or the last one." }),
+    vod_url: z.string(),
+    vod_id: z.string(),
+    vod_title: z.string().nullable().meta({ description: "null when vod_length_hours skipped the probe." }),
+    vod_duration_seconds: z.number(),
+    streamer_name: z.string().nullable(),
+    game_name: z.string().nullable(),
+    request: NormalizedJobRequest,
+    credit_cost: z.number().int(),
+    refunded_credits: z.number().int(),
+    error: JobError.nullable(),
+    webhook_url: z.string().nullable(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+    started_at: isoTimestamp.nullable(),
+    finished_at: isoTimestamp.nullable(),
+    artifacts_expires_at: isoTimestamp
+      .nullable()
+      .meta({ description: "When the job's files are deleted (30 days after completion); null until completed." }),
+    links: z.object({ self: z.string(), results: z.string(), cancel: z.string() }),
+  })
+  .meta({ description: "A job as returned by GET /jobs/{id} and in GET /jobs items." });
+export type JobRecord = z.infer<typeof JobRecord>;
+
+const positiveIntString = (name: string, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a whole number` })
+    .transform(Number)
+    .pipe(
+      max === undefined
+        ? z.number().min(1, { error: `${name} must be at least 1` })
+        : z
+            .number()
+            .min(1, { error: `${name} must be between 1 and ${max}` })
+            .max(max, { error: `${name} must be between 1 and ${max}` }),
+    );
+
+export const ListJobsQuery = z.object({
+  page: positiveIntString("page").optional().default(1).meta({ description: "1-based page number (default 1)." }),
+  page_size: positiveIntString("page_size", 100)
+    .optional()
+    .default(20)
+    .meta({ description: "Items per page, 1-100 (default 20)." }),
+  status: JobStatus.optional().meta({ description: "Only jobs in this status." }),
+  search: z
+    .string()
+    .max(200, { error: "must be at most 200 characters" })
+    .optional()
+    .meta({ description: "Case-insensitive substring of id, vod_url, VOD title, streamer_name or game_name." }),
+});
+export type ListJobsQuery = z.infer<typeof ListJobsQuery>;
+
+export const JobList = z.object({
+  items: z.array(JobRecord),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+  has_more: z.boolean(),
+});
+export type JobList = z.infer<typeof JobList>;
+
+export const CancelResponse = z
+  .object({ id: z.string(), status: z.literal("failed"), refund_credits: z.number().int() })
+  .meta({ description: "Answer of POST /jobs/{id}/cancel (spec 2.10)." });
+export type CancelResponse = z.infer<typeof CancelResponse>;
+
+export const FeedbackInput = z
+  .object({
+    positive: z.boolean({
+      error: (issue) => (issue.input === undefined ? "is required" : "must be true or false"),
+    }),
+    reason: FeedbackReason.nullish().meta({ description: "Negative votes only." }),
+    notes: z.string().trim().max(2000, { error: "must be at most 2000 characters" }).nullish().meta({
+      description: "Required when reason is other.",
+    }),
+  })
+  .check((ctx) => {
+    const { positive, reason, notes } = ctx.value;
+    if (positive && reason != null) {
+      ctx.issues.push({ code: "custom", input: reason, path: ["reason"], message: "applies only to negative votes" });
+    }
+    if (reason === "other" && !notes) {
+      ctx.issues.push({ code: "custom", input: notes, path: ["notes"], message: "is required when reason is other" });
+    }
+  })
+  .meta({ description: "Body of POST /jobs/{id}/feedback (spec 2.11)." });
+export type FeedbackInput = z.infer<typeof FeedbackInput>;
+
+// ---- estimate, pricing, VOD metadata ---------------------------------------------------------------------------
+
+export const CostBreakdown = z.object({
+  vod_duration_seconds: z.number(),
+  vod_hours: z.number(),
+  model_preset: ModelPreset,
+  credits_per_vod_hour: z.number().int(),
+  processing_credits: z.number().int().meta({ description: "ceil(vod_hours x credits_per_vod_hour)" }),
+  reels: z.number().int(),
+  credits_per_reel: z.number().int(),
+  generation_credits: z.number().int(),
+  shorts: z.number().int().meta({ description: "After the plan cap." }),
+  shorts_requested: z.number().int(),
+  credits_per_short: z.number().int(),
+  shorts_credits: z.number().int(),
+  total: z.number().int(),
+});
+export type CostBreakdown = z.infer<typeof CostBreakdown>;
+
+export const VideoMetadata = z
+  .object({
+    vod_id: z.string(),
+    vod_url: z.string(),
+    title: z.string(),
+    duration_seconds: z.number(),
+    streamer_name: z.string().nullable(),
+    game_name: z.string().nullable(),
+    created_at: isoTimestamp.nullable(),
+    usable: z.boolean(),
+    reason: VodUnusableReason.nullable(),
+  })
+  .meta({ description: "Answer of GET /videos/metadata." });
+export type VideoMetadata = z.infer<typeof VideoMetadata>;
+
+export const CostEstimate = z
+  .object({
+    credit_cost: z.number().int(),
+    breakdown: CostBreakdown,
+    available_credits: z.number().int(),
+    sufficient_credits: z.boolean(),
+    request: NormalizedJobRequest,
+    vod: VideoMetadata.nullable().meta({ description: "null when vod_length_hours skipped the probe." }),
+  })
+  .meta({ description: "Answer of POST /jobs/estimate: nothing is reserved." });
+export type CostEstimate = z.infer<typeof CostEstimate>;
+
+export const PricingTable = z.object({
+  default_model_preset: ModelPreset,
+  model_presets: z.array(z.object({ model_preset: ModelPreset, credits_per_vod_hour: z.number().int() })),
+  credits_per_reel: z.number().int(),
+  credits_per_short: z.number().int(),
+  shorts_plan_caps: z.object({ free: z.number().int(), starter: z.number().int(), pro: z.number().int(), studio: z.number().int(), never_purchased: z.number().int() }),
+  max_vod_hours: z.number(),
+  formula: z.string(),
+  cancel_refund_tiers: z.array(
+    z.object({ status: JobStatus, progress_below: z.number().nullable(), refund_percent: z.number().int() }),
+  ),
+});
+export type PricingTable = z.infer<typeof PricingTable>;
+
+// ---- operator (admin) API -------------------------------------------------------------------------------------
+
+export const CreateAccountInput = z.object({
+  name: z.string().trim().min(1, { error: "is required" }).max(200, { error: "must be at most 200 characters" }),
+  plan: Plan.optional().default("free"),
+  credits: z.int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).optional().default(0),
+  /** Starting credits count as a purchase (lifts the "never purchased" shorts cap). */
+  purchase: z.boolean().optional().default(false),
+});
+export type CreateAccountInput = z.infer<typeof CreateAccountInput>;
+
+export const CreatedAccount = z.object({
+  account_id: z.string(),
+  api_key: z.string().meta({ description: "Shown once; only its hash is stored." }),
+  key_id: z.string(),
+  webhook_signing_secret: z.string(),
+  plan: Plan,
+  credits: z.number().int(),
+});
+
+export const CreditsInput = z
+  .object({
+    amount: z
+      .int({ error: "must be an integer" })
+      .refine((n) => n !== 0, { error: "must not be 0" })
+      .meta({ description: "Positive adds credits, negative removes them (adjustment only)." }),
+    reason: z.string().trim().max(500, { error: "must be at most 500 characters" }).optional(),
+    purchase: z.boolean().optional().default(false),
+  })
+  .check((ctx) => {
+    if (ctx.value.purchase && ctx.value.amount < 0) {
+      ctx.issues.push({ code: "custom", input: ctx.value.amount, path: ["amount"], message: "a purchase must be positive" });
+    }
+  });
+export type CreditsInput = z.infer<typeof CreditsInput>;
+
+export const UpdateAccountInput = z.object({ plan: Plan });
+
+export const LedgerEntry = z.object({
+  id: z.number().int(),
+  kind: z.enum(["reserve", "refund", "purchase", "adjustment"]),
+  amount: z.number().int().meta({ description: "Signed: reserve is negative." }),
+  balance_after: z.number().int(),
+  job_id: z.string().nullable(),
+  reason: z.string().nullable(),
+  created_at: isoTimestamp,
+});
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+export const ApiKeySummary = z.object({
+  key_id: z.string(),
+  prefix: z.string().meta({ description: "First characters of the key, to recognise it." }),
+  created_at: isoTimestamp,
+  revoked_at: isoTimestamp.nullable(),
+});
+export type ApiKeySummary = z.infer<typeof ApiKeySummary>;
+
+export const AccountSummary = z.object({
+  account_id: z.string(),
+  name: z.string(),
+  plan: Plan,
+  credits: z.number().int(),
+  purchased: z.boolean(),
+  shorts_cap: z.number().int(),
+  created_at: isoTimestamp,
+  updated_at: isoTimestamp,
+});
+export type AccountSummary = z.infer<typeof AccountSummary>;
+
+export const AccountDetail = AccountSummary.extend({
+  webhook_signing_secret: z.string(),
+  keys: z.array(ApiKeySummary),
+  ledger: z.array(LedgerEntry),
+});
+export type AccountDetail = z.infer<typeof AccountDetail>;

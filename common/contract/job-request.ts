@@ -1,0 +1,223 @@
+import { z } from "zod";
+import { parseVodUrl } from "../twitch/vod-url";
+import { CropMode, ModelPreset, RunProfile } from "./enums";
+import { isIso6391 } from "./languages";
+
+/**
+ * The body of POST /jobs (spec 2.1-2.4) as a zod schema: one definition for request validation, the inferred
+ * TypeScript types and the OpenAPI document (descriptions live in `.meta`). The schema holds every rule that
+ * concerns one field; rules that tie fields together or need the account/VOD (plan caps, VOD length, overlap
+ * of manual highlights) are checked by the Worker after this schema, and every problem is reported together.
+ *
+ * Optional fields also accept `null`, meaning "not sent". Unknown keys are ignored everywhere.
+ */
+
+const httpUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
+    .max(2048, { error: "must be at most 2048 characters" });
+
+const language = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(isIso6391, { error: "must be an ISO 639-1 language code such as en, de or pt" });
+
+const ratio = z.number().min(0, { error: "must be between 0 and 1" }).max(1, { error: "must be between 0 and 1" });
+
+const profileList = z
+  .array(RunProfile)
+  .refine((list) => new Set(list).size === list.length, { error: "must not list a profile twice" });
+
+export const VodUrlInput = z
+  .string()
+  .max(2048, { error: "must be at most 2048 characters" })
+  .refine((value) => parseVodUrl(value) !== null, {
+    error: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789",
+  })
+  .meta({ description: "Public Twitch VOD URL (https://www.twitch.tv/videos/<id>, also twitch.tv and m.twitch.tv)." });
+
+export const ManualHighlightInput = z
+  .object({
+    start_seconds: z
+      .number()
+      .min(0, { error: "must be 0 or more" })
+      .meta({ description: "Start of the range in the VOD, in seconds." }),
+    end_seconds: z.number().meta({
+      description: "End of the range in seconds. end - start must be 20 to 180 s and lie within the VOD.",
+    }),
+    label: z.string().trim().max(200, { error: "must be at most 200 characters" }).nullish().meta({
+      description: "Free label.",
+    }),
+    run_profiles: profileList
+      .min(1, { error: "must not be empty (omit it to apply the range to every selected profile)" })
+      .nullish()
+      .meta({ description: "Subset of the selected run_profiles. Omitted: every selected profile." }),
+  })
+  .check((ctx) => {
+    const { start_seconds: start, end_seconds: end } = ctx.value;
+    const length = end - start;
+    if (!(length >= 20 && length <= 180)) {
+      ctx.issues.push({
+        code: "custom",
+        input: end,
+        path: ["end_seconds"],
+        message: `the range must be 20 to 180 seconds long (end_seconds - start_seconds = ${round2(length)})`,
+      });
+    }
+  })
+  .meta({ description: "A range that is guaranteed to become a highlight (and a short)." });
+export type ManualHighlightInput = z.infer<typeof ManualHighlightInput>;
+
+export const RunOverrideInput = z
+  .object({
+    target_duration_minutes: z
+      .int({ error: "must be an integer" })
+      .min(1, { error: "must be between 1 and 30" })
+      .max(30, { error: "must be between 1 and 30" })
+      .nullish()
+      .meta({ description: "Reel length for the profile, 1-30 minutes." }),
+    target_duration_seconds: z
+      .int({ error: "must be an integer" })
+      .min(30, { error: "must be between 30 and 1800" })
+      .max(1800, { error: "must be between 30 and 1800" })
+      .nullish()
+      .meta({ description: "Reel length for the profile, 30-1800 s. Takes precedence over target_duration_minutes." }),
+    audience_weight: ratio.nullish().meta({ description: "Weight of chat reaction in moment selection, 0-1." }),
+    streamer_weight: ratio.nullish().meta({ description: "Weight of the streamer's own presence, 0-1." }),
+    similarity_threshold: ratio.nullish().meta({ description: "Higher lets more similar moments through, 0-1." }),
+    highlight_min_score: ratio.nullish().meta({ description: "Score a moment must beat, 0-1." }),
+    bucket_size_seconds: z
+      .int({ error: "must be an integer" })
+      .min(1, { error: "must be between 1 and 3600" })
+      .max(3600, { error: "must be between 1 and 3600" })
+      .nullish()
+      .meta({ description: "Granularity of the scoring pass, 1-3600 s." }),
+  })
+  .meta({ description: "Per-profile tuning. Unknown keys are ignored." });
+export type RunOverrideInput = z.infer<typeof RunOverrideInput>;
+
+/** Values outside a clamp range are accepted and clamped by the Worker; only wrong types are rejected. */
+export const ParametersInput = z
+  .object({
+    min_highlight_duration: z
+      .int({ error: "must be an integer" })
+      .min(1, { error: "must be at least 1" })
+      .nullish()
+      .meta({ description: "Shortest single highlight in seconds (default 20). Clamped to 180." }),
+    max_highlight_duration: z
+      .int({ error: "must be an integer" })
+      .nullish()
+      .meta({ description: "Longest single highlight in seconds (default 60). Clamped to 180; raised to min if smaller." }),
+    cold_open_enabled: z.boolean().nullish().meta({ description: "Open the reel with a teaser montage (default false)." }),
+    cold_open_max_clips: z
+      .int({ error: "must be an integer" })
+      .nullish()
+      .meta({ description: "Clips in the teaser (default 3). Clamped to 2-6." }),
+    cold_open_snippet_duration: z
+      .number()
+      .nullish()
+      .meta({ description: "Seconds per teaser snippet (default 3). Clamped to 2-10." }),
+    reel_title_card_enabled: z.boolean().nullish().meta({ description: "Title card over each reel segment (default false)." }),
+    shorts_title_card_enabled: z
+      .boolean()
+      .nullish()
+      .meta({ description: "Clip title flashed at the start of each short (default true)." }),
+    shorts_crop_mode: CropMode.nullish().meta({
+      description: "crop (fill, lose sides), fit (whole frame, padded) or split (facecam over gameplay). Default crop.",
+    }),
+    shorts_split_ratio: z
+      .number()
+      .nullish()
+      .meta({ description: "Split mode: share of the frame for the facecam (default 0.5). Clamped to 0.15-0.85." }),
+    shorts_facecam_frame_enabled: z
+      .boolean()
+      .nullish()
+      .meta({ description: "Split mode: coloured outline around the facecam (default false)." }),
+    shorts_facecam_frame_color: z
+      .string()
+      .nullish()
+      .meta({ description: "Split mode: white, black or violet; any other text falls back to white." }),
+  })
+  .meta({ description: "Pipeline options. Unknown keys are ignored; out-of-range values are clamped." });
+export type ParametersInput = z.infer<typeof ParametersInput>;
+
+export const JobRequestInput = z
+  .object({
+    vod_url: VodUrlInput,
+    streamer_name: z
+      .string()
+      .trim()
+      .max(100, { error: "must be at most 100 characters" })
+      .nullish()
+      .meta({ description: "Display name used in generated titles and descriptions." }),
+    game_name: z
+      .string()
+      .trim()
+      .max(200, { error: "must be at most 200 characters" })
+      .nullish()
+      .meta({ description: "Primary game or category." }),
+    streamer_twitch_url: httpUrl("channel link").nullish().meta({ description: "Channel link for descriptions." }),
+    streamer_twitter_url: httpUrl("social link").nullish().meta({ description: "Social link for descriptions." }),
+    streamer_pronouns: z
+      .string()
+      .trim()
+      .max(40, { error: "must be at most 40 characters" })
+      .nullish()
+      .meta({ description: "Pronouns used for metadata (default they)." }),
+    webhook_url: httpUrl("webhook receiver")
+      .nullish()
+      .meta({ description: "Receives job.running, job.completed and job.failed callbacks." }),
+    vod_length_hours: z
+      .number()
+      .gt(0, { error: "must be greater than 0" })
+      .max(24, { error: "must be at most 24 (the longest VOD the service accepts)" })
+      .nullish()
+      .meta({ description: "Skips the duration probe. Greater than 0, at most 24." }),
+    final_video_length_minutes: z
+      .number()
+      .min(0, { error: "must be between 1 and 30 (0 only with compilation_enabled false)" })
+      .max(30, { error: "must be between 1 and 30 (0 only with compilation_enabled false)" })
+      .nullish()
+      .meta({
+        description:
+          "Total reel runtime across executed profiles, 1-30 minutes; 0 only with compilation_enabled false. " +
+          "Default: the sum of the executed profiles' own targets.",
+      }),
+    compilation_enabled: z
+      .boolean()
+      .nullish()
+      .meta({ description: "false: shorts-only job (needs num_shorts > 0; runs only the first profile). Default true." }),
+    num_shorts: z
+      .int({ error: "must be an integer" })
+      .min(0, { error: "must be between 0 and 10" })
+      .max(10, { error: "must be between 0 and 10" })
+      .nullish()
+      .meta({ description: "Vertical shorts, 0-10 (default 0). Silently reduced to the plan cap." }),
+    burn_captions: z.boolean().nullish().meta({ description: "Burn captions into shorts (default true)." }),
+    manual_highlights: z
+      .array(ManualHighlightInput)
+      .max(10, { error: "must have at most 10 entries" })
+      .nullish()
+      .meta({ description: "Up to 10 ranges that must become highlights." }),
+    model_preset: ModelPreset.nullish().meta({ description: "Quality preset and per-hour rate (default auto_balance)." }),
+    stream_language: language.nullish().meta({ description: "ISO 639-1 code; overrides auto-detection." }),
+    metadata_language: language
+      .nullish()
+      .meta({ description: "ISO 639-1 code for generated titles/descriptions/tags (default: the stream language)." }),
+    run_profiles: profileList
+      .min(1, { error: "must list at least one profile" })
+      .nullish()
+      .meta({ description: "Subset of balanced, audience, streamer; no duplicates (default [balanced])." }),
+    run_overrides: z
+      .record(z.string(), RunOverrideInput)
+      .nullish()
+      .meta({ description: "Per-profile tuning keyed by a selected profile name." }),
+    parameters: ParametersInput.nullish(),
+  })
+  .meta({ description: "Body of POST /jobs and POST /jobs/estimate." });
+export type JobRequestInput = z.infer<typeof JobRequestInput>;
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

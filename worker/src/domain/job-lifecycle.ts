@@ -1,0 +1,103 @@
+import type { JobError, JobStatus } from "../../../common/contract";
+import { cancelRefundCredits } from "./refund-tiers";
+
+/** Files are kept this long after the job last changed (spec 2.12). */
+export const ARTIFACT_RETENTION_DAYS = 30;
+
+/** The mutable part of a job: what its JobState Durable Object owns and mirrors into D1. */
+export interface JobLifecycle {
+  job_id: string;
+  account_id: string;
+  status: JobStatus;
+  progress: number;
+  stage: string | null;
+  credit_cost: number;
+  refunded_credits: number;
+  error: JobError | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  artifacts_expires_at: string | null;
+}
+
+export const CANCELLED_BY_USER: JobError = { code: "cancelled_by_user", message: "Cancelled by user" };
+
+export type Step =
+  | { ok: true; next: JobLifecycle; refund: number }
+  | { ok: false; reason: "terminal" | "invalid_transition" };
+
+export const isTerminal = (status: JobStatus): boolean => status === "completed" || status === "failed";
+
+/**
+ * Pure transition rules of spec part 3. Each returns the next state (and credits to refund) or why nothing
+ * changes. Later calls after a terminal state are answered with `terminal` and change nothing.
+ */
+export function startStep(s: JobLifecycle, now: string): Step {
+  if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  if (s.status === "running") return { ok: false, reason: "invalid_transition" };
+  return { ok: true, refund: 0, next: { ...s, status: "running", started_at: now, updated_at: now } };
+}
+
+/** Progress never goes backwards; a report while pending means a worker has picked the job up. */
+export function progressStep(s: JobLifecycle, stage: string, percent: number, now: string): Step {
+  if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  const progress = Math.max(s.progress, Math.min(100, Math.max(0, Math.floor(percent))));
+  return {
+    ok: true,
+    refund: 0,
+    next: {
+      ...s,
+      status: "running",
+      started_at: s.started_at ?? now,
+      progress,
+      stage,
+      updated_at: now,
+    },
+  };
+}
+
+export function completeStep(s: JobLifecycle, now: string): Step {
+  if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  return {
+    ok: true,
+    refund: 0,
+    next: {
+      ...s,
+      status: "completed",
+      progress: 100,
+      stage: null,
+      started_at: s.started_at ?? now,
+      finished_at: now,
+      updated_at: now,
+      artifacts_expires_at: addDays(now, ARTIFACT_RETENTION_DAYS),
+    },
+  };
+}
+
+export function failStep(s: JobLifecycle, error: JobError, refund: "full" | "none", now: string): Step {
+  if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  const amount = refund === "full" ? s.credit_cost - s.refunded_credits : 0;
+  return { ok: true, refund: amount, next: failed(s, error, amount, now) };
+}
+
+export function cancelStep(s: JobLifecycle, now: string): Step {
+  if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  const amount = cancelRefundCredits(s.credit_cost, s.status as "pending" | "running", s.progress);
+  return { ok: true, refund: amount, next: failed(s, CANCELLED_BY_USER, amount, now) };
+}
+
+function failed(s: JobLifecycle, error: JobError, refund: number, now: string): JobLifecycle {
+  return {
+    ...s,
+    status: "failed",
+    error,
+    refunded_credits: s.refunded_credits + refund,
+    finished_at: now,
+    updated_at: now,
+  };
+}
+
+export function addDays(iso: string, days: number): string {
+  return new Date(Date.parse(iso) + days * 86_400_000).toISOString();
+}

@@ -1,0 +1,50 @@
+import type { CostBreakdown, ModelPreset } from "../../../common/contract";
+
+/** Credits per VOD hour of each model preset (faster presets analyse less and cost less). */
+export const CREDITS_PER_VOD_HOUR: Record<ModelPreset, number> = {
+  rapid_sprint: 20,
+  stable_tempo: 30,
+  auto_balance: 40,
+  creator_focus: 50,
+  studio_polish: 70,
+  director_finish: 100,
+};
+export const DEFAULT_MODEL_PRESET: ModelPreset = "auto_balance";
+/** Generation credits of one reel (one per executed profile; none for a shorts-only job). */
+export const CREDITS_PER_REEL = 25;
+export const CREDITS_PER_SHORT = 10;
+export const MAX_VOD_HOURS = 24;
+export const MAX_VOD_SECONDS = MAX_VOD_HOURS * 3600;
+
+export interface CostInput {
+  vodDurationSeconds: number;
+  modelPreset: ModelPreset;
+  /** Reels actually rendered: executed profiles, or 0 when compilation_enabled is false. */
+  reels: number;
+  shorts: number;
+  shortsRequested: number;
+}
+
+export function computeCost(input: CostInput): CostBreakdown {
+  const vodHours = input.vodDurationSeconds / 3600;
+  const rate = CREDITS_PER_VOD_HOUR[input.modelPreset];
+  // Rounded to 1e-9 first so 1.5 h x 30 = 45.000000000000007 does not become 46.
+  const processing = Math.ceil(Math.round(vodHours * rate * 1e9) / 1e9);
+  const generation = input.reels * CREDITS_PER_REEL;
+  const shortsCredits = input.shorts * CREDITS_PER_SHORT;
+  return {
+    vod_duration_seconds: input.vodDurationSeconds,
+    vod_hours: vodHours,
+    model_preset: input.modelPreset,
+    credits_per_vod_hour: rate,
+    processing_credits: processing,
+    reels: input.reels,
+    credits_per_reel: CREDITS_PER_REEL,
+    generation_credits: generation,
+    shorts: input.shorts,
+    shorts_requested: input.shortsRequested,
+    credits_per_short: CREDITS_PER_SHORT,
+    shorts_credits: shortsCredits,
+    total: processing + generation + shortsCredits,
+  };
+}

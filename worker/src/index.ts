@@ -1,0 +1,14 @@
+import { app } from "./app";
+import { handleScheduled } from "./cron/scheduled";
+import type { Env } from "./env";
+import { handleQueue } from "./queue/consumer";
+
+export { JobState } from "./durable/job-state";
+export { RateLimiter } from "./durable/rate-limiter";
+export { RenderContainer } from "./durable/render-container";
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env>;

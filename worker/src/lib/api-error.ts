@@ -1,0 +1,31 @@
+import type { ErrorDetailItem } from "../../../common/contract";
+
+export type ErrorStatus = 400 | 401 | 402 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
+
+/**
+ * An answer that is not a success. Thrown anywhere in a request; `app.onError` turns it into the one error
+ * envelope `{"error": {code, message, ...extra}}`. `extra` carries the documented additions (detail, needed,
+ * available, retry_after_seconds, status).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function validationError(detail: ErrorDetailItem[]): ApiError {
+  const message =
+    detail.length === 1
+      ? `Invalid request: ${detail[0]!.field} ${detail[0]!.message}.`
+      : `Invalid request: ${detail.length} problems; see detail.`;
+  return new ApiError(422, "validation_failed", message, { detail });
+}
+
+export const jobNotFound = (): ApiError => new ApiError(404, "job_not_found", "No job with this id exists for this account.");

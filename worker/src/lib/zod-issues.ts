@@ -1,0 +1,55 @@
+import type { z } from "zod";
+import type { ErrorDetailItem } from "../../../common/contract";
+
+/** `["manual_highlights", 1, "end_seconds"]` -> `manual_highlights[1].end_seconds`; the root is `body`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>, root = "body"): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? root : out;
+}
+
+/**
+ * Messages written for API clients ("must be an integer") instead of zod's defaults. Used as the per-parse
+ * error map, so a message given on a schema itself still wins.
+ */
+export const clientErrorMap: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return "is required";
+      if (issue.expected === "int") return "must be an integer";
+      if (issue.expected === "object") return "must be a JSON object";
+      if (issue.expected === "array") return "must be an array";
+      return `must be ${article(issue.expected)}${issue.input === null ? " (null is not allowed)" : ""}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return issue.origin === "array"
+        ? `must have at least ${String(issue.minimum)} entries`
+        : issue.origin === "string"
+          ? `must be at least ${String(issue.minimum)} characters`
+          : `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}`;
+    case "too_big":
+      return issue.origin === "array"
+        ? `must have at most ${String(issue.maximum)} entries`
+        : issue.origin === "string"
+          ? `must be at most ${String(issue.maximum)} characters`
+          : `must be ${issue.inclusive ? "at most" : "less than"} ${String(issue.maximum)}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    case "unrecognized_keys":
+      return `unknown keys: ${issue.keys.join(", ")}`;
+    default:
+      return undefined;
+  }
+};
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+export function issuesToDetail(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey> = []): ErrorDetailItem[] {
+  return issues.map((issue) => ({ field: fieldPath([...prefix, ...issue.path]), message: issue.message }));
+}

@@ -1,0 +1,51 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError } from "../lib/api-error";
+import type { AppEnv } from "../hono-env";
+
+export function errorResponse(c: Context, error: ApiError): Response {
+  const body = { error: { code: error.code, message: error.message, ...error.extra } };
+  return c.json(body, error.status, error.headers);
+}
+
+/**
+ * The one place where failures become answers. ApiError is an expected outcome; anything else is a bug or an
+ * outage: logged as one JSON line with the request id and answered 500 without internals.
+ */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    return errorResponse(c, new ApiError(err.status === 413 ? 413 : 400, err.status === 413 ? "payload_too_large" : "bad_request", err.message || "Bad request."));
+  }
+  const requestId = c.get("requestId") ?? "unknown";
+  console.error(
+    JSON.stringify({
+      level: "error",
+      msg: "unhandled error",
+      request_id: requestId,
+      method: c.req.method,
+      path: c.req.path,
+      error: err instanceof Error ? err.message : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    }),
+  );
+  const res = errorResponse(
+    c,
+    new ApiError(500, "internal_error", "Something went wrong on our side. Quote the request_id if you report it.", {
+      request_id: requestId,
+    }),
+  );
+  res.headers.set("X-Request-Id", requestId);
+  return res;
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  errorResponse(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}.`));
+
+export function onMethodNotAllowed(c: Context, methods: string[]): Response {
+  const allow = methods.join(", ");
+  return errorResponse(
+    c,
+    new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, {}, { Allow: allow }),
+  );
+}

@@ -1,0 +1,166 @@
+import { Hono } from "hono";
+import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
+import type { StoredResult } from "../dispatch/results";
+import { publishResults } from "../dispatch/results";
+import { newJobId } from "../domain/ids";
+import { prepareJob, toVodInfo, type PreparedJob } from "../domain/prepare-job";
+import type { AppEnv } from "../hono-env";
+import { ApiError, jobNotFound } from "../lib/api-error";
+import { publicBaseUrl } from "../lib/base-url";
+import { apiKeyAuth } from "../middleware/api-key-auth";
+import { limitBody, requireJson } from "../middleware/json-body";
+import { jobCreationRateLimit } from "../middleware/rate-limit";
+import { validate } from "../middleware/validate";
+import { openDb } from "../storage/db";
+import { upsertFeedback } from "../storage/feedback";
+import { findJob, listJobs, toJobRecord, type NewJob } from "../storage/jobs";
+import type { JobRow } from "../storage/schema";
+import { lookupVod } from "../twitch/vod-lookup";
+import { toVideoMetadata } from "./videos";
+
+export const jobsRoutes = new Hono<AppEnv>();
+
+const jobState = (env: AppEnv["Bindings"], jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
+
+function newJobFrom(jobId: string, accountId: string, p: PreparedJob): NewJob {
+  return {
+    job_id: jobId,
+    account_id: accountId,
+    vod_url: p.request.vod_url,
+    vod_id: p.request.vod_id,
+    vod_title: p.probe?.title ?? null,
+    vod_duration_seconds: p.vodDurationSeconds,
+    streamer_name: p.request.streamer_name ?? p.probe?.streamer_name ?? null,
+    game_name: p.request.game_name ?? p.probe?.game_name ?? null,
+    vod: p.probe ? toVodInfo(p.probe) : null,
+    request: p.request,
+    credit_cost: p.cost.total,
+    webhook_url: p.request.webhook_url,
+  };
+}
+
+function acceptanceMessage(p: PreparedJob): string {
+  const parts = [`Job accepted; ${p.cost.total} credits reserved.`];
+  if (p.request.num_shorts < p.request.num_shorts_requested) {
+    parts.push(`num_shorts was reduced from ${p.request.num_shorts_requested} to ${p.request.num_shorts} by the plan cap.`);
+  }
+  parts.push("Poll status_endpoint or wait for the webhook.");
+  return parts.join(" ");
+}
+
+jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, async (c) => {
+  const account = c.get("account");
+  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId));
+  const jobId = newJobId();
+  const stub = jobState(c.env, jobId);
+  const created = await stub.create(newJobFrom(jobId, account.id, prepared));
+  if (!created.ok) {
+    throw new ApiError(
+      402,
+      "insufficient_credits",
+      `This job costs ${created.needed} credits but the account has ${created.available}.`,
+      { needed: created.needed, available: created.available },
+    );
+  }
+  try {
+    await c.env.JOBS_QUEUE.send({ job_id: jobId });
+  } catch (error) {
+    // Nothing may be lost: the job fails at once and every reserved credit goes back.
+    console.error(JSON.stringify({ level: "error", msg: "job queue send failed", job_id: jobId, error: String(error) }));
+    await stub.fail("queue_unavailable", "The job could not be queued; no credits were charged. Retry shortly.", {
+      refund: "full",
+    });
+    throw new ApiError(503, "service_unavailable", "The job queue is unavailable; nothing was charged. Retry shortly.", {}, {
+      "Retry-After": "30",
+    });
+  }
+  const ack: JobAck = {
+    id: jobId,
+    status: "pending",
+    credit_cost: prepared.cost.total,
+    webhook_url: prepared.request.webhook_url,
+    status_endpoint: `/jobs/${jobId}`,
+    results_endpoint: `/jobs/${jobId}/results`,
+    message: acceptanceMessage(prepared),
+  };
+  return c.json(ack, 202, { Location: `/jobs/${jobId}` });
+});
+
+jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
+  const account = c.get("account");
+  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId));
+  const estimate: CostEstimate = {
+    credit_cost: prepared.cost.total,
+    breakdown: prepared.cost,
+    available_credits: account.credits,
+    sufficient_credits: account.credits >= prepared.cost.total,
+    request: prepared.request,
+    vod: prepared.probe ? toVideoMetadata(prepared.probe) : null,
+  };
+  return c.json(estimate, 200);
+});
+
+jobsRoutes.get("/", apiKeyAuth, validate("query", ListJobsQuery), async (c) => {
+  const query = c.req.valid("query");
+  const { rows, total } = await listJobs(openDb(c.env.DB), c.get("account").id, query);
+  const body: JobList = {
+    items: rows.map(toJobRecord),
+    page: query.page,
+    page_size: query.page_size,
+    total,
+    has_more: query.page * query.page_size < total,
+  };
+  return c.json(body, 200);
+});
+
+async function ownedJob(c: { env: AppEnv["Bindings"]; get(key: "account"): AppEnv["Variables"]["account"] }, id: string): Promise<JobRow> {
+  const row = await findJob(openDb(c.env.DB), c.get("account").id, id);
+  if (!row) throw jobNotFound();
+  return row;
+}
+
+jobsRoutes.get("/:id", apiKeyAuth, async (c) => {
+  return c.json(toJobRecord(await ownedJob(c, c.req.param("id"))), 200);
+});
+
+jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
+  const job = await ownedJob(c, c.req.param("id"));
+  if (job.status !== "completed") {
+    throw new ApiError(409, "job_not_completed", `Results exist once the job is completed; it is ${job.status}.`, {
+      status: job.status,
+    });
+  }
+  const signingKey = c.env.LINK_SIGNING_KEY;
+  if (!signingKey) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
+  if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);
+  const published = await publishResults(
+    { ...c.env, LINK_SIGNING_KEY: signingKey },
+    publicBaseUrl(c),
+    { id: job.id, artifacts_expires_at: job.artifactsExpiresAt },
+    JSON.parse(job.resultJson) as StoredResult,
+  );
+  return c.json(published, 200);
+});
+
+jobsRoutes.post("/:id/cancel", apiKeyAuth, async (c) => {
+  const job = await ownedJob(c, c.req.param("id"));
+  const result = await jobState(c.env, job.id).cancel();
+  if (result.ok) return c.json({ id: result.id, status: result.status, refund_credits: result.refund_credits }, 200);
+  if (result.code === "job_not_cancellable") {
+    throw new ApiError(400, "job_not_cancellable", `The job is already ${result.status}; only pending or running jobs can be cancelled.`, {
+      status: result.status,
+    });
+  }
+  throw new Error(`job ${job.id} exists in D1 but its JobState object has no state`);
+});
+
+jobsRoutes.post("/:id/feedback", apiKeyAuth, limitBody, requireJson, validate("json", FeedbackInput), async (c) => {
+  const job = await ownedJob(c, c.req.param("id"));
+  if (job.status !== "completed") {
+    throw new ApiError(409, "job_not_completed", `Only completed jobs can be rated; this one is ${job.status}.`, {
+      status: job.status,
+    });
+  }
+  await upsertFeedback(openDb(c.env.DB), job.id, job.accountId, c.req.valid("json"));
+  return c.body(null, 204);
+});

@@ -1,0 +1,23 @@
+import { TwitchUnavailableError } from "../../../common/twitch/errors";
+import { DEFAULT_GQL_URL, DEFAULT_USHER_URL } from "../../../common/twitch/gql";
+import { probeVod, type VodProbe } from "../../../common/twitch/probe";
+import type { Env } from "../env";
+
+/** A probe is a handful of small requests; a Twitch that takes longer than this is treated as unreachable. */
+export const PROBE_TIMEOUT_MS = 15_000;
+
+/** Probes a VOD through the Twitch endpoints configured for this deployment. Throws TwitchUnavailableError. */
+export async function lookupVod(env: Pick<Env, "TWITCH_GQL_URL" | "TWITCH_USHER_URL">, vodId: string): Promise<VodProbe> {
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  try {
+    return await probeVod(
+      { gqlUrl: env.TWITCH_GQL_URL || DEFAULT_GQL_URL, usherUrl: env.TWITCH_USHER_URL || DEFAULT_USHER_URL, signal },
+      vodId,
+    );
+  } catch (error) {
+    if (signal.aborted && !(error instanceof TwitchUnavailableError)) {
+      throw new TwitchUnavailableError(`Twitch did not answer within ${PROBE_TIMEOUT_MS / 1000} s`, { cause: error });
+    }
+    throw error;
+  }
+}
