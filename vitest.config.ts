@@ -9,13 +9,16 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(path.join(__dirname, "migrations")),
                 ADMIN_TOKEN: "test-admin-token",
                 LINK_SIGNING_KEY: "test-link-signing-key",
+                // The local Twitch-compatible server started by the global setup.
+                TWITCH_GQL_URL: inject("twitchGqlUrl"),
+                TWITCH_USHER_URL: inject("twitchUsherUrl"),
               },
             },
           })),
@@ -23,6 +26,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          globalSetup: ["./test/worker/twitch-fixtures.node.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
         },
       },

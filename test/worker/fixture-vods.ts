@@ -1,0 +1,15 @@
+/** Served by the local Twitch server of the worker tests (twitch-fixtures.node.ts). */
+export const FIXTURE_VODS = {
+  /** 2 h public archive. */
+  public: "1001",
+  deleted: "1002",
+  live: "1003",
+  private: "1004",
+  subscriberOnly: "1005",
+  /** 30 h: longer than the 24 h maximum. */
+  tooLong: "1006",
+  /** 10 min public archive, for manual highlights near the end. */
+  short: "1007",
+  /** No folder at all: Twitch answers as for a deleted VOD. */
+  missing: "1999",
+} as const;
