@@ -62,7 +62,7 @@ async function cached(target: string, build: (tmp: string) => Promise<void>): Pr
 }
 
 export interface SpeakOptions {
-  /** Words per minute; espeak-ng's default 175 is hard for pocketsphinx. */
+  /** Words per minute. The defaults (female en-us variant, 150 wpm) were the ones pocketsphinx understood best. */
   speed?: number;
   voice?: string;
   amplitude?: number;
@@ -70,7 +70,7 @@ export interface SpeakOptions {
 
 /** espeak-ng speaks `text` into a wav (22.05 kHz mono). */
 export function speakWav(text: string, opts: SpeakOptions = {}): Promise<string> {
-  const o = { speed: 140, voice: "en-us", amplitude: 100, ...opts };
+  const o = { speed: 150, voice: "en-us+f2", amplitude: 100, ...opts };
   const target = path.join(MEDIA_CACHE_DIR, `speech-${cacheKey("speech", { text, ...o })}.wav`);
   return cached(target, async (tmp) => {
     await runProcess("espeak-ng", ["-v", o.voice, "-s", String(o.speed), "-a", String(o.amplitude), "-w", tmp, text]);

@@ -1,0 +1,36 @@
+import path from "node:path";
+import fs from "node:fs/promises";
+import type { ClipInput } from "../render/types";
+import { wordsToCues, type CueOptions } from "./cues";
+import { extractWav } from "./extract-wav";
+import { formatSrt } from "./srt";
+import type { Transcriber } from "./transcriber";
+import type { Cue, Word } from "./types";
+
+export interface CaptionedRange {
+  words: Word[];
+  /** Relative to `start`, i.e. to the short's first frame. */
+  cues: Cue[];
+  srt: string;
+  /** Transcript text, for metadata writing. */
+  text: string;
+}
+
+/** Transcribes exactly the rendered range of a clip and turns it into captions. */
+export async function captionRange(
+  transcriber: Transcriber,
+  clip: ClipInput,
+  start: number,
+  end: number,
+  opts: { language: string | null; workDir: string; signal?: AbortSignal; cueOptions?: CueOptions },
+): Promise<CaptionedRange> {
+  const wav = path.join(opts.workDir, `speech-${Math.round(start * 1000)}-${Math.round(end * 1000)}.wav`);
+  try {
+    await extractWav(clip, start, end, wav, { signal: opts.signal });
+    const words = await transcriber.transcribe(wav, { language: opts.language, signal: opts.signal });
+    const cues = wordsToCues(words, opts.cueOptions);
+    return { words, cues, srt: formatSrt(cues), text: words.map((w) => w.word).join(" ") };
+  } finally {
+    await fs.rm(wav, { force: true });
+  }
+}

@@ -1,0 +1,10 @@
+export type { Word, Cue } from "./types";
+export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, primaryLanguage } from "./transcriber";
+export { PocketsphinxTranscriber, parsePocketsphinxOutput } from "./pocketsphinx";
+export { WhisperApiTranscriber, TranscriptionApiError, segmentsToWords, type WhisperApiOptions } from "./whisper-api";
+export { createTranscriber, planCaptions, type CaptionPlan } from "./create-transcriber";
+export { extractWav } from "./extract-wav";
+export { wordsToCues, clipCues, type CueOptions } from "./cues";
+export { formatSrt, parseSrt, formatSrtTime } from "./srt";
+export { buildAssScript, escapeAssText, SRT_FORCE_STYLE, type CaptionStyle } from "./ass";
+export { captionRange, type CaptionedRange } from "./caption-range";

@@ -1,0 +1,119 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captionRange } from "../../../render-container/src/captions/caption-range";
+import { createTranscriber, planCaptions } from "../../../render-container/src/captions/create-transcriber";
+import { extractWav } from "../../../render-container/src/captions/extract-wav";
+import { PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
+import { parseSrt } from "../../../render-container/src/captions/srt";
+import { UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
+import { WhisperApiTranscriber } from "../../../render-container/src/captions/whisper-api";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { makeSourceClip, type TestClip } from "../../support/media";
+
+const SENTENCES = [
+  { at: 2, text: "hello everyone and welcome back to the stream" },
+  { at: 7, text: "today we are playing a new game" },
+  { at: 12, text: "this boss fight is really hard" },
+  { at: 17, text: "thank you for watching and see you tomorrow" },
+];
+const SPOKEN = new Set(SENTENCES.flatMap((s) => s.text.split(" ")));
+const CONTENT_WORDS = ["hello", "everyone", "welcome", "stream", "today", "playing", "game", "boss", "fight", "really", "hard", "thank", "watching", "tomorrow"];
+
+let clip: TestClip;
+let dir: string;
+
+beforeAll(async () => {
+  clip = await makeSourceClip({ durationSeconds: 22, width: 320, height: 180, mediaStartSeconds: 500, speech: SENTENCES });
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "captions-test-"));
+});
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("parsePocketsphinxOutput", () => {
+  it("keeps words with times, drops markers and fillers, strips pronunciation variants", () => {
+    const out = [
+      "we are going to",
+      "<s> 1.880 1.980 0.999700",
+      "we 1.990 2.140 0.306286",
+      "<sil> 2.580 2.650 0.973942",
+      "[NOISE] 2.650 2.700 1.0",
+      "++UH++ 2.700 2.750 1.0",
+      "the(2) 2.760 3.240 0.997104",
+      "</s> 3.850 4.290 1.000000",
+    ].join("\n");
+    expect(parsePocketsphinxOutput(out)).toEqual([
+      { word: "we", start: 1.99, end: 2.14 },
+      { word: "the", start: 2.76, end: 3.24 },
+    ]);
+  });
+});
+
+describe("extractWav", () => {
+  it("writes 16 kHz mono wav of exactly the requested range", async () => {
+    const wav = await extractWav(clip, 503, 511.5, path.join(dir, "range.wav"));
+    const info = await probeMedia(wav.path);
+    expect(info.audio?.codecName).toBe("pcm_s16le");
+    expect(info.audio?.sampleRate).toBe(16000);
+    expect(info.audio?.channels).toBe(1);
+    expect(info.durationSeconds).toBeCloseTo(8.5, 1);
+    expect(wav.duration_seconds).toBeCloseTo(8.5, 3);
+  });
+});
+
+describe("PocketsphinxTranscriber", () => {
+  it("turns espeak-ng speech into an .srt with many of the spoken words at the right times", async () => {
+    const t = new PocketsphinxTranscriber();
+    // The short starts at VOD 501 s, i.e. 1 s into the clip: cue times are relative to that.
+    const res = await captionRange(t, clip, 501, 521, { language: "en", workDir: dir });
+    const cues = parseSrt(res.srt);
+    expect(cues.length).toBeGreaterThanOrEqual(3);
+    const recognised = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
+    // pocketsphinx misses ~30-50 % of synthetic speech; most of what it outputs must still be spoken words.
+    const hits = CONTENT_WORDS.filter((w) => recognised.includes(w));
+    expect(hits.length, `recognised: ${recognised.join(" ")}`).toBeGreaterThanOrEqual(4);
+    const spokenShare = recognised.filter((w) => SPOKEN.has(w)).length / recognised.length;
+    expect(spokenShare).toBeGreaterThan(0.4);
+
+    // Word times: relative to the short, inside it, and the first words come ~1 s in (sentence at 2 s - 1 s).
+    expect(res.words[0]!.start).toBeGreaterThan(0.6);
+    expect(res.words[0]!.start).toBeLessThan(1.6);
+    for (const c of cues) {
+      expect(c.start).toBeGreaterThanOrEqual(0);
+      expect(c.end).toBeLessThanOrEqual(20.01);
+    }
+    // Nothing is said between the sentences' ends and the next start, e.g. 14.5..16 s in the clip.
+    for (const wd of res.words) expect(wd.start < 13.6 || wd.start > 15.3).toBe(true);
+    expect(res.text.split(" ").length).toBe(res.words.length);
+  });
+
+  it("refuses languages it has no model for", async () => {
+    const t = new PocketsphinxTranscriber();
+    expect(t.supportsLanguage("en")).toBe(true);
+    expect(t.supportsLanguage("en-GB")).toBe(true);
+    expect(t.supportsLanguage(null)).toBe(true);
+    expect(t.supportsLanguage("de")).toBe(false);
+    await expect(t.transcribe(path.join(dir, "range.wav"), { language: "de" })).rejects.toBeInstanceOf(UnsupportedLanguageError);
+  });
+});
+
+describe("createTranscriber / planCaptions", () => {
+  it("uses the API when configured, pocketsphinx otherwise", () => {
+    expect(createTranscriber({})).toBeInstanceOf(PocketsphinxTranscriber);
+    expect(createTranscriber({ TRANSCRIBE_API_URL: "http://127.0.0.1:9/v1", TRANSCRIBE_API_KEY: "k" })).toBeInstanceOf(WhisperApiTranscriber);
+  });
+
+  it("drops captions with a warning for non-English speech without an API", () => {
+    const offline = createTranscriber({});
+    expect(planCaptions(offline, "en", true)).toEqual({ transcribe: true, burn: true, warning: null });
+    expect(planCaptions(offline, "en", false)).toEqual({ transcribe: true, burn: false, warning: null });
+    const de = planCaptions(offline, "de", true);
+    expect(de.transcribe).toBe(false);
+    expect(de.burn).toBe(false);
+    expect(de.warning).toMatch(/English/);
+    const api = createTranscriber({ TRANSCRIBE_API_URL: "http://127.0.0.1:9/v1" });
+    expect(planCaptions(api, "de", true)).toEqual({ transcribe: true, burn: true, warning: null });
+  });
+});
