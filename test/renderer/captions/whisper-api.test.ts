@@ -31,7 +31,9 @@ async function decode(req: http.IncomingMessage): Promise<Seen> {
   const form = await new Response(body, { headers: { "content-type": contentType } }).formData();
   const fields: Record<string, string[]> = {};
   let file: Seen["file"] = null;
-  for (const [k, v] of form.entries()) {
+  const entries: Array<[string, FormDataEntryValue]> = [];
+  form.forEach((v, k) => entries.push([k, v]));
+  for (const [k, v] of entries) {
     if (typeof v === "string") (fields[k] ??= []).push(v);
     else file = { name: v.name, type: v.type, bytes: Buffer.from(await v.arrayBuffer()) };
   }
