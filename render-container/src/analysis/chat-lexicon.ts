@@ -1,0 +1,20 @@
+/**
+ * What makes a chat message a reaction rather than conversation: emotes, laughter and hype words, shouting.
+ * Twitch emotes arrive as fragments (counted in emote_count) but popular third-party emotes (7TV, BTTV, FFZ)
+ * are plain text, so their names are matched as words too.
+ */
+const LAUGHTER = /\b(?:l+o+l+|lmf?a+o+|rofl|(?:ha){2,}h?|(?:he){2,}h?|kek\w*|lul\w*|omegalul|icant|xd+|dead)\b|💀|😂|🤣/iu;
+const HYPE =
+  /\b(?:pog\w*|w+|gg+|omg|wtf|no+ wa+y+|let'?s+ go+|holy|insane|clip(?: it|ped|that)?|hype|clutch|sheesh|ez+|wow+|nice+|monka\w*|pepe\w*|catjam|ratjam|5head|goated|huge)\b/iu;
+
+export type ReactionKind = "laughter" | "hype" | "emote" | "shout" | null;
+
+/** Classifies one message; laughter first because it is the most specific signal. */
+export function reactionKind(text: string, emoteCount: number): ReactionKind {
+  if (LAUGHTER.test(text)) return "laughter";
+  if (HYPE.test(text)) return "hype";
+  if (emoteCount > 0) return "emote";
+  const letters = text.replace(/[^A-Za-z]/g, "");
+  if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text)) return "shout";
+  return null;
+}

@@ -1,0 +1,110 @@
+import { reactionKind } from "./chat-lexicon";
+import { median, movingAverage, quantile } from "./stats";
+import type { ChatCommentInput, ChatSignals } from "./types";
+
+export interface AnalyzeChatOptions {
+  /** How long chat takes to react to what happened on stream; research puts it at 7-10 s. Default 8. */
+  reactionLagSeconds?: number;
+  /** Window for rates and unique chatters. Default 10 s, about the length of a chat burst. */
+  windowSeconds?: number;
+}
+
+/** Below one message per 30 s a "baseline" is noise; this floor keeps one message from reading as a spike. */
+const MIN_BASELINE_RATE = 1 / 30;
+
+/**
+ * Per-second chat signals aligned to stream time: everything chat did at time t+lag is credited to t, the
+ * moment chat was reacting to. Robust to an empty or missing replay (then `available` is false).
+ */
+export function analyzeChat(comments: readonly ChatCommentInput[] | null | undefined, durationSeconds: number, opts: AnalyzeChatOptions = {}): ChatSignals {
+  const lag = Math.max(0, opts.reactionLagSeconds ?? 8);
+  const window = Math.max(1, opts.windowSeconds ?? 10);
+  const n = Math.max(0, Math.ceil(durationSeconds - 1e-6));
+  const usable = (comments ?? []).filter((c) => Number.isFinite(c.offset_seconds) && c.offset_seconds >= 0 && c.offset_seconds < n + lag);
+  if (usable.length === 0) return emptyChat(n, lag);
+
+  const sorted = [...usable].sort((a, b) => a.offset_seconds - b.offset_seconds);
+  // Chat-time arrays reach `lag` seconds past the end so the last moments still see their reactions.
+  const span = n + Math.ceil(lag) + 1;
+  const counts = new Float64Array(span);
+  const hype = new Float64Array(span);
+  for (const c of sorted) {
+    const s = Math.floor(c.offset_seconds);
+    if (s >= span) continue;
+    counts[s]! += 1;
+    if (reactionKind(c.text, c.emote_count) !== null) hype[s]! += 1;
+  }
+  const half = Math.floor(window / 2);
+  const rateChat = movingAverage(counts, half);
+  const hypeChat = movingAverage(hype, half);
+  const uniqueChat = windowedUniqueChatters(sorted, span, half);
+
+  const shift = Math.round(lag);
+  const at = (arr: ArrayLike<number>, i: number) => (i + shift < arr.length ? arr[i + shift]! : 0);
+  const messageRate = Array.from({ length: n }, (_, i) => at(rateChat, i));
+  const uniqueChatters = Array.from({ length: n }, (_, i) => at(uniqueChat, i));
+  const windowLen = 2 * half + 1;
+  // Two pseudo-messages in the denominator: one emote in a quiet minute is not "100 % hype".
+  const hypeDensity = Array.from({ length: n }, (_, i) => {
+    const msgs = at(rateChat, i) * windowLen;
+    return msgs > 0 ? (at(hypeChat, i) * windowLen) / (msgs + 2) : 0;
+  });
+
+  const baselineRate = Math.max(median(messageRate), MIN_BASELINE_RATE);
+  const typicalUnique = Math.max(1, quantile(uniqueChatters, 0.5));
+  return {
+    available: true,
+    reactionLagSeconds: lag,
+    totalMessages: sorted.length,
+    messageRate,
+    baselineRate,
+    rateRatio: messageRate.map((r) => r / baselineRate),
+    uniqueChatters,
+    uniqueChattersRatio: uniqueChatters.map((u) => u / typicalUnique),
+    hypeDensity,
+  };
+}
+
+/** Distinct logins within [t-half, t+half] for every second t (chat time), in one sliding pass. */
+function windowedUniqueChatters(sorted: readonly ChatCommentInput[], span: number, half: number): number[] {
+  const out = new Array<number>(span).fill(0);
+  const inWindow = new Map<string, number>();
+  let lo = 0;
+  let hi = 0;
+  for (let t = 0; t < span; t++) {
+    while (hi < sorted.length && sorted[hi]!.offset_seconds < t + half + 1) {
+      const k = chatterKey(sorted[hi]!, hi);
+      inWindow.set(k, (inWindow.get(k) ?? 0) + 1);
+      hi++;
+    }
+    while (lo < hi && sorted[lo]!.offset_seconds < t - half) {
+      const k = chatterKey(sorted[lo]!, lo);
+      const left = (inWindow.get(k) ?? 1) - 1;
+      if (left <= 0) inWindow.delete(k);
+      else inWindow.set(k, left);
+      lo++;
+    }
+    out[t] = inWindow.size;
+  }
+  return out;
+}
+
+/** Anonymous comments (deleted accounts) count as distinct chatters: there is no evidence they are the same. */
+function chatterKey(c: ChatCommentInput, index: number): string {
+  return c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${index}`;
+}
+
+function emptyChat(n: number, lag: number): ChatSignals {
+  const zeros = () => new Array<number>(n).fill(0);
+  return {
+    available: false,
+    reactionLagSeconds: lag,
+    totalMessages: 0,
+    messageRate: zeros(),
+    baselineRate: 0,
+    rateRatio: zeros(),
+    uniqueChatters: zeros(),
+    uniqueChattersRatio: zeros(),
+    hypeDensity: zeros(),
+  };
+}

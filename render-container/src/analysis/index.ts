@@ -1,0 +1,5 @@
+export { analyzeAudio, type AnalyzeAudioOptions } from "./analyze-audio";
+export { analyzeChat, type AnalyzeChatOptions } from "./chat-signals";
+export { detectSceneCuts, type DetectSceneCutsOptions } from "./scene-cuts";
+export { reactionKind, type ReactionKind } from "./chat-lexicon";
+export type { AudioAnalysis, ChatSignals, ChatCommentInput, SilenceRange } from "./types";

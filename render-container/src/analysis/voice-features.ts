@@ -1,0 +1,106 @@
+import { movingAverage, powerToDb, quantile } from "./stats";
+import type { SilenceRange } from "./types";
+
+export interface VoiceFeatureOptions {
+  /** dB above the voice floor a frame must reach to count as voiced. */
+  activityMarginDb?: number;
+  /** Dip (dB) the envelope must make between two syllable-like peaks. */
+  syllableDipDb?: number;
+  /** dB above the floor a syllable peak must reach. */
+  syllableMarginDb?: number;
+  /** A pause must fall to this many dB above the floor to be a cut point. */
+  pauseMarginDb?: number;
+}
+
+export interface VoiceFeatures {
+  voiceDb: number[];
+  voiceFloorDb: number;
+  speechActivity: number[];
+  speechRate: number[];
+  quietPoints: number[];
+}
+
+/**
+ * Derives speech signals from the voice-band energy envelope. Speech is the part of the envelope that rises
+ * well above the stream's own floor and moves at syllable pace (peaks separated by dips), which steady game
+ * audio or music does not do.
+ */
+export function deriveVoiceFeatures(
+  envelopeDb: Float32Array,
+  frameSeconds: number,
+  seconds: number,
+  silences: readonly SilenceRange[],
+  opts: VoiceFeatureOptions = {},
+): VoiceFeatures {
+  const activityMargin = opts.activityMarginDb ?? 10;
+  const dip = opts.syllableDipDb ?? 4;
+  const syllableMargin = opts.syllableMarginDb ?? 10;
+  const pauseMargin = opts.pauseMarginDb ?? 6;
+  const perSecond = Math.round(1 / frameSeconds);
+
+  // The 10th percentile: the level between words and in quiet stretches, whatever the background is.
+  const floor = envelopeDb.length > 0 ? quantile(envelopeDb, 0.1) : -120;
+  // 60 ms smoothing keeps syllable nuclei (~100-250 ms apart) while removing pitch-period ripple.
+  const smooth = movingAverage(envelopeDb, 1);
+
+  const voiceDb = new Array<number>(seconds).fill(-120);
+  const speechActivity = new Array<number>(seconds).fill(0);
+  const speechRate = new Array<number>(seconds).fill(0);
+  const quiet: number[] = [];
+
+  for (let s = 0; s < seconds; s++) {
+    const a = s * perSecond;
+    const b = Math.min(envelopeDb.length, a + perSecond);
+    if (b <= a) continue;
+    let power = 0;
+    let voiced = 0;
+    let minIdx = a;
+    for (let i = a; i < b; i++) {
+      power += 10 ** (envelopeDb[i]! / 10);
+      if (smooth[i]! > floor + activityMargin) voiced++;
+      if (smooth[i]! < smooth[minIdx]!) minIdx = i;
+    }
+    voiceDb[s] = powerToDb(power / (b - a));
+    speechActivity[s] = voiced / (b - a);
+    if (smooth[minIdx]! <= floor + pauseMargin) quiet.push((minIdx + 0.5) * frameSeconds);
+  }
+
+  // Syllable nuclei: a peak counts when the envelope dipped by `dip` dB since the previous counted peak.
+  let lastPeak = -Infinity;
+  let minSince = Infinity;
+  let lastPeakIdx = -1;
+  for (let i = 1; i < smooth.length - 1; i++) {
+    const v = smooth[i]!;
+    if (v < minSince) minSince = v;
+    const isPeak = v > smooth[i - 1]! && v >= smooth[i + 1]!;
+    if (!isPeak || v < floor + syllableMargin) continue;
+    if (lastPeakIdx < 0 || Math.min(lastPeak, v) - minSince >= dip) {
+      const s = Math.floor(i / perSecond);
+      if (s < seconds) speechRate[s]! += 1;
+      lastPeak = v;
+      lastPeakIdx = i;
+      minSince = v;
+    } else if (v > lastPeak) {
+      // Same syllable, higher crest: move the nucleus instead of counting twice.
+      const prevS = Math.floor(lastPeakIdx / perSecond);
+      const s = Math.floor(i / perSecond);
+      if (prevS !== s && s < seconds) {
+        speechRate[prevS]! -= 1;
+        speechRate[s]! += 1;
+      }
+      lastPeak = v;
+      lastPeakIdx = i;
+      minSince = v;
+    }
+  }
+
+  for (const r of silences) quiet.push((r.start + r.end) / 2);
+  quiet.sort((x, y) => x - y);
+  return { voiceDb, voiceFloorDb: floor, speechActivity, speechRate, quietPoints: dedupeSorted(quiet, 0.25) };
+}
+
+function dedupeSorted(xs: number[], minGap: number): number[] {
+  const out: number[] = [];
+  for (const x of xs) if (out.length === 0 || x - out[out.length - 1]! >= minGap) out.push(x);
+  return out;
+}

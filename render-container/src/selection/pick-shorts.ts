@@ -1,0 +1,92 @@
+import type { NormalizedManualHighlight } from "../../../common/contract/normalized-request";
+import type { RunProfile } from "../../../common/contract/enums";
+import { overlapSeconds } from "./similarity";
+import type { Moment } from "./types";
+
+export interface PickShortsOptions {
+  /** Shortest short; shorter moments are widened around their peak. Default 15. */
+  minSeconds?: number;
+  /** Longest automatic short; longer moments become a window around their peak. Default 60. */
+  maxSeconds?: number;
+  /** VOD length, so widened shorts stay inside it. */
+  durationSeconds?: number;
+}
+
+/** Share of an automatic short that comes before its peak: enough setup, and the payoff in the first half. */
+const SHORT_LEAD_SHARE = 0.5;
+
+/**
+ * Picks the shorts: every manual highlight (spec 2.2 rule 4, in request order, kept as given), then the best
+ * automatic moments across the executed profiles, ranked by score, without two shorts sharing footage.
+ * A reel moment longer than a short becomes a tighter window around its peak.
+ */
+export function pickShorts(
+  momentsByProfile: Partial<Record<RunProfile, readonly Moment[]>>,
+  numShorts: number,
+  manual: readonly NormalizedManualHighlight[],
+  opts: PickShortsOptions = {},
+): Moment[] {
+  const minS = opts.minSeconds ?? 15;
+  const maxS = Math.max(minS, opts.maxSeconds ?? 60);
+  const all = Object.values(momentsByProfile).flatMap((ms) => ms ?? []);
+
+  const shorts: Moment[] = manual.map((m) => {
+    // The same range appears once per profile it applies to; any copy carries its signals.
+    const own = all.find((x) => x.source === "manual" && Math.abs(x.start - m.start_seconds) < 1e-6 && Math.abs(x.end - m.end_seconds) < 1e-6);
+    return own ?? manualShort(m);
+  });
+
+  const autos = all.filter((m) => m.source === "auto").sort((a, b) => b.score - a.score || a.start - b.start);
+  for (const m of autos) {
+    if (shorts.length >= Math.max(numShorts, manual.length)) break;
+    const w = shortWindow(m, minS, maxS, opts.durationSeconds);
+    if (shorts.some((s) => overlapSeconds(s, w) > 0)) continue;
+    shorts.push({ ...m, start: w.start, end: w.end });
+  }
+  return shorts;
+}
+
+function shortWindow(m: Moment, minS: number, maxS: number, duration: number | undefined): { start: number; end: number } {
+  let start = m.start;
+  let end = m.end;
+  if (end - start > maxS) {
+    start = Math.max(m.start, m.peak - maxS * SHORT_LEAD_SHARE);
+    end = Math.min(m.end, start + maxS);
+    start = Math.max(m.start, end - maxS);
+  }
+  if (end - start < minS) {
+    const missing = minS - (end - start);
+    start = Math.max(0, start - missing / 2);
+    end = start + Math.max(minS, end - start);
+    if (duration !== undefined && end > duration) {
+      start = Math.max(0, start - (end - duration));
+      end = duration;
+    }
+  }
+  return { start, end };
+}
+
+function manualShort(m: NormalizedManualHighlight): Moment {
+  return {
+    start: m.start_seconds,
+    end: m.end_seconds,
+    peak: (m.start_seconds + m.end_seconds) / 2,
+    score: 0,
+    profile: m.run_profiles[0] ?? "balanced",
+    source: "manual",
+    label: m.label,
+    signals: {
+      score: 0,
+      audience_score: 0,
+      streamer_score: 0,
+      audio_hype: 0,
+      chat_rate_ratio: null,
+      unique_chatters: null,
+      hype_density: null,
+      speech_activity: 0,
+      loudness_db_above_baseline: 0,
+      source: "manual",
+      reasons: ["manual highlight"],
+    },
+  };
+}

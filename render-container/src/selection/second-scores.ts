@@ -1,0 +1,78 @@
+import type { ProfileTuning } from "../../../common/contract/normalized-request";
+import { clamp, movingAverage, ramp } from "../analysis/stats";
+import type { AudioAnalysis, ChatSignals } from "../analysis/types";
+import type { SecondScores } from "./types";
+
+/**
+ * Signal -> 0..1 mappings. Each is relative to the stream's own baseline, so a quiet streamer's shout and a
+ * loud streamer's shout score alike, and a 20-viewer chat's burst counts like a 20 000-viewer one.
+ */
+export const SCORE_RAMPS = {
+  /** Loudness above the stream's median: +4 dB is still talking, +16 dB is shouting. */
+  loudDb: [4, 16],
+  /** Syllable peaks per second: excited, fast speech. */
+  speechRate: [3.5, 6],
+  /** log2 of chat rate vs baseline: 1.4x is noise, 5.7x is a burst. */
+  log2RateRatio: [0.5, 2.5],
+  /** log2 of distinct chatters vs typical: many people reacting, not one spammer. */
+  log2UniqueRatio: [0.5, 2],
+  hypeDensity: [0.15, 0.6],
+  /** Absolute distinct chatters needed before a chat burst is believed (small channels spike on 2 messages). */
+  chattersForConfidence: [1, 4],
+} as const;
+
+/** Audio excitement: how far the loudness rises over the stream's baseline. */
+export function audioHypeScore(loudDbAboveBaseline: number): number {
+  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], SCORE_RAMPS.loudDb[1]);
+}
+
+/** The streamer's own presence: excitement in the voice (loudness, carried by speech, and speech pace). */
+export function streamerScore(audioHype: number, speechActivity: number, speechRate: number): number {
+  const fast = ramp(speechRate, SCORE_RAMPS.speechRate[0], SCORE_RAMPS.speechRate[1]);
+  return clamp(audioHype * (0.75 + 0.25 * speechActivity) + 0.15 * fast * speechActivity * Math.min(1, audioHype * 3), 0, 1);
+}
+
+/** The audience's reaction: a burst of messages from many chatters, full of emotes and laughter. */
+export function audienceScore(rateRatio: number, uniqueRatio: number, uniqueChatters: number, hypeDensity: number): number {
+  const rate = ramp(Math.log2(Math.max(rateRatio, 1e-6)), SCORE_RAMPS.log2RateRatio[0], SCORE_RAMPS.log2RateRatio[1]);
+  const unique = ramp(Math.log2(Math.max(uniqueRatio, 1e-6)), SCORE_RAMPS.log2UniqueRatio[0], SCORE_RAMPS.log2UniqueRatio[1]);
+  const hype = ramp(hypeDensity, SCORE_RAMPS.hypeDensity[0], SCORE_RAMPS.hypeDensity[1]);
+  const confidence = ramp(uniqueChatters, SCORE_RAMPS.chattersForConfidence[0], SCORE_RAMPS.chattersForConfidence[1]);
+  // A burst needs volume: hype words alone in a slow chat are conversation, not a reaction.
+  return clamp(confidence * (0.55 * rate + 0.25 * unique + 0.2 * hype * Math.max(rate, unique)), 0, 1);
+}
+
+/**
+ * Scores every second under a profile's weights. Without chat the audience weight has nothing to weigh, so
+ * the audio score carries the whole score rather than capping every moment at the streamer weight.
+ */
+export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | null, tuning: ProfileTuning, seconds: number): SecondScores {
+  const chatAvailable = Boolean(chat?.available);
+  // Loudness is a max over 400 ms windows; a 3 s average keeps one clap from looking like a moment.
+  const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0), 1);
+  const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
+  const rate = movingAverage(padTo(audio.speechRate, seconds, 0), 1);
+  const audioHype = loud.map(audioHypeScore);
+  const streamer = audioHype.map((h, i) => streamerScore(h, activity[i]!, rate[i]!));
+  const audience = chatAvailable
+    ? Array.from({ length: seconds }, (_, i) =>
+        audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0),
+      )
+    : new Array<number>(seconds).fill(0);
+
+  let wa = chatAvailable ? tuning.audience_weight : 0;
+  let ws = tuning.streamer_weight;
+  if (wa + ws <= 0) {
+    // Both weights zero: nothing says which signal matters, so both count equally.
+    wa = chatAvailable ? 1 : 0;
+    ws = 1;
+  }
+  const combined = audience.map((a, i) => clamp((wa * a + ws * streamer[i]!) / (wa + ws), 0, 1));
+  return { combined, audience, streamer, audioHype, chatAvailable };
+}
+
+function padTo(values: readonly number[], n: number, fill: number): number[] {
+  const out = values.slice(0, n);
+  while (out.length < n) out.push(fill);
+  return out;
+}

@@ -1,0 +1,100 @@
+import type { RunProfile } from "../../../common/contract/enums";
+import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
+import type { AudioAnalysis, ChatSignals } from "../analysis/types";
+import { BOUNDARY_RULES, momentWindow, snapWindow, type WindowContext } from "./boundaries";
+import { candidatePeaks } from "./buckets";
+import { fitBetween } from "./free-interval";
+import { manualMoment } from "./manual-moments";
+import { describeMoment } from "./moment-signals";
+import { computeSecondScores } from "./second-scores";
+import { isNearDuplicate } from "./similarity";
+import { momentDuration, type HighlightDurationParams, type Moment } from "./types";
+
+export interface SelectMomentsInput {
+  audio: AudioAnalysis;
+  /** null or `available: false` when the chat replay could not be read. */
+  chat: ChatSignals | null;
+  durationSeconds: number;
+  tuning: ProfileTuning;
+  params: HighlightDurationParams;
+  /** Manual highlights that apply to this profile. */
+  manual: readonly NormalizedManualHighlight[];
+  profile: RunProfile;
+  /** Scene cuts in VOD seconds, when known; ends snap to them. */
+  sceneCuts?: readonly number[];
+}
+
+/**
+ * Chooses one profile's reel moments:
+ * 1. score every second under the profile's weights, keep bucket peaks that beat highlight_min_score;
+ * 2. give each peak a window: the setup before it, the reaction after it, clamped to [min, max] and snapped
+ *    to quiet points / scene cuts;
+ * 3. drop near-duplicates (similarity_threshold) and make room for manual highlights;
+ * 4. fill greedily by score up to the target length minus the manual seconds;
+ * 5. return manual + automatic moments in chronological order.
+ */
+export function selectMoments(input: SelectMomentsInput): Moment[] {
+  const { audio, chat, tuning, params, profile } = input;
+  const duration = Math.max(0, input.durationSeconds);
+  const seconds = Math.ceil(duration - 1e-6);
+  const scores = computeSecondScores(audio, chat, tuning, seconds);
+  const minLen = Math.max(1, Math.min(params.min_highlight_duration, params.max_highlight_duration));
+  const maxLen = Math.max(minLen, params.max_highlight_duration);
+
+  const manual = input.manual.map((m) => manualMoment(m, profile, scores, audio, chat, duration)).filter((m) => momentDuration(m) > 0);
+  const manualSeconds = manual.reduce((s, m) => s + momentDuration(m), 0);
+  let budget = tuning.target_duration_seconds - manualSeconds;
+
+  const ctx: WindowContext = {
+    scores: scores.combined,
+    speechActivity: audio.speechActivity,
+    quietPoints: audio.quietPoints,
+    sceneCuts: input.sceneCuts ? [...input.sceneCuts].sort((a, b) => a - b) : undefined,
+    durationSeconds: duration,
+    minDuration: minLen,
+    maxDuration: maxLen,
+  };
+
+  const chosen: Moment[] = [];
+  for (const cand of candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score)) {
+    if (budget < Math.min(minLen, duration) - 1e-9) break;
+    const peak = cand.peakSecond + 0.5;
+    const taken = [...manual, ...chosen];
+    // A peak inside a range already in the reel is that range's moment, not a new one.
+    if (taken.some((t) => t.start <= peak && peak < t.end)) continue;
+
+    let w: { start: number; end: number } | null = momentWindow(cand.peakSecond, ctx);
+    w = fitBetween(w, peak, taken, minLen, duration);
+    if (!w) continue;
+    if (momentDuration(w) > budget) w = shrinkTo(w, peak, budget, ctx);
+    if (!w) continue;
+
+    const moment: Moment = {
+      start: w.start,
+      end: w.end,
+      peak,
+      score: cand.score,
+      profile,
+      source: "auto",
+      label: null,
+      signals: describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto"),
+    };
+    if (isNearDuplicate(moment, taken, tuning.similarity_threshold)) continue;
+    chosen.push(moment);
+    budget -= momentDuration(moment);
+  }
+  return [...manual, ...chosen].sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * Shortens a window to the remaining budget, keeping the peak and as much setup as the lead share allows;
+ * null when the budget is below the minimum highlight length.
+ */
+function shrinkTo(w: { start: number; end: number }, peak: number, length: number, ctx: WindowContext): { start: number; end: number } | null {
+  if (length < Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9) return null;
+  const lead = Math.min(peak - w.start, length * BOUNDARY_RULES.maxLeadShare);
+  const start = Math.max(w.start, peak - lead);
+  const end = Math.min(w.end, start + length);
+  const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length });
+  return momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
+}
