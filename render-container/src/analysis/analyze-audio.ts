@@ -51,7 +51,8 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
   parser.end();
   const env = envelope.finish();
 
-  const measured = Math.max(levels.seenSeconds, env.length * envelope.frameSeconds);
+  // The PCM branch carries every decoded sample, so its length is the audio's length.
+  const measured = envelope.samples / graph.sampleRate || levels.seenSeconds;
   const durationSeconds = opts.durationSeconds && opts.durationSeconds > 0 ? opts.durationSeconds : measured;
   const { loudnessLufs, rmsDb, silences } = levels.finish(durationSeconds);
   const seconds = loudnessLufs.length;

@@ -18,3 +18,8 @@ export function reactionKind(text: string, emoteCount: number): ReactionKind {
   if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text)) return "shout";
   return null;
 }
+
+/** `!drops`, `!uptime`: commands addressed to bots, not reactions to the stream. */
+export function isBotCommand(text: string): boolean {
+  return /^\s*![a-z0-9_]+/i.test(text);
+}

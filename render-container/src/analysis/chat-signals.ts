@@ -1,4 +1,4 @@
-import { reactionKind } from "./chat-lexicon";
+import { isBotCommand, reactionKind } from "./chat-lexicon";
 import { median, movingAverage, quantile } from "./stats";
 import type { ChatCommentInput, ChatSignals } from "./types";
 
@@ -20,9 +20,12 @@ export function analyzeChat(comments: readonly ChatCommentInput[] | null | undef
   const lag = Math.max(0, opts.reactionLagSeconds ?? 8);
   const window = Math.max(1, opts.windowSeconds ?? 10);
   const n = Math.max(0, Math.ceil(durationSeconds - 1e-6));
-  const usable = (comments ?? []).filter((c) => Number.isFinite(c.offset_seconds) && c.offset_seconds >= 0 && c.offset_seconds < n + lag);
-  if (usable.length === 0) return emptyChat(n, lag);
+  const all = comments ?? [];
+  if (all.length === 0) return emptyChat(n, lag);
+  // Bot commands are left out of every signal; a replay of nothing but commands is still "available".
+  const usable = all.filter((c) => Number.isFinite(c.offset_seconds) && c.offset_seconds >= 0 && c.offset_seconds < n + lag && !isBotCommand(c.text));
 
+  if (usable.length === 0) return { ...emptyChat(n, lag), available: true, totalMessages: 0, baselineRate: MIN_BASELINE_RATE };
   const sorted = [...usable].sort((a, b) => a.offset_seconds - b.offset_seconds);
   // Chat-time arrays reach `lag` seconds past the end so the last moments still see their reactions.
   const span = n + Math.ceil(lag) + 1;

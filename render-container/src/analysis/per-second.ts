@@ -56,7 +56,7 @@ export function createPerSecondLevels(frameSeconds = 0.1): PerSecondLevels {
       }
     },
     finish(durationSeconds) {
-      const n = Math.max(0, Math.ceil(durationSeconds - 1e-6));
+      const n = secondsCovering(durationSeconds);
       const loudnessLufs: number[] = [];
       const rmsDb: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -69,4 +69,9 @@ export function createPerSecondLevels(frameSeconds = 0.1): PerSecondLevels {
       return { loudnessLufs, rmsDb, silences };
     },
   };
+}
+
+/** Whole seconds of a duration; a trailing fraction under 0.25 s (codec padding) does not open a second. */
+export function secondsCovering(durationSeconds: number): number {
+  return Math.max(0, Math.ceil(durationSeconds - 0.25));
 }

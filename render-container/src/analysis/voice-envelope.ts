@@ -9,6 +9,8 @@ export interface VoiceEnvelopeBuilder {
   /** The envelope, one dBFS value per frame; flushes a trailing partial frame. */
   finish(): Float32Array;
   readonly frameSeconds: number;
+  /** Samples seen so far. */
+  readonly samples: number;
 }
 
 export function createVoiceEnvelopeBuilder(sampleRate: number, frameSeconds = 0.02): VoiceEnvelopeBuilder {
@@ -18,6 +20,7 @@ export function createVoiceEnvelopeBuilder(sampleRate: number, frameSeconds = 0.
   let sumSq = 0;
   let inFrame = 0;
   let carry: number | null = null;
+  let samples = 0;
 
   const emit = () => {
     if (count === out.length) {
@@ -37,15 +40,20 @@ export function createVoiceEnvelopeBuilder(sampleRate: number, frameSeconds = 0.
 
   return {
     frameSeconds: frameSamples / sampleRate,
+    get samples() {
+      return samples;
+    },
     push(chunk) {
       let i = 0;
       if (carry !== null && chunk.length > 0) {
+        samples++;
         addSample(((chunk[0]! << 8) | carry) << 16 >> 16);
         carry = null;
         i = 1;
       }
       const end = chunk.length - ((chunk.length - i) % 2);
       const n = (end - i) / 2;
+      samples += n;
       if (n > 0) {
         // An Int16Array view needs 2-byte alignment; pooled pipe chunks are not always aligned, so copy then.
         const aligned = (chunk.byteOffset + i) % 2 === 0;

@@ -32,7 +32,7 @@ export function deriveVoiceFeatures(
   silences: readonly SilenceRange[],
   opts: VoiceFeatureOptions = {},
 ): VoiceFeatures {
-  const activityMargin = opts.activityMarginDb ?? 10;
+  const activityMargin = opts.activityMarginDb ?? 8;
   const dip = opts.syllableDipDb ?? 4;
   const syllableMargin = opts.syllableMarginDb ?? 10;
   const pauseMargin = opts.pauseMarginDb ?? 6;

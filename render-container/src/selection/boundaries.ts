@@ -19,10 +19,13 @@ export const BOUNDARY_RULES = {
   eventRatio: 0.5,
   /** ...allowing dips this long (a breath in the middle of a rant). */
   eventGapSeconds: 2,
-  /** Always show at least this much before the event starts: viewers need the context. */
-  minLeadSeconds: 5,
+  /**
+   * Always show at least this much before the event's onset: a clip that starts at the reaction misses what
+   * led to it, and the build-up (the attempt, the joke) usually runs 15-30 s.
+   */
+  minLeadSeconds: 20,
   /** Talking leading into the event is its setup, followed back at most this far. */
-  maxSetupSeconds: 20,
+  maxSetupSeconds: 30,
   /** Speech activity above which a second counts as talking. */
   talkingActivity: 0.25,
   /** Pauses in the talking shorter than this do not end the setup. */

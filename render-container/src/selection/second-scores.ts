@@ -67,8 +67,25 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
     wa = chatAvailable ? 1 : 0;
     ws = 1;
   }
-  const combined = audience.map((a, i) => clamp((wa * a + ws * streamer[i]!) / (wa + ws), 0, 1));
+  const combined = audience.map((a, i) => combineScores(a, streamer[i]!, wa, ws));
   return { combined, audience, streamer, audioHype, chatAvailable };
+}
+
+/** How much a moment backed by only one of the two signals is marked down when both weigh the same. */
+export const CORROBORATION_PENALTY = 0.4;
+
+/**
+ * Weighted mean of the audience and streamer scores, marked down when only one of them reacts: a shout chat
+ * ignores, or chat spam over a silent stream, is weaker evidence than both at once. The markdown shrinks as
+ * the weights diverge, so a chat-weighted profile still takes chat-only moments (and at 1/0 ignores voice).
+ */
+export function combineScores(audience: number, streamer: number, wa: number, ws: number): number {
+  if (wa + ws <= 0) return 0;
+  const mean = (wa * audience + ws * streamer) / (wa + ws);
+  const balance = Math.min(wa, ws) / Math.max(wa, ws);
+  const hi = Math.max(audience, streamer);
+  const agreement = hi > 0 ? Math.min(audience, streamer) / hi : 1;
+  return clamp(mean * (1 - CORROBORATION_PENALTY * balance * (1 - agreement)), 0, 1);
 }
 
 function padTo(values: readonly number[], n: number, fill: number): number[] {
