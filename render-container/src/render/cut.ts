@@ -46,11 +46,13 @@ export function cutInputArgs(clip: ClipInput, range: CutRange): string[] {
 }
 
 /**
- * The frame rate is fixed before the trim: `fps` after a trim pads the end with repeated frames (4 extra
- * frames on a 6 s cut in this ffmpeg), which would make every piece longer than planned.
+ * Trim on the source's own timestamps (exact to the frame), then fix the frame rate, then trim again to the
+ * planned length. The order matters: `fps` before the trim re-stamps frames onto its grid, which moved the
+ * cut a frame early on sources whose audio starts before the video (AAC priming); `fps` alone after the trim
+ * pads the end with repeated frames (4 extra on a 6 s cut in this ffmpeg).
  */
 export function videoTrim(input: string, range: CutRange, fps: number): string {
-  return `${input}fps=${fps},trim=start=${range.from}:end=${range.to},setpts=PTS-STARTPTS`;
+  return `${input}trim=start=${range.from}:end=${range.to},setpts=PTS-STARTPTS,fps=${fps},trim=end=${range.duration}`;
 }
 
 export function audioTrim(input: string, range: CutRange): string {

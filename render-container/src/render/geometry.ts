@@ -14,8 +14,9 @@ export function centredCrop(area: Rect, aspect: number): Rect {
   }
   const cw = Math.min(even(w), area.w - (area.w % 2));
   const ch = Math.min(even(h), area.h - (area.h % 2));
-  const x = area.x + Math.floor((area.w - cw) / 2);
-  const y = area.y + Math.floor((area.h - ch) / 2);
+  // Even offsets too, so the chroma planes of yuv420p are cut where the luma is.
+  const x = area.x + 2 * Math.floor((area.w - cw) / 4);
+  const y = area.y + 2 * Math.floor((area.h - ch) / 4);
   return { x, y, w: cw, h: ch };
 }
 

@@ -6,7 +6,7 @@ import { concatPieces } from "./concat";
 import { audioTrim, cutInputArgs, cutRange, type CutRange, videoTrim } from "./cut";
 import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
 import { mapLimit } from "./pool";
-import { audioSourceArgs } from "./render-short";
+import { audioSourceArgs } from "./source-input";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
@@ -78,7 +78,7 @@ async function renderPiece(
         name,
       })
     : "";
-  const audio = audioSourceArgs(info, range.duration);
+  const audio = audioSourceArgs(info, range);
   const graph = [
     `${videoTrim("[0:v]", range, OUTPUT_FPS)},scale=${W}:${H}:force_original_aspect_ratio=decrease,` +
       `pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2,setsar=1${title ? `,${title}` : ""},` +

@@ -4,9 +4,10 @@ import type { CropMode, FrameColor } from "../../../common/contract/enums";
 import { buildAssScript } from "../captions/ass";
 import type { Cue } from "../captions/types";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
-import { probeMedia, type MediaInfo } from "../ffmpeg/probe";
+import { probeMedia } from "../ffmpeg/probe";
 import { runFfmpeg } from "../ffmpeg/run-ffmpeg";
 import { audioTrim, cutInputArgs, cutRange, videoTrim } from "./cut";
+import { audioSourceArgs, sourceSize } from "./source-input";
 import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
 import { DEFAULT_FACECAM_REGION, facecamPixels } from "./facecam";
 import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
@@ -39,17 +40,6 @@ export interface ShortRenderOptions {
   onProgress?: RenderProgress;
   /** Output size; 1080x1920 unless a test wants a cheaper one. */
   size?: Size;
-}
-
-/** Video decoded with its audio, or silence when the source has none (every output carries an audio track). */
-export function audioSourceArgs(info: MediaInfo, duration: number): { args: string[]; label: string } {
-  if (info.audio) return { args: [], label: "[0:a]" };
-  return { args: ["-f", "lavfi", "-t", duration.toFixed(3), "-i", "anullsrc=r=48000:cl=stereo"], label: "[1:a]" };
-}
-
-export function sourceSize(info: MediaInfo): Size {
-  if (!info.video?.width || !info.video.height) throw new Error("source clip has no video stream");
-  return { width: info.video.width, height: info.video.height };
 }
 
 /** Renders one vertical short (H.264/AAC MP4, faststart) from a source clip. */
@@ -95,7 +85,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       const finish = extra.length ? `${chain}${extra.join(",")}[vout]` : `${chain}null[vout]`;
       chain = "[vout]";
 
-      const audio = audioSourceArgs(info, range.duration);
+      const audio = audioSourceArgs(info, range);
       const fadeOut = Math.max(0, range.duration - 0.15);
       const graph = [
         `${videoTrim("[0:v]", range, OUTPUT_FPS)}[vin]`,
