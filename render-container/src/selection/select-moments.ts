@@ -79,7 +79,9 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
       label: null,
       signals: describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto"),
     };
-    if (isNearDuplicate(moment, taken, tuning.similarity_threshold)) continue;
+    // Similarity is about not choosing the same highlight twice automatically; next to a manual range an
+    // automatic moment only has to make room (fitBetween above), as spec 2.2 rule 5 asks.
+    if (isNearDuplicate(moment, chosen, tuning.similarity_threshold)) continue;
     chosen.push(moment);
     budget -= momentDuration(moment);
   }

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import type { MomentSignals } from "../../../common/contract/render";
+import { clampWindow, eventExtent, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
+import { fitBetween } from "../../../render-container/src/selection/free-interval";
+import { audienceScore, combineScores, computeSecondScores, streamerScore } from "../../../render-container/src/selection/second-scores";
+import { isNearDuplicate, momentSimilarity, signalSimilarity, timeSimilarity } from "../../../render-container/src/selection/similarity";
+import type { Moment } from "../../../render-container/src/selection/types";
+import { audio, chat, TUNING } from "./signals";
+
+function signals(over: Partial<MomentSignals> = {}): MomentSignals {
+  return {
+    score: 0.8,
+    audience_score: 0.8,
+    streamer_score: 0.2,
+    audio_hype: 0.2,
+    chat_rate_ratio: 5,
+    unique_chatters: 20,
+    hype_density: 0.5,
+    speech_activity: 0.3,
+    loudness_db_above_baseline: 3,
+    source: "auto",
+    reasons: [],
+    ...over,
+  };
+}
+
+function moment(start: number, end: number, peak: number, over: Partial<Moment> = {}): Moment {
+  return { start, end, peak, score: 0.8, profile: "balanced", source: "auto", label: null, signals: signals(), ...over };
+}
+
+describe("scores", () => {
+  it("marks single-signal moments down under balanced weights, not under one-sided weights", () => {
+    expect(combineScores(1, 1, 0.5, 0.5)).toBe(1);
+    expect(combineScores(1, 0, 0.5, 0.5)).toBeLessThan(TUNING.balanced.highlight_min_score);
+    expect(combineScores(0, 1, 0.5, 0.5)).toBeLessThan(TUNING.balanced.highlight_min_score);
+    expect(combineScores(1, 0, 0.8, 0.2)).toBeGreaterThan(TUNING.audience.highlight_min_score);
+    expect(combineScores(1, 0, 1, 0)).toBe(1);
+    expect(combineScores(0, 1, 1, 0)).toBe(0);
+  });
+
+  it("maps a chat burst from many chatters high, and the same rate from two chatters low", () => {
+    expect(audienceScore(8, 12, 40, 0.7)).toBeGreaterThan(0.9);
+    expect(audienceScore(8, 12, 2, 0.7)).toBeLessThan(0.5);
+    expect(audienceScore(1, 1, 40, 0.7)).toBe(0);
+  });
+
+  it("maps a shout over the baseline high and normal talking low", () => {
+    expect(streamerScore(1, 0.9, 5)).toBeGreaterThan(0.95);
+    expect(streamerScore(0, 0.7, 3)).toBe(0);
+  });
+
+  it("scores on audio alone when chat is unavailable, whatever the audience weight", () => {
+    const a = audio(60, { loud: [{ at: 20 }] });
+    const s = computeSecondScores(a, { ...chat(60), available: false }, TUNING.audience, 60);
+    expect(s.chatAvailable).toBe(false);
+    expect(s.combined[22]!).toBeCloseTo(s.streamer[22]!, 9);
+    expect(s.audience.every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe("buckets", () => {
+  const scores = [0, 0.2, 0.9, 0.1, 0, 0.4, 0.6, 0.5, 0, 0, 0.3];
+  it("keeps each bucket's best second", () => {
+    expect(bucketPeaks(scores, 5)).toEqual([
+      { peakSecond: 2, score: 0.9 },
+      { peakSecond: 6, score: 0.6 },
+      { peakSecond: 10, score: 0.3 },
+    ]);
+  });
+  it("orders candidates by score and drops those that do not beat the threshold", () => {
+    expect(candidatePeaks(scores, 5, 0.35).map((b) => b.peakSecond)).toEqual([2, 6]);
+    expect(candidatePeaks(scores, 5, 0.6).map((b) => b.peakSecond)).toEqual([2]);
+  });
+});
+
+describe("boundaries", () => {
+  it("finds the event around a peak, bridging short dips", () => {
+    const s = new Array(40).fill(0);
+    for (const i of [10, 11, 12, 14, 15]) s[i] = 0.8;
+    s[13] = 0.1;
+    expect(eventExtent(s, 11)).toEqual({ start: 10, end: 16 });
+    s[13] = 0;
+    s[14] = 0;
+    s[15] = 0;
+    s[16] = 0;
+    expect(eventExtent(s, 11)).toEqual({ start: 10, end: 13 });
+  });
+
+  it("starts the setup at least 20 s before the event, further back through talking", () => {
+    const silent = new Array(200).fill(0);
+    expect(setupStart(100, silent)).toBe(80);
+    const talking = silent.map((_, i) => (i >= 72 && i < 100 ? 0.6 : 0));
+    expect(setupStart(100, talking)).toBe(72);
+    // Talking far back (beyond 30 s) is not followed.
+    const always = silent.map(() => 0.6);
+    expect(setupStart(100, always)).toBe(70);
+    expect(setupStart(5, silent)).toBe(0);
+  });
+
+  it("clamps to [min, max], keeping the peak and growing mostly before it", () => {
+    const ctx = { durationSeconds: 1000, minDuration: 20, maxDuration: 60 };
+    const long = clampWindow(100, 200, 150, ctx);
+    expect(long.end - long.start).toBe(60);
+    expect(long.start).toBeLessThanOrEqual(150);
+    expect(long.end).toBeGreaterThanOrEqual(150);
+    const short = clampWindow(100, 110, 105, ctx);
+    expect(short.end - short.start).toBeCloseTo(20, 9);
+    expect(105 - short.start).toBeGreaterThan(short.end - 105);
+    const edge = clampWindow(-5, 8, 2, ctx);
+    expect(edge).toEqual({ start: 0, end: 20 });
+  });
+
+  it("snaps to the nearest quiet point or cut within reach, never pushing the peak out", () => {
+    const limits = { minDuration: 20, maxDuration: 60, durationSeconds: 1000 };
+    const w = { start: 100, end: 140, peak: 120 };
+    expect(snapWindow(w, [98.5, 141], undefined, limits)).toEqual({ start: 98.5, end: 141 });
+    expect(snapWindow(w, [90, 150], undefined, limits)).toEqual({ start: 100, end: 140 });
+    expect(snapWindow(w, [98.5], [101.2], limits).start).toBe(101.2);
+    // A cut just before the peak would leave no lead-in: ignored.
+    expect(snapWindow({ start: 100, end: 140, peak: 101 }, [], [101.5], limits).start).toBe(100);
+  });
+});
+
+describe("refineBoundaries", () => {
+  const m = moment(100, 140, 120);
+  it("moves the ends onto scene cuts found on the downloaded video", () => {
+    const r = refineBoundaries(m, [98.2, 141.6, 300]);
+    expect(r.start).toBe(98.2);
+    expect(r.end).toBe(141.6);
+    expect(r.peak).toBe(120);
+    expect(r.signals).toBe(m.signals);
+  });
+  it("leaves the moment alone when no cut is near", () => {
+    expect(refineBoundaries(m, [50, 110, 200])).toEqual(m);
+    expect(refineBoundaries(m, [])).toBe(m);
+  });
+  it("respects the duration limits it is given", () => {
+    const r = refineBoundaries(m, [97.6], { minDuration: 20, maxDuration: 40 });
+    expect(r.start).toBe(100);
+  });
+  it("never moves a manual highlight", () => {
+    const man = moment(100, 140, 120, { source: "manual" });
+    expect(refineBoundaries(man, [98.2, 141.6])).toBe(man);
+  });
+});
+
+describe("similarity", () => {
+  it("is 1 for overlapping moments and decays with the gap", () => {
+    expect(timeSimilarity({ start: 0, end: 30 }, { start: 20, end: 50 })).toBe(1);
+    const near = timeSimilarity({ start: 0, end: 30 }, { start: 40, end: 70 });
+    const far = timeSimilarity({ start: 0, end: 30 }, { start: 120, end: 150 });
+    expect(near).toBeGreaterThan(far);
+    expect(timeSimilarity({ start: 0, end: 30 }, { start: 1000, end: 1030 })).toBe(0);
+  });
+
+  it("rates moments driven by different signals as less alike", () => {
+    const chatty = signals();
+    const loud = signals({ audience_score: 0, streamer_score: 0.9, audio_hype: 0.9, speech_activity: 0.8 });
+    expect(signalSimilarity(chatty, chatty)).toBeCloseTo(1, 9);
+    expect(signalSimilarity(chatty, loud)).toBeLessThan(0.6);
+    const a = moment(0, 30, 15);
+    expect(momentSimilarity(a, moment(45, 75, 60))).toBeGreaterThan(momentSimilarity(a, moment(45, 75, 60, { signals: loud })));
+  });
+
+  it("never lets overlapping moments through; the threshold decides for nearby ones", () => {
+    const chosen = [moment(0, 30, 15)];
+    expect(isNearDuplicate(moment(29, 60, 45), chosen, 1)).toBe(true);
+    expect(isNearDuplicate(moment(40, 70, 55), chosen, 0.3)).toBe(true);
+    expect(isNearDuplicate(moment(40, 70, 55), chosen, 0.9)).toBe(false);
+  });
+});
+
+describe("fitBetween", () => {
+  it("trims a window into the gap around its peak", () => {
+    expect(fitBetween({ start: 90, end: 140 }, 120, [{ start: 130, end: 200 }], 20, 1000)).toEqual({ start: 90, end: 130 });
+  });
+  it("grows a trimmed window back to the minimum inside the gap", () => {
+    expect(fitBetween({ start: 110, end: 140 }, 120, [{ start: 125, end: 200 }], 20, 1000)).toEqual({ start: 105, end: 125 });
+  });
+  it("fails when the gap is too small or the peak is taken", () => {
+    expect(fitBetween({ start: 90, end: 140 }, 120, [{ start: 0, end: 110 }, { start: 125, end: 200 }], 20, 1000)).toBeNull();
+    expect(fitBetween({ start: 90, end: 140 }, 120, [{ start: 115, end: 200 }], 20, 1000)).toBeNull();
+  });
+});
