@@ -1,0 +1,123 @@
+import type { ChatNode } from "../twitch-server/vod-folder";
+import { BASELINE_MESSAGES, HYPE_MESSAGES, SPAM_MESSAGES, TWITCH_EMOTES, chatterLogin } from "./phrases";
+import type { PlannedMoment } from "./plan";
+import { Random } from "./random";
+
+export interface ChatBurstTruth {
+  moment_id: string;
+  kind: "hype" | "chat_only";
+  start: number;
+  end: number;
+  messages: number;
+  unique_chatters: number;
+}
+
+export interface ChatTruth {
+  total_messages: number;
+  baseline_rate_per_second: number;
+  bursts: ChatBurstTruth[];
+}
+
+export interface ChatLogInput {
+  duration: number;
+  seed: number;
+  moments: PlannedMoment[];
+  createdAt: string;
+  /** Background messages per second outside bursts. */
+  baselineRate: number;
+}
+
+const REGULARS = 150;
+const LURKERS = 3000;
+const SPAMMERS = 12;
+
+function fragmentsOf(text: string): ChatNode["message"]["fragments"] {
+  const fragments: ChatNode["message"]["fragments"] = [];
+  let pending = "";
+  let position = 0;
+  const words = text.split(" ");
+  words.forEach((word, i) => {
+    const emoteID = TWITCH_EMOTES[word];
+    const sep = i < words.length - 1 ? " " : "";
+    if (emoteID) {
+      if (pending) fragments.push({ text: pending, emote: null });
+      pending = "";
+      fragments.push({ text: word, emote: { id: `${emoteID};${position};${position + word.length - 1}`, emoteID, from: position } });
+      pending = sep;
+    } else {
+      pending += word + sep;
+    }
+    position += word.length + sep.length;
+  });
+  if (pending.trim()) fragments.push({ text: pending, emote: null });
+  return fragments;
+}
+
+/**
+ * Chat as Twitch's replay returns it: steady background talk from regulars, a reaction burst after each hype
+ * moment from many different viewers, and copy-paste spam (few accounts) for chat-only distractors.
+ */
+export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; truth: ChatTruth } {
+  const rng = new Random(input.seed ^ 0x2f6b1d3);
+  const base = Date.parse(input.createdAt);
+  const comments: ChatNode[] = [];
+  const add = (t: number, viewer: number, text: string) => {
+    const offset = Math.floor(t);
+    if (offset < 0 || offset >= input.duration) return;
+    const login = chatterLogin(viewer);
+    comments.push({
+      id: `${(input.seed >>> 0).toString(16)}-${comments.length.toString(16).padStart(6, "0")}-${Math.floor(rng.next() * 0xffffff).toString(16)}`,
+      commenter: { id: String(100000 + viewer), login, displayName: login.charAt(0).toUpperCase() + login.slice(1) },
+      contentOffsetSeconds: offset,
+      createdAt: new Date(base + t * 1000).toISOString(),
+      message: { fragments: fragmentsOf(text), userBadges: [], userColor: rng.next() < 0.5 ? "#1E90FF" : null },
+    });
+  };
+
+  const inBurst = (t: number) => input.moments.some((m) => m.chat && t >= m.chat.start && t < m.chat.end);
+  for (let t = rng.exponential(input.baselineRate); t < input.duration; t += rng.exponential(input.baselineRate)) {
+    if (inBurst(t)) continue;
+    // Regulars talk most; a long tail of others now and then.
+    const viewer = rng.next() < 0.85 ? Math.floor(REGULARS * rng.next() ** 2) : REGULARS + rng.int(0, LURKERS - 1);
+    add(t, viewer, rng.pick(BASELINE_MESSAGES));
+  }
+
+  const bursts: ChatBurstTruth[] = [];
+  for (const m of input.moments) {
+    if (!m.chat) continue;
+    const before = comments.length;
+    const chatters = new Set<number>();
+    if (m.kind === "hype") {
+      const length = m.chat.end - m.chat.start;
+      const count = rng.int(70, 110);
+      for (let k = 0; k < count; k++) {
+        // Front-loaded like a real reaction: most messages in the first seconds, tailing off.
+        const t = m.chat.start + length * rng.next() ** 1.8;
+        const viewer = rng.next() < 0.2 ? rng.int(0, REGULARS - 1) : REGULARS + rng.int(0, LURKERS - 1);
+        chatters.add(viewer);
+        add(t, viewer, rng.pick(HYPE_MESSAGES));
+      }
+    } else {
+      const count = rng.int(45, 60);
+      for (let k = 0; k < count; k++) {
+        const t = rng.range(m.chat.start, m.chat.end);
+        const viewer = REGULARS + LURKERS + rng.int(0, SPAMMERS - 1);
+        chatters.add(viewer);
+        add(t, viewer, rng.pick(SPAM_MESSAGES));
+      }
+    }
+    bursts.push({
+      moment_id: m.id,
+      kind: m.kind === "hype" ? "hype" : "chat_only",
+      start: m.chat.start,
+      end: m.chat.end,
+      messages: comments.length - before,
+      unique_chatters: chatters.size,
+    });
+  }
+  comments.sort((a, b) => a.contentOffsetSeconds - b.contentOffsetSeconds || a.createdAt.localeCompare(b.createdAt));
+  return {
+    comments,
+    truth: { total_messages: comments.length, baseline_rate_per_second: input.baselineRate, bursts },
+  };
+}
