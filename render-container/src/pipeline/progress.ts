@@ -1,0 +1,47 @@
+import type { RenderStage } from "../../../common/contract/render";
+import type { ProgressSink } from "../output/callbacks";
+
+/**
+ * Maps each stage's own 0..1 progress onto the whole job's percent. The spans reflect where time goes:
+ * encoding dominates (MEDIA.md), so the render stages own most of the bar; their split follows the planned
+ * output seconds once the plan is known.
+ */
+export class JobProgress {
+  private spans = new Map<RenderStage, [number, number]>([
+    ["resolving", [0, 2]],
+    ["downloading_audio", [2, 10]],
+    ["fetching_chat", [2, 10]],
+    ["analysing", [10, 16]],
+    ["selecting", [16, 18]],
+    ["downloading_video", [18, 26]],
+    ["transcribing", [26, 32]],
+    ["writing_metadata", [32, 34]],
+    ["rendering_reels", [34, 60]],
+    ["rendering_shorts", [60, 96]],
+    ["uploading", [96, 99]],
+    ["finalising", [99, 99]],
+  ]);
+
+  constructor(private readonly sink: ProgressSink) {}
+
+  /** Re-balances the two encode stages by how many output seconds each has to encode (shorts cost ~2.5x). */
+  planEncodes(reelSeconds: number, shortSeconds: number): void {
+    const start = 34;
+    const end = 96;
+    const reelCost = reelSeconds;
+    const shortCost = shortSeconds * 2.5;
+    const total = reelCost + shortCost || 1;
+    const split = start + ((end - start) * reelCost) / total;
+    this.spans.set("rendering_reels", [start, split]);
+    this.spans.set("rendering_shorts", [split, end]);
+  }
+
+  report(stage: RenderStage, fraction: number, message?: string): void {
+    const [a, b] = this.spans.get(stage) ?? [0, 0];
+    this.sink.progress(stage, a + (b - a) * Math.max(0, Math.min(1, fraction)), message);
+  }
+
+  reporter(stage: RenderStage): (fraction: number) => void {
+    return (f) => this.report(stage, f);
+  }
+}

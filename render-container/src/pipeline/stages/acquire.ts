@@ -1,0 +1,51 @@
+import path from "node:path";
+import type { RenderJob } from "../../../../common/contract/render";
+import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
+import { downloadAudio, resolveVodMedia, type ByteCounter, type ResolvedVodMedia } from "../../source";
+import type { JobContext } from "../types";
+import type { JobProgress } from "../progress";
+
+export interface Acquired {
+  media: ResolvedVodMedia;
+  durationSeconds: number;
+  audioPath: string;
+  comments: ChatComment[];
+  warnings: string[];
+}
+
+/**
+ * Resolves the VOD through Twitch's GQL + usher, then fetches the audio-only rendition and the chat replay
+ * in parallel. Only audio is downloaded here: the video comes later, and only where moments were chosen.
+ */
+export async function acquireSource(job: RenderJob, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, concurrency: number): Promise<Acquired> {
+  const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl };
+  progress.report("resolving", 0);
+  const media = await resolveVodMedia(twitch, job.vod.vod_id);
+  const durationSeconds = media.audioPlaylist.total_duration || media.probe.duration_seconds || job.vod.duration_seconds;
+  progress.report("resolving", 1);
+
+  const warnings: string[] = [];
+  const [audio, chat] = await Promise.all([
+    downloadAudio(media.audioPlaylist, path.join(ctx.workDir, "audio"), {
+      concurrency,
+      signal: ctx.signal,
+      counter: bytes,
+      onProgress: progress.reporter("downloading_audio"),
+    }),
+    fetchChatReplay(twitch, job.vod.vod_id, durationSeconds).catch((err: unknown) => ({
+      comments: [] as ChatComment[],
+      complete: false,
+      warnings: [`Chat replay could not be read (${String((err as Error)?.message ?? err)}).`],
+    })),
+  ]);
+  if (!chat.complete || chat.comments.length === 0) {
+    warnings.push(...chat.warnings);
+    warnings.push(
+      chat.comments.length === 0
+        ? "Chat replay unavailable: moments were scored on the streamer's audio only."
+        : "Chat replay was only partly available: chat signals cover part of the VOD.",
+    );
+  }
+  ctx.log.info("source acquired", { duration_seconds: durationSeconds, audio_bytes: audio.bytes, comments: chat.comments.length });
+  return { media, durationSeconds, audioPath: audio.path, comments: chat.comments, warnings };
+}

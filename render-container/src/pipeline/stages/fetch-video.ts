@@ -1,0 +1,76 @@
+import path from "node:path";
+import type { MediaPlaylist } from "../../../../common/twitch";
+import { detectSceneCuts } from "../../analysis";
+import { refineBoundaries } from "../../selection";
+import type { Moment } from "../../selection/types";
+import { downloadCoveringSegments, type ByteCounter, type ClipSource } from "../../source";
+import { JobError } from "../job-error";
+import type { JobProgress } from "../progress";
+import { buildRenderPlan, type RenderPlan } from "../render-plan";
+import type { JobContext } from "../types";
+import type { NormalizedJobRequest } from "../../../../common/contract/normalized-request";
+import type { Chosen } from "./choose-moments";
+
+export interface FetchedVideo {
+  plan: RenderPlan;
+  clips: ClipSource[];
+  /** The chosen moments after snapping to scene cuts: what is rendered and reported. */
+  chosen: Chosen;
+}
+
+/** The downloaded clip that holds a whole VOD range. */
+export function clipFor(clips: readonly ClipSource[], start: number, end: number): ClipSource {
+  const clip = clips.find((c) => c.media_start_seconds <= start + 1e-3 && c.media_end_seconds >= end - 1e-3);
+  if (!clip) throw new JobError("render_failed", `No downloaded video covers ${start.toFixed(2)}-${end.toFixed(2)} s.`);
+  return clip;
+}
+
+/**
+ * Downloads only the source-quality segments that cover the planned moments, then snaps automatic moments'
+ * ends to scene cuts found on those segments (keyframe-only detection), staying inside what was downloaded.
+ */
+export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, playlist: MediaPlaylist, durationSeconds: number, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, opts: { concurrency: number; maxBytes: number }): Promise<FetchedVideo> {
+  const firstPlan = buildRenderPlan(request, chosen.momentsByProfile, chosen.shorts);
+  if (firstPlan.reels.length === 0 && firstPlan.shorts.length === 0) {
+    throw new JobError(
+      "no_highlights_found",
+      "No moment of this VOD scored above highlight_min_score, so there was nothing to render. Lower highlight_min_score in run_overrides or add manual_highlights. Your credits were refunded.",
+    );
+  }
+  progress.report("downloading_video", 0);
+  const clips = await downloadCoveringSegments(playlist, firstPlan.videoRanges, path.join(ctx.workDir, "video"), {
+    concurrency: opts.concurrency,
+    signal: ctx.signal,
+    counter: bytes,
+    maxBytes: opts.maxBytes,
+    onProgress: progress.reporter("downloading_video"),
+  });
+
+  const cuts: number[] = [];
+  for (const clip of clips) {
+    for (const t of await detectSceneCuts(clip.path, { signal: ctx.signal })) cuts.push(clip.media_start_seconds + t);
+  }
+  cuts.sort((a, b) => a - b);
+  const refine = (m: Moment): Moment => {
+    if (m.source === "manual") return m;
+    const clip = clipFor(clips, m.start, m.end);
+    const r = refineBoundaries(m, cuts, { minDuration: request.parameters.min_highlight_duration, maxDuration: request.parameters.max_highlight_duration, durationSeconds });
+    const start = Math.max(r.start, clip.media_start_seconds);
+    const end = Math.min(r.end, clip.media_end_seconds);
+    return end - start >= Math.min(m.end - m.start, request.parameters.min_highlight_duration) ? { ...r, start, end } : m;
+  };
+  const momentsByProfile: Chosen["momentsByProfile"] = Object.fromEntries(Object.entries(chosen.momentsByProfile).map(([p, ms]) => [p, (ms ?? []).map(refine)]));
+  const shorts = chosen.shorts.map((m) => (m.source === "manual" ? m : refineShort(m, cuts, clipFor(clips, m.start, m.end))));
+  const plan = buildRenderPlan(request, momentsByProfile, shorts);
+  ctx.log.info("video fetched", { clips: clips.length, bytes: clips.reduce((s, c) => s + c.bytes, 0), scene_cuts: cuts.length });
+  return { plan, clips, chosen: { momentsByProfile, shorts } };
+}
+
+/** Shorts keep their length (they were sized around the peak); a nearby cut only nudges the start. */
+function refineShort(m: Moment, cuts: readonly number[], clip: ClipSource): Moment {
+  const len = m.end - m.start;
+  const near = cuts.filter((c) => Math.abs(c - m.start) <= 1.5 && c < m.peak);
+  if (near.length === 0) return m;
+  const start = Math.max(clip.media_start_seconds, Math.min(near[0], clip.media_end_seconds - len));
+  return { ...m, start, end: start + len };
+}
