@@ -12,6 +12,9 @@ import { isIso6391 } from "./languages";
  * Optional fields also accept `null`, meaning "not sent". Unknown keys are ignored everywhere.
  */
 
+/** Longest VOD the service accepts (422 above it, probed or given as vod_length_hours). */
+export const MAX_VOD_HOURS = 24;
+
 const httpUrl = (what: string) =>
   z
     .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
@@ -171,7 +174,7 @@ export const JobRequestInput = z
     vod_length_hours: z
       .number()
       .gt(0, { error: "must be greater than 0" })
-      .max(24, { error: "must be at most 24 (the longest VOD the service accepts)" })
+      .max(MAX_VOD_HOURS, { error: `must be at most ${MAX_VOD_HOURS} (the longest VOD the service accepts)` })
       .nullish()
       .meta({ description: "Skips the duration probe. Greater than 0, at most 24." }),
     final_video_length_minutes: z

@@ -1,4 +1,5 @@
 import type { CostBreakdown, ModelPreset } from "../../../common/contract";
+import { MAX_VOD_HOURS } from "../../../common/contract/job-request";
 
 /** Credits per VOD hour of each model preset (faster presets analyse less and cost less). */
 export const CREDITS_PER_VOD_HOUR: Record<ModelPreset, number> = {
@@ -13,7 +14,7 @@ export const DEFAULT_MODEL_PRESET: ModelPreset = "auto_balance";
 /** Generation credits of one reel (one per executed profile; none for a shorts-only job). */
 export const CREDITS_PER_REEL = 25;
 export const CREDITS_PER_SHORT = 10;
-export const MAX_VOD_HOURS = 24;
+export { MAX_VOD_HOURS };
 export const MAX_VOD_SECONDS = MAX_VOD_HOURS * 3600;
 
 export interface CostInput {
