@@ -2,27 +2,13 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseMediaPlaylist } from "../../common/twitch";
-import { generateSyntheticVod, synthCacheRoot, type SyntheticVodTruth } from "../../dev/synth-vod";
+import { generateSyntheticVod, type SyntheticVodTruth } from "../../dev/synth-vod";
 import { planTimeline } from "../../dev/synth-vod/plan";
 import type { ChatFile, VideoFile } from "../../dev/twitch-server";
+import { SMALL_VOD } from "./fixture-vods";
 import { frameRgb, median, packetTimes, rmsPerSecond, steps, streams } from "./media-probe";
 
-const ROOT = path.join(synthCacheRoot(), "test-vods");
-// Small picture: these tests are about packaging, sound and chat, not resolution.
-const OPTIONS = {
-  root: ROOT,
-  vodId: "710000001",
-  durationSeconds: 95,
-  width: 320,
-  height: 180,
-  seed: 7,
-  moments: [
-    { kind: "hype" as const, peak: 30 },
-    { kind: "loud_only" as const, peak: 62 },
-    { kind: "chat_only" as const, peak: 78 },
-  ],
-  mutedSegments: [5],
-};
+const OPTIONS = SMALL_VOD;
 
 let dir: string;
 let truth: SyntheticVodTruth;

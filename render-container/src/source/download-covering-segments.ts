@@ -1,0 +1,75 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { MediaPlaylist } from "../../../common/twitch";
+import { coveringSegmentGroups, type TimeRange } from "./covering-segments";
+import { mutedRanges, type DownloadOptions } from "./download-audio";
+import { downloadSegmentsToFile } from "./ordered-download";
+import { SourceError } from "./source-error";
+
+export interface ClipSource {
+  /** Byte-joined MPEG-TS segments; file time 0 is VOD time `media_start_seconds`. */
+  path: string;
+  /** VOD time of the first segment in the file. */
+  media_start_seconds: number;
+  media_end_seconds: number;
+  bytes: number;
+  /** VOD-time spans inside this file whose audio Twitch muted. */
+  muted_ranges: TimeRange[];
+}
+
+export interface CoveringDownloadOptions extends DownloadOptions {
+  /** Refuse to download more than this many bytes in this call (a guard against fetching half a VOD). */
+  maxBytes?: number;
+  /** Seconds added on both sides of each range before choosing segments. */
+  padSeconds?: number;
+}
+
+/**
+ * Downloads only the source segments that cover the given VOD ranges (never the whole video): one file per
+ * group of consecutive segments, ready for a frame-accurate trim inside the filtergraph.
+ */
+export async function downloadCoveringSegments(
+  playlist: MediaPlaylist,
+  ranges: readonly TimeRange[],
+  destDir: string,
+  opts: CoveringDownloadOptions = {},
+): Promise<ClipSource[]> {
+  await mkdir(destDir, { recursive: true });
+  const groups = coveringSegmentGroups(playlist, ranges, opts.padSeconds ?? 0.5);
+  const totalSegments = groups.reduce((n, g) => n + g.length, 0);
+  let written = 0;
+  let bytesSoFar = 0;
+  const beforeWrite = (bytes: number) => {
+    bytesSoFar += bytes;
+    if (opts.maxBytes !== undefined && bytesSoFar > opts.maxBytes) {
+      throw new SourceError(
+        "source_too_large",
+        `The chosen moments need more than ${Math.round(opts.maxBytes / 1e6)} MB of source video; ask for a shorter reel or fewer shorts.`,
+      );
+    }
+  };
+  const clips: ClipSource[] = [];
+  // Groups one after another, segments within a group in parallel: the concurrency limit holds overall.
+  for (const group of groups) {
+    const first = group[0]!;
+    const last = group[group.length - 1]!;
+    const file = path.join(destDir, `clip-${first.index}-${last.index}.ts`);
+    const before = written;
+    const result = await downloadSegmentsToFile(group, file, {
+      ...opts,
+      beforeWrite,
+      onSegmentWritten: (n) => {
+        written = before + n;
+        opts.onProgress?.(written / Math.max(1, totalSegments));
+      },
+    });
+    clips.push({
+      path: file,
+      media_start_seconds: first.start,
+      media_end_seconds: Math.round((last.start + last.duration) * 1000) / 1000,
+      bytes: result.bytes,
+      muted_ranges: mutedRanges(playlist, result.mutedIndexes),
+    });
+  }
+  return clips;
+}

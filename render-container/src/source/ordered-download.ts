@@ -1,0 +1,64 @@
+import { open } from "node:fs/promises";
+import type { MediaSegment } from "../../../common/twitch";
+import { fetchSegment, type SegmentFetchOptions } from "./fetch-segment";
+
+export interface OrderedDownloadOptions extends SegmentFetchOptions {
+  concurrency?: number;
+  /** Called with the number of segments written so far. */
+  onSegmentWritten?: (written: number) => void;
+  /** Checked before each write; throwing stops the download. */
+  beforeWrite?: (bytes: number) => void;
+}
+
+export interface OrderedDownloadResult {
+  bytes: number;
+  mutedIndexes: number[];
+}
+
+/**
+ * Fetches segments in parallel (bounded) and appends them to one file in playlist order, so the file is the
+ * byte-joined MPEG-TS ffmpeg reads as a single input. Only `concurrency` segments are ever held in memory.
+ */
+export async function downloadSegmentsToFile(
+  segments: readonly MediaSegment[],
+  filePath: string,
+  opts: OrderedDownloadOptions,
+): Promise<OrderedDownloadResult> {
+  const concurrency = Math.max(1, opts.concurrency ?? 6);
+  // One failure stops the segments still in flight instead of letting them finish for nothing.
+  const inner = new AbortController();
+  const onOuterAbort = () => inner.abort(opts.signal!.reason);
+  if (opts.signal?.aborted) throw opts.signal.reason;
+  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const fetchOpts = { ...opts, signal: inner.signal };
+  const inFlight: Promise<Awaited<ReturnType<typeof fetchSegment>>>[] = [];
+  const start = (i: number) => {
+    const p = fetchSegment(segments[i]!, fetchOpts);
+    p.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
+    inFlight[i] = p;
+  };
+
+  const file = await open(filePath, "w");
+  let bytes = 0;
+  const mutedIndexes: number[] = [];
+  try {
+    for (let i = 0; i < Math.min(concurrency, segments.length); i++) start(i);
+    for (let i = 0; i < segments.length; i++) {
+      const { data, muted } = await inFlight[i]!;
+      delete inFlight[i];
+      if (i + concurrency < segments.length) start(i + concurrency);
+      opts.beforeWrite?.(data.length);
+      await file.write(data);
+      bytes += data.length;
+      if (muted) mutedIndexes.push(segments[i]!.index);
+      opts.onSegmentWritten?.(i + 1);
+    }
+  } catch (error) {
+    inner.abort(error);
+    throw error;
+  } finally {
+    opts.signal?.removeEventListener("abort", onOuterAbort);
+    await file.close();
+  }
+  return { bytes, mutedIndexes };
+}

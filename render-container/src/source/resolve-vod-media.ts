@@ -1,0 +1,67 @@
+import {
+  TwitchUnavailableError,
+  fetchMediaPlaylist,
+  inspectVod,
+  type FetchLike,
+  type MediaPlaylist,
+  type Variant,
+  type VodProbe,
+  type VodUnusableReason,
+} from "../../../common/twitch";
+import { SourceError, type SourceErrorCode } from "./source-error";
+
+export interface ResolvedVodMedia {
+  probe: VodProbe;
+  variants: Variant[];
+  /** Best video: Twitch's "chunked" source rendition, else the highest bandwidth. */
+  source: Variant;
+  /** The audio-only rendition (or, if a VOD lacks one, the smallest video rendition, which carries the audio). */
+  audio: Variant;
+  videoPlaylist: MediaPlaylist;
+  audioPlaylist: MediaPlaylist;
+}
+
+export interface ResolveOptions {
+  gqlUrl?: string;
+  usherUrl?: string;
+  fetch?: FetchLike;
+  signal?: AbortSignal;
+}
+
+const UNUSABLE: Record<VodUnusableReason, { code: SourceErrorCode; message: string }> = {
+  deleted: { code: "vod_deleted", message: "The VOD no longer exists on Twitch (deleted or expired)." },
+  live: { code: "vod_live", message: "The broadcast is still live; submit the VOD again after the stream has ended." },
+  subscriber_only: { code: "vod_subscriber_only", message: "The VOD is for subscribers only; only public VODs can be processed." },
+  private: { code: "vod_private", message: "The VOD is private; only public VODs can be processed." },
+};
+
+function unavailable(error: unknown): SourceError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new SourceError("twitch_unavailable", `Twitch could not be reached to read the VOD (${detail}). Please try again later.`, {
+    cause: error,
+  });
+}
+
+/** Probes the VOD, picks the renditions to use and reads their media playlists. */
+export async function resolveVodMedia(opts: ResolveOptions, vodId: string): Promise<ResolvedVodMedia> {
+  try {
+    const inspection = await inspectVod(opts, vodId);
+    const { probe, variants } = inspection;
+    if (!probe.usable || !variants) {
+      const reason = UNUSABLE[probe.reason ?? "deleted"];
+      throw new SourceError(reason.code, reason.message);
+    }
+    const video = variants.filter((v) => !v.audio_only).sort((a, b) => b.bandwidth - a.bandwidth);
+    const source = video.find((v) => v.source) ?? video[0]!;
+    const audio = variants.find((v) => v.audio_only) ?? video[video.length - 1]!;
+    const [videoPlaylist, audioPlaylist] = await Promise.all([
+      fetchMediaPlaylist(opts, source.url),
+      audio === source ? null : fetchMediaPlaylist(opts, audio.url),
+    ]);
+    return { probe, variants, source, audio, videoPlaylist, audioPlaylist: audioPlaylist ?? videoPlaylist };
+  } catch (error) {
+    if (error instanceof SourceError) throw error;
+    if (error instanceof TwitchUnavailableError) throw unavailable(error);
+    throw error;
+  }
+}
