@@ -1,0 +1,16 @@
+export {
+  type MetadataWriter,
+  type MetadataInput,
+  type MetadataMoment,
+  type StreamerInfo,
+  MetadataOutput,
+  ReelMetadata,
+  ShortMetadata,
+  MomentMetadata,
+  LIMITS,
+} from "./types";
+export { LocalMetadataWriter, writeLocalMetadata } from "./local-writer";
+export { LlmMetadataWriter, LlmAnswer, buildPrompt, parseAnswer, type LlmMetadataOptions } from "./llm-writer";
+export { createMetadataWriter } from "./create-writer";
+export { extractKeywords, tokenize } from "./keywords";
+export { LANGUAGE_PACKS } from "./templates";

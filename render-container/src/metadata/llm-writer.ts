@@ -1,0 +1,195 @@
+import { z } from "zod";
+import { primaryLanguage } from "../captions/transcriber";
+import { languageName } from "./language-names";
+import { writeLocalMetadata } from "./local-writer";
+import { normalizeTags } from "./tags";
+import { limitMultiline, limitText } from "./text-limits";
+import {
+  LIMITS,
+  MomentMetadata,
+  ReelMetadata,
+  ShortMetadata,
+  type MetadataInput,
+  type MetadataOutput,
+  type MetadataWriter,
+} from "./types";
+
+export interface LlmMetadataOptions {
+  /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  fetchImpl?: typeof fetch;
+  /** Default 60 s. */
+  timeoutMs?: number;
+  /** Attempts on network errors, 429 and 5xx. Default 2. */
+  attempts?: number;
+  retryDelayMs?: number;
+}
+
+/** The JSON object the model must answer with. */
+export const LlmAnswer = z.object({
+  reels: z.array(ReelMetadata).default([]),
+  shorts: z.array(ShortMetadata).default([]),
+  moments: z.array(MomentMetadata).default([]),
+});
+export type LlmAnswer = z.infer<typeof LlmAnswer>;
+
+const ChatCompletion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+});
+
+function compactInput(input: MetadataInput) {
+  return {
+    streamer: input.streamer,
+    game: input.game,
+    vod_title: input.vod_title,
+    moments: input.moments.map((m) => ({
+      id: m.id,
+      start_seconds: m.start,
+      duration_seconds: Math.round(m.end - m.start),
+      profile: m.profile,
+      label: m.label,
+      transcript: m.transcript ? limitText(m.transcript, 600) : null,
+      top_chat_messages: m.top_chat_messages.slice(0, 8).map((t) => limitText(t, 80)),
+      top_emotes: m.top_emotes.slice(0, 5),
+      chat_rate_vs_baseline: m.signals?.chat_rate_ratio ?? null,
+      loudness_db_above_baseline: m.signals?.loudness_db_above_baseline ?? null,
+      picked_by_hand: m.signals?.source === "manual",
+      reasons: m.signals?.reasons ?? [],
+    })),
+    reels: input.reels,
+    shorts: input.shorts,
+  };
+}
+
+export function buildPrompt(input: MetadataInput, language: string): { system: string; user: string } {
+  const name = languageName(language);
+  const system = [
+    "You write titles, descriptions and tags for highlight videos cut from a Twitch stream.",
+    `Write every title, description, story and tag in ${name} (ISO 639-1 "${language}"), whatever the language of the transcripts.`,
+    "Answer with a single JSON object and nothing else.",
+  ].join(" ");
+  const rules = [
+    `Shape: {"reels":[{"run_name","title","description","tags":[...]}],"shorts":[{"index","title","description","tags":[...]}],"moments":[{"id","title","story"}]} with exactly one entry per requested reel (by run_name), short (by index) and moment (by id).`,
+    `Titles: at most ${LIMITS.title} characters, no clickbait lies, no emoji.`,
+    "Stories: one line saying what happened and why it was picked (chat reaction, loudness, hand-picked), e.g. \"Chat exploded (8x baseline) as <streamer> ...\".",
+    "Descriptions: mention the streamer by name, use their pronouns, and include their Twitch and Twitter links when given.",
+    `Tags: 5 to ${LIMITS.tagCount} short tags without '#'.`,
+    "Transcripts come from automatic speech recognition and contain errors: do not quote them verbatim.",
+  ];
+  return { system, user: JSON.stringify({ rules, input: compactInput(input) }) };
+}
+
+/** The model's text as JSON: tolerates a Markdown code fence around the object. */
+export function parseAnswer(content: string): LlmAnswer {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(content);
+  const text = (fenced ? fenced[1]! : content).trim();
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end <= start) throw new Error("the answer contains no JSON object");
+  return LlmAnswer.parse(JSON.parse(text.slice(start, end + 1)));
+}
+
+function ensureLinks(description: string, input: MetadataInput): string {
+  const missing = [
+    input.streamer.twitch_url && !description.includes(input.streamer.twitch_url) ? `Twitch: ${input.streamer.twitch_url}` : null,
+    input.streamer.twitter_url && !description.includes(input.streamer.twitter_url) ? `X (Twitter): ${input.streamer.twitter_url}` : null,
+  ].filter((l): l is string => l !== null);
+  return missing.length ? `${description.trim()}\n\n${missing.join("\n")}` : description.trim();
+}
+
+/**
+ * Metadata from an OpenAI-compatible `POST {baseUrl}/chat/completions` in the target language, validated
+ * with zod. Whatever the model leaves out is filled from the local writer, links the model dropped are
+ * appended, and any failure (network, HTTP, malformed JSON) falls back to the local writer with a warning:
+ * metadata never fails a job.
+ */
+export class LlmMetadataWriter implements MetadataWriter {
+  readonly name = "llm";
+
+  constructor(private readonly opts: LlmMetadataOptions) {}
+
+  async write(input: MetadataInput, opts: { signal?: AbortSignal } = {}): Promise<MetadataOutput> {
+    const language = primaryLanguage(input.language) ?? "en";
+    let answer: LlmAnswer;
+    try {
+      answer = await this.ask(input, language, opts.signal);
+    } catch (err) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      const local = writeLocalMetadata(input);
+      const why = err instanceof Error ? err.message : String(err);
+      return { ...local, warnings: [`The metadata model could not be used (${limitText(why, 200)}); built-in templates were used instead.`, ...local.warnings] };
+    }
+    return this.merge(input, language, answer);
+  }
+
+  private merge(input: MetadataInput, language: string, answer: LlmAnswer): MetadataOutput {
+    let local: MetadataOutput | null = null;
+    const fallback = () => (local ??= writeLocalMetadata(input));
+    const omitted: string[] = [];
+
+    const reels = input.reels.map((r) => {
+      const got = answer.reels.find((a) => a.run_name === r.run_name);
+      if (!got) omitted.push(`reel ${r.run_name}`);
+      const m = got ?? fallback().reels.find((a) => a.run_name === r.run_name)!;
+      return { run_name: r.run_name, title: limitText(m.title, LIMITS.title), description: limitMultiline(ensureLinks(m.description, input), LIMITS.description), tags: normalizeTags(m.tags) };
+    });
+    const shorts = input.shorts.map((s) => {
+      const got = answer.shorts.find((a) => a.index === s.index);
+      if (!got) omitted.push(`short ${s.index}`);
+      const m = got ?? fallback().shorts.find((a) => a.index === s.index)!;
+      return { index: s.index, title: limitText(m.title, LIMITS.title), description: limitMultiline(ensureLinks(m.description, input), LIMITS.description), tags: normalizeTags(m.tags) };
+    });
+    const moments = input.moments.map((mo) => {
+      const got = answer.moments.find((a) => a.id === mo.id);
+      if (!got) omitted.push(`moment ${mo.id}`);
+      const m = got ?? fallback().moments.find((a) => a.id === mo.id)!;
+      return { id: mo.id, title: limitText(m.title, LIMITS.title), story: limitText(m.story, 300) };
+    });
+    const warnings = omitted.length ? [`The metadata model left out ${omitted.join(", ")}; built-in templates filled them in.`] : [];
+    const fallbackWarnings = (local as MetadataOutput | null)?.warnings ?? [];
+    return { language, reels, shorts, moments, warnings: [...warnings, ...fallbackWarnings] };
+  }
+
+  private async ask(input: MetadataInput, language: string, signal?: AbortSignal): Promise<LlmAnswer> {
+    const { system, user } = buildPrompt(input, language);
+    const body = JSON.stringify({
+      model: this.opts.model,
+      temperature: 0.4,
+      response_format: { type: "json_object" },
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: user },
+      ],
+    });
+    const url = `${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    const attempts = this.opts.attempts ?? 2;
+    let last: unknown = null;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 60_000);
+      const res = await (this.opts.fetchImpl ?? fetch)(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      }).catch((err: unknown) => err as Error);
+      if (res instanceof Response) {
+        if (res.ok) {
+          const completion = ChatCompletion.parse(await res.json());
+          const content = completion.choices[0]!.message.content;
+          if (!content) throw new Error("the model returned no content");
+          return parseAnswer(content);
+        }
+        last = new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+        if (res.status !== 429 && res.status < 500) throw last;
+      } else {
+        if (signal?.aborted) throw signal.reason;
+        last = res;
+      }
+      if (attempt < attempts) await new Promise((r) => setTimeout(r, (this.opts.retryDelayMs ?? 1000) * attempt));
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+}

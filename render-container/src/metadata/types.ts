@@ -1,0 +1,81 @@
+import { z } from "zod";
+import type { RunProfile } from "../../../common/contract/enums";
+import type { MomentSignals } from "../../../common/contract/render";
+
+export interface StreamerInfo {
+  name: string | null;
+  /** As sent by the client (e.g. "she/her", "they"); default "they". */
+  pronouns: string;
+  twitch_url: string | null;
+  twitter_url: string | null;
+}
+
+export interface MetadataMoment {
+  id: string;
+  /** VOD seconds. */
+  start: number;
+  end: number;
+  profile: RunProfile;
+  /** What was said (from the captions' transcription), or null when not transcribed. */
+  transcript: string | null;
+  /** Most frequent chat messages / emote names during the moment, most frequent first. */
+  top_chat_messages: string[];
+  top_emotes: string[];
+  signals: MomentSignals | null;
+  /** Manual highlight label. */
+  label: string | null;
+}
+
+export interface MetadataInput {
+  /** ISO 639-1 language to write in. */
+  language: string;
+  streamer: StreamerInfo;
+  game: string | null;
+  vod_title: string | null;
+  moments: MetadataMoment[];
+  reels: { run_name: RunProfile; moment_ids: string[] }[];
+  /** Shorts by 1-based index, each from one moment. */
+  shorts: { index: number; moment_id: string }[];
+}
+
+const Text = z.string().trim().min(1);
+
+export const ReelMetadata = z.object({
+  run_name: z.enum(["balanced", "audience", "streamer"]),
+  title: Text,
+  description: Text,
+  tags: z.array(Text),
+});
+export const ShortMetadata = z.object({
+  index: z.number().int().positive(),
+  title: Text,
+  description: Text,
+  tags: z.array(Text),
+});
+export const MomentMetadata = z.object({
+  id: z.string(),
+  title: Text,
+  /** One line: what happened and why it was picked. */
+  story: Text,
+});
+
+export const MetadataOutput = z.object({
+  language: z.string(),
+  reels: z.array(ReelMetadata),
+  shorts: z.array(ShortMetadata),
+  moments: z.array(MomentMetadata),
+  /** Why something fell back (unsupported language, LLM failure); end up in the manifest's warnings. */
+  warnings: z.array(z.string()),
+});
+export type ReelMetadata = z.infer<typeof ReelMetadata>;
+export type ShortMetadata = z.infer<typeof ShortMetadata>;
+export type MomentMetadata = z.infer<typeof MomentMetadata>;
+export type MetadataOutput = z.infer<typeof MetadataOutput>;
+
+export interface MetadataWriter {
+  readonly name: string;
+  write(input: MetadataInput, opts?: { signal?: AbortSignal }): Promise<MetadataOutput>;
+}
+
+/** Platform limits the texts are kept within (YouTube: title 100, description 5000, tags 500 in total). */
+export const LIMITS = { title: 100, description: 5000, tagsTotal: 500, tagLength: 30, tagCount: 15 } as const;

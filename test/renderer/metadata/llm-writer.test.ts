@@ -1,0 +1,142 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMetadataWriter } from "../../../render-container/src/metadata/create-writer";
+import { LlmMetadataWriter, parseAnswer } from "../../../render-container/src/metadata/llm-writer";
+import { LocalMetadataWriter, writeLocalMetadata } from "../../../render-container/src/metadata/local-writer";
+import { MetadataOutput } from "../../../render-container/src/metadata/types";
+import { sampleInput } from "./sample-input";
+
+interface ChatRequest {
+  model: string;
+  response_format?: { type: string };
+  messages: { role: string; content: string }[];
+}
+
+let server: http.Server;
+let baseUrl: string;
+let requests: { auth: string | undefined; url: string; body: ChatRequest }[] = [];
+let answers: Array<(res: http.ServerResponse) => void> = [];
+
+const completion = (content: string) => (res: http.ServerResponse) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }));
+};
+const status = (code: number, body = "{}") => (res: http.ServerResponse) => {
+  res.writeHead(code, { "content-type": "application/json" });
+  res.end(body);
+};
+
+const GERMAN_ANSWER = {
+  reels: [{ run_name: "balanced", title: "NovaPlays: Die besten Momente", description: "Die besten Momente von NovaPlays. Folge ihr auf Twitch: https://www.twitch.tv/novaplays", tags: ["NovaPlays", "#Elden Ring", "Highlights"] }],
+  shorts: [
+    { index: 1, title: "Der Drache fällt!", description: "Der Chat rastet aus.", tags: ["shorts", "Drache"] },
+    { index: 2, title: "Unfairer Boss", description: "NovaPlays ärgert sich über den Boss.", tags: ["Boss"] },
+  ],
+  moments: [
+    { id: "m1", title: "Der Drache fällt!", story: "Der Chat explodierte (8x), als NovaPlays den Drachen besiegte." },
+    { id: "m2", title: "Unfairer Boss", story: "Laut (+12 dB): NovaPlays schimpft über den Boss." },
+    { id: "m3", title: "Das geheime Ende", story: "Von Hand gewählt: das geheime Ende." },
+  ],
+};
+
+beforeAll(async () => {
+  server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    requests.push({ auth: req.headers.authorization, url: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest });
+    (answers.shift() ?? status(500))(res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  requests = [];
+  answers = [];
+});
+
+describe("LlmMetadataWriter", () => {
+  it("asks for strict JSON in the target language and uses the validated answer", async () => {
+    answers.push(completion("```json\n" + JSON.stringify(GERMAN_ANSWER) + "\n```"));
+    const w = new LlmMetadataWriter({ baseUrl, apiKey: "sk-meta", model: "gpt-test" });
+    const out = await w.write(sampleInput({ language: "de" }));
+    MetadataOutput.parse(out);
+
+    expect(requests).toHaveLength(1);
+    const r = requests[0]!;
+    expect(r.url).toBe("/v1/chat/completions");
+    expect(r.auth).toBe("Bearer sk-meta");
+    expect(r.body.model).toBe("gpt-test");
+    expect(r.body.response_format).toEqual({ type: "json_object" });
+    expect(r.body.messages[0]!.role).toBe("system");
+    expect(r.body.messages[0]!.content).toMatch(/German/);
+    const user = JSON.parse(r.body.messages[1]!.content) as { input: { moments: { id: string; transcript: string | null }[]; streamer: { pronouns: string } } };
+    expect(user.input.moments.map((m) => m.id)).toEqual(["m1", "m2", "m3"]);
+    expect(user.input.moments[0]!.transcript).toContain("dragon");
+    expect(user.input.streamer.pronouns).toBe("she/her");
+
+    expect(out.language).toBe("de");
+    expect(out.warnings).toEqual([]);
+    expect(out.reels[0]!.title).toBe("NovaPlays: Die besten Momente");
+    expect(out.reels[0]!.tags).toEqual(["NovaPlays", "Elden Ring", "Highlights"]);
+    expect(out.moments.map((m) => m.title)).toEqual(["Der Drache fällt!", "Unfairer Boss", "Das geheime Ende"]);
+    // The model kept the Twitch link but dropped the Twitter one: it is appended.
+    expect(out.reels[0]!.description.match(/twitch\.tv\/novaplays/g)).toHaveLength(1);
+    expect(out.reels[0]!.description).toContain("https://x.com/novaplays");
+    expect(out.shorts[0]!.description).toContain("https://www.twitch.tv/novaplays");
+  });
+
+  it("fills in what the model left out from the local writer, with a warning", async () => {
+    answers.push(completion(JSON.stringify({ ...GERMAN_ANSWER, shorts: [GERMAN_ANSWER.shorts[0]], moments: GERMAN_ANSWER.moments.slice(0, 2) })));
+    const out = await new LlmMetadataWriter({ baseUrl, model: "m" }).write(sampleInput({ language: "de" }));
+    const local = writeLocalMetadata(sampleInput({ language: "de" }));
+    expect(out.shorts[1]!.title).toBe(local.shorts[1]!.title);
+    expect(out.moments[2]!.story).toBe(local.moments[2]!.story);
+    expect(out.warnings.join(" ")).toMatch(/short 2.*moment m3/);
+  });
+
+  const failures: [string, () => (res: http.ServerResponse) => void][] = [
+    ["prose instead of JSON", () => completion("Sure! Here are some great titles for your video.")],
+    ["JSON of the wrong shape", () => completion(JSON.stringify({ reels: [{ run_name: "balanced", title: "" }] }))],
+    ["a client error", () => status(400, JSON.stringify({ error: { message: "bad model" } }))],
+  ];
+  for (const [what, answer] of failures) {
+    it(`falls back to the local writer on ${what}`, async () => {
+      answers.push(answer());
+      const out = await new LlmMetadataWriter({ baseUrl, model: "m", retryDelayMs: 1 }).write(sampleInput());
+      const local = writeLocalMetadata(sampleInput());
+      expect(out.reels).toEqual(local.reels);
+      expect(out.moments).toEqual(local.moments);
+      expect(out.warnings[0]).toMatch(/built-in templates/);
+      expect(requests).toHaveLength(1);
+    });
+  }
+
+  it("retries a server error once, then falls back", async () => {
+    answers.push(status(503), status(502));
+    const out = await new LlmMetadataWriter({ baseUrl, model: "m", retryDelayMs: 1 }).write(sampleInput());
+    expect(requests).toHaveLength(2);
+    expect(out.warnings[0]).toMatch(/HTTP 502/);
+  });
+
+  it("falls back when the API cannot be reached", async () => {
+    const out = await new LlmMetadataWriter({ baseUrl: "http://127.0.0.1:9/v1", model: "m", retryDelayMs: 1 }).write(sampleInput());
+    expect(out.reels[0]!.title).toBe(writeLocalMetadata(sampleInput()).reels[0]!.title);
+    expect(out.warnings[0]).toMatch(/built-in templates/);
+  });
+
+  it("parseAnswer finds the object inside chatter", () => {
+    expect(parseAnswer('Here you go: {"reels": [], "shorts": [], "moments": []} Enjoy!')).toEqual({ reels: [], shorts: [], moments: [] });
+    expect(() => parseAnswer("no json")).toThrow();
+  });
+});
+
+describe("createMetadataWriter", () => {
+  it("picks the LLM writer only when configured", () => {
+    expect(createMetadataWriter({})).toBeInstanceOf(LocalMetadataWriter);
+    expect(createMetadataWriter({ METADATA_API_URL: baseUrl, METADATA_API_KEY: "k", METADATA_MODEL: "x" })).toBeInstanceOf(LlmMetadataWriter);
+  });
+});

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { extractKeywords, tokenize } from "../../../render-container/src/metadata/keywords";
+import { LocalMetadataWriter, writeLocalMetadata } from "../../../render-container/src/metadata/local-writer";
+import { parsePronouns } from "../../../render-container/src/metadata/pronouns";
+import { hashtags, normalizeTags } from "../../../render-container/src/metadata/tags";
+import { limitText } from "../../../render-container/src/metadata/text-limits";
+import { LIMITS, MetadataOutput } from "../../../render-container/src/metadata/types";
+import { sampleInput, signals } from "./sample-input";
+
+describe("keywords", () => {
+  it("counts content words and drops stop words, filler and short tokens", () => {
+    expect(extractKeywords(["Oh my god, the DRAGON... the dragon is down! We killed the dragon, it's over 9000"], "en", 3)).toEqual([
+      "dragon",
+      "killed",
+    ]);
+  });
+  it("uses the language's stop words", () => {
+    expect(extractKeywords(["der Drache ist tot, und der Drache war schwer"], "de", 2)).toEqual(["drache", "tot"]);
+    expect(extractKeywords(["el jefe final es muy difícil, el jefe"], "es", 2)).toEqual(["jefe", "final"]);
+  });
+  it("tokenizes any script and keeps inner apostrophes", () => {
+    expect(tokenize("Ça va? C’est l'été — ПРИВЕТ 123")).toEqual(["ça", "va", "c'est", "l'été", "привет", "123"]);
+  });
+});
+
+describe("tags and limits", () => {
+  it("normalizes, de-duplicates and bounds tags", () => {
+    const tags = normalizeTags(["#Elden Ring", "elden ring", "a", null, "x".repeat(50), "GG, WP", ...Array.from({ length: 30 }, (_, i) => `tag${i}`)]);
+    expect(tags[0]).toBe("Elden Ring");
+    expect(tags).not.toContain("elden ring");
+    expect(tags).toContain("GG WP");
+    expect(tags.every((t) => t.length <= LIMITS.tagLength && t.length >= 2)).toBe(true);
+    expect(tags.length).toBeLessThanOrEqual(LIMITS.tagCount);
+    expect(tags.join(",").length).toBeLessThanOrEqual(LIMITS.tagsTotal);
+  });
+  it("makes CamelCase hashtags", () => {
+    expect(hashtags(["Elden Ring", "twitch clips", "!!", "GG"], 5)).toBe("#EldenRing #TwitchClips #GG");
+  });
+  it("cuts long titles at a word with an ellipsis", () => {
+    const t = limitText("word ".repeat(40), 30);
+    expect([...t].length).toBeLessThanOrEqual(30);
+    expect(t.endsWith("\u2026")).toBe(true);
+    expect(t).not.toMatch(/\s\u2026$/);
+  });
+  it("reads pronoun sets", () => {
+    expect(parsePronouns("she/her")?.possessive).toBe("her");
+    expect(parsePronouns("He/Him")?.object).toBe("him");
+    expect(parsePronouns("they/them")?.be).toBe("are");
+    expect(parsePronouns("xe/xem")).toBeNull();
+  });
+});
+
+describe("LocalMetadataWriter", () => {
+  it("writes English from keywords, chat reaction, game, streamer, pronouns and links", async () => {
+    const out = await new LocalMetadataWriter().write(sampleInput());
+    MetadataOutput.parse(out);
+    expect(out.language).toBe("en");
+    expect(out.warnings).toEqual([]);
+
+    const [m1, m2, m3] = out.moments;
+    expect(m1!.story).toBe("Chat exploded (8x baseline, PogChamp spam) as NovaPlays talked about \u201Cdragon\u201D and \u201Ckilled\u201D.");
+    expect(m1!.title).toContain("dragon");
+    expect(m2!.story).toMatch(/^The stream got loud \(\+12 dB\) as NovaPlays talked about \u201Cboss\u201D/);
+    expect(m3!.title).toContain("The secret ending");
+    expect(m3!.story).toContain("Hand-picked");
+    for (const m of out.moments) {
+      expect(m.story).not.toContain("\n");
+      expect(m.title.length).toBeLessThanOrEqual(LIMITS.title);
+    }
+
+    const reel = out.reels[0]!;
+    expect(reel.run_name).toBe("balanced");
+    expect(reel.title).toContain("NovaPlays");
+    expect(reel.title).toContain("Elden Ring");
+    expect(reel.description).toContain("https://www.twitch.tv/novaplays");
+    expect(reel.description).toContain("https://x.com/novaplays");
+    expect(reel.description).toMatch(/\bher\b/);
+    expect(reel.description).toContain("Malenia or bust");
+    for (const m of out.moments) expect(reel.description).toContain(m.title);
+    expect(reel.tags).toEqual(expect.arrayContaining(["NovaPlays", "Elden Ring", "dragon", "boss"]));
+    for (const stop of ["the", "is", "we", "oh", "god", "with"]) expect(reel.tags).not.toContain(stop);
+
+    expect(out.shorts.map((s) => s.index)).toEqual([1, 2]);
+    expect(out.shorts[0]!.title).toBe(m1!.title);
+    expect(out.shorts[0]!.description.startsWith(m1!.story)).toBe(true);
+    expect(out.shorts[0]!.description).toContain("#Shorts");
+    expect(out.shorts[0]!.tags).toContain("shorts");
+    expect(out.shorts[1]!.tags).toContain("boss");
+  });
+
+  it("is deterministic", () => {
+    expect(writeLocalMetadata(sampleInput())).toEqual(writeLocalMetadata(sampleInput()));
+  });
+
+  it("follows the pronouns, and repeats the name for sets it does not know", () => {
+    const he = writeLocalMetadata(sampleInput({ streamer: { ...sampleInput().streamer, pronouns: "he/him" } }));
+    expect(he.reels[0]!.description).toMatch(/Follow him:/);
+    expect(he.reels[0]!.description).toMatch(/\bhis\b/);
+    const they = writeLocalMetadata(sampleInput({ streamer: { ...sampleInput().streamer, pronouns: "they" } }));
+    expect(they.reels[0]!.description).toMatch(/Follow them:/);
+    const xe = writeLocalMetadata(sampleInput({ streamer: { ...sampleInput().streamer, pronouns: "xe/xem" } }));
+    expect(xe.reels[0]!.description).toMatch(/Follow NovaPlays:/);
+    expect(xe.reels[0]!.description).not.toMatch(/\b(her|his|their)\b/);
+  });
+
+  it("leaves out the link block when there are no links, and copes without game or transcript", () => {
+    const bare = sampleInput({
+      streamer: { name: null, pronouns: "they", twitch_url: null, twitter_url: null },
+      game: null,
+      vod_title: null,
+      moments: sampleInput().moments.map((m) => ({ ...m, transcript: null, top_chat_messages: [], signals: signals({ chat_rate_ratio: null }), label: null })),
+    });
+    const out = writeLocalMetadata(bare);
+    MetadataOutput.parse(out);
+    expect(out.reels[0]!.description).not.toMatch(/Follow|Twitch:/);
+    for (const m of out.moments) expect(m.story).toMatch(/^A standout moment during Streamer's stream\.$/);
+  });
+
+  const EXPECTED: Record<string, { chat: RegExp; follow: RegExp }> = {
+    es: { chat: /^El chat explotó \(8x lo normal/, follow: /Sigue a NovaPlays:/ },
+    de: { chat: /^Der Chat ist explodiert \(8x so viel wie sonst, PogChamp-Spam\), als NovaPlays über/, follow: /Folge NovaPlays:/ },
+    fr: { chat: /^Le chat a explosé \(8x la normale/, follow: /Suivez NovaPlays :/ },
+    pt: { chat: /^O chat explodiu \(8x o normal/, follow: /Siga a NovaPlays:/ },
+  };
+  for (const [language, e] of Object.entries(EXPECTED)) {
+    it(`writes ${language}`, () => {
+      const out = writeLocalMetadata(sampleInput({ language }));
+      MetadataOutput.parse(out);
+      expect(out.language).toBe(language);
+      expect(out.warnings).toEqual([]);
+      expect(out.moments[0]!.story).toMatch(e.chat);
+      expect(out.reels[0]!.description).toMatch(e.follow);
+      expect(out.reels[0]!.description).toContain("https://www.twitch.tv/novaplays");
+      // No English template text leaks into other languages.
+      expect(out.reels[0]!.description).not.toMatch(/highlights from|Follow|baseline/);
+    });
+  }
+
+  it("falls back to English with a warning for other languages", () => {
+    const out = writeLocalMetadata(sampleInput({ language: "ja" }));
+    expect(out.language).toBe("en");
+    expect(out.warnings.join(" ")).toMatch(/"ja".*English/);
+    expect(out.moments[0]!.story).toMatch(/^Chat exploded/);
+  });
+
+  it("accepts region subtags", () => {
+    expect(writeLocalMetadata(sampleInput({ language: "pt-BR" })).language).toBe("pt");
+  });
+});
