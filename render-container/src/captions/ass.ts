@@ -85,4 +85,4 @@ export function buildAssScript(cues: readonly Cue[], style: CaptionStyle): strin
  * the ASS script. Sizes are relative to libass's default 384x288 script resolution for SRT input.
  */
 export const SRT_FORCE_STYLE =
-  "FontName=DejaVu Sans,Bold=1,FontSize=14,PrimaryColour=&H00FFFFFF,OutlineColour=&H00000000,BackColour=&H80000000,BorderStyle=1,Outline=1.2,Shadow=0.6,Alignment=2,MarginV=58";
+  "FontName=DejaVu Sans,Bold=1,FontSize=11,PrimaryColour=&H00FFFFFF,OutlineColour=&H00000000,BackColour=&H80000000,BorderStyle=1,Outline=1.2,Shadow=0.6,Alignment=2,MarginV=58";

@@ -9,7 +9,7 @@ import { runFfmpeg } from "../ffmpeg/run-ffmpeg";
 import { audioTrim, cutInputArgs, cutRange, videoTrim } from "./cut";
 import { audioSourceArgs, sourceSize } from "./source-input";
 import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
-import { DEFAULT_FACECAM_REGION, facecamPixels } from "./facecam";
+import { facecamPixels, facecamRegionFromEnv } from "./facecam";
 import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
 import { buildShortLayout } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
@@ -28,7 +28,7 @@ export interface ShortRenderOptions {
   layout: CropMode;
   /** Facecam panel share of the height (split). Default 0.5. */
   splitRatio?: number;
-  /** Facecam in source pixels (split); default: DEFAULT_FACECAM_REGION of the probed source size. */
+  /** Facecam in source pixels (split); default: the FACECAM_REGION setting, else DEFAULT_FACECAM_REGION. */
   facecam?: Rect | null;
   frame?: { enabled: boolean; color: FrameColor };
   /** Flashed over the first SHORT_TITLE_SECONDS; null for none. */
@@ -53,7 +53,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
     source,
     output: size,
     splitRatio: o.splitRatio ?? 0.5,
-    facecam: o.facecam ?? facecamPixels(DEFAULT_FACECAM_REGION, source),
+    facecam: o.facecam ?? facecamPixels(facecamRegionFromEnv(), source),
     frame: o.frame ?? { enabled: false, color: "white" },
   });
 
