@@ -8,7 +8,9 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
-  onError: () => {
+  onError: async (c) => {
+    // Release the unread upload instead of leaving it pending behind the early answer.
+    await c.req.raw.body?.cancel().catch(() => undefined);
     throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
   },
 });
