@@ -13,7 +13,7 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
-                TEST_MIGRATIONS: await readD1Migrations(path.join(__dirname, "migrations")),
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
                 ADMIN_TOKEN: "test-admin-token",
                 LINK_SIGNING_KEY: "test-link-signing-key",
                 // The local Twitch-compatible server started by the global setup.

@@ -93,7 +93,7 @@ export class JobState extends DurableObject<Env> {
 
   /** running -> completed. `result` (renderer manifest + artifacts) is stored with the job for the results endpoint. */
   async complete(result: unknown = null): Promise<TransitionResult> {
-    return this.apply("completed", (s, now) => completeStep(s, now), JSON.stringify(result));
+    return this.apply("completed", (s, now) => completeStep(s, now), result === null || result === undefined ? undefined : JSON.stringify(result));
   }
 
   /** -> failed with a processing error; `refund: "full"` returns every credit not yet refunded. */
