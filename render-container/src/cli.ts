@@ -1,0 +1,88 @@
+/**
+ * Renders one job into a local folder, without the Worker: for debugging and benchmarks.
+ *
+ *   npx tsx render-container/src/cli.ts --request job.json --out ./out/debug \
+ *     [--gql http://127.0.0.1:8790/gql] [--usher http://127.0.0.1:8790] [--plan pro] [--stats stats.json]
+ *
+ * job.json is the body of POST /jobs; it is validated and normalised by the same code as the API.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { Plan } from "../../common/contract/enums";
+import type { RenderJob } from "../../common/contract/render";
+import { DEFAULT_GQL_URL, DEFAULT_USHER_URL, probeVod } from "../../common/twitch";
+import { prepareJob, toVodInfo } from "../../worker/src/domain/prepare-job";
+import { loadConfig } from "./config";
+import { createLogger } from "./log";
+import { LocalDirUploader } from "./output/uploader";
+import { runRenderJob, type RunStats } from "./pipeline/run-job";
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      request: { type: "string" },
+      out: { type: "string" },
+      gql: { type: "string", default: process.env.TWITCH_GQL_URL ?? DEFAULT_GQL_URL },
+      usher: { type: "string", default: process.env.TWITCH_USHER_URL ?? DEFAULT_USHER_URL },
+      plan: { type: "string", default: "pro" },
+      stats: { type: "string" },
+      quiet: { type: "boolean", default: false },
+    },
+  });
+  if (!values.request || !values.out) {
+    console.error("usage: cli.ts --request job.json --out <folder> [--gql URL] [--usher URL] [--plan free|starter|pro|studio] [--stats file]");
+    process.exit(2);
+  }
+  const body = JSON.parse(await readFile(values.request, "utf8"));
+  const twitch = { gqlUrl: values.gql!, usherUrl: values.usher! };
+  const prepared = await prepareJob(body, { plan: values.plan as Plan, purchased: true }, (id) => probeVod(twitch, id));
+  const job: RenderJob = {
+    job_id: `cli_${Date.now()}`,
+    request: prepared.request,
+    vod: prepared.probe
+      ? toVodInfo(prepared.probe)
+      : { vod_id: prepared.request.vod_id, title: "", duration_seconds: prepared.vodDurationSeconds, streamer_login: null, streamer_display_name: null, game_name: null, created_at: null, language: null },
+    callback: { url: "about:blank", token: "" },
+    upload: { mode: "worker", url: "about:blank", token: "" },
+    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
+  };
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "render-cli-"));
+  const log = values.quiet ? createLogger({}, () => {}) : createLogger({ job_id: job.job_id }, (l) => process.stderr.write(l + "\n"));
+  let last = "";
+  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
+  const started = performance.now();
+  try {
+    const result = await runRenderJob(
+      job,
+      {
+        signal: AbortSignal.timeout(6 * 3600 * 1000),
+        workDir,
+        log,
+        fetchImpl: fetch,
+        uploader: new LocalDirUploader(values.out),
+        reporter: {
+          progress(stage, percent) {
+            const line = `${stage} ${percent.toFixed(0)}%`;
+            if (line !== last && !values.quiet) process.stderr.write(`\r${line.padEnd(40)}`);
+            last = line;
+          },
+        },
+      },
+      loadConfig(),
+      stats,
+    );
+    if (!values.quiet) process.stderr.write("\n");
+    const summary = { wall_seconds: (performance.now() - started) / 1000, ...stats, artifacts: result.artifacts.map((a) => ({ name: a.name, kind: a.kind, size_bytes: a.size_bytes, duration_seconds: a.duration_seconds, title: a.title })) };
+    if (values.stats) await writeFile(values.stats, JSON.stringify(summary, null, 2));
+    console.log(JSON.stringify(summary, null, 2));
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : JSON.stringify(err));
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+import type { RenderJob } from "../../../../common/contract/render";
+import type { ChatComment } from "../../../../common/twitch";
+import { createMetadataWriter, type MetadataInput, type MetadataOutput } from "../../metadata";
+import type { Moment } from "../../selection/types";
+import type { JobProgress } from "../progress";
+import type { RenderPlan } from "../render-plan";
+import type { JobContext } from "../types";
+import type { Chosen } from "./choose-moments";
+import type { Texts } from "./render-outputs";
+import type { Transcripts } from "./transcribe";
+
+/** Chat reacts this long after a moment (TWITCH.md), so a moment's reactions are read a little past its end. */
+const CHAT_REACTION_TAIL_SECONDS = 12;
+
+function topCounts(values: string[], limit: number): string[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([v]) => v);
+}
+
+function chatDuring(comments: readonly ChatComment[], start: number, end: number) {
+  const inside = comments.filter((c) => c.offset_seconds >= start && c.offset_seconds <= end + CHAT_REACTION_TAIL_SECONDS);
+  return {
+    messages: topCounts(inside.map((c) => c.text.trim()).filter((t) => t.length > 0 && t.length <= 80), 8),
+    emotes: topCounts(inside.flatMap((c) => c.fragments.filter((f) => f.emote_id).map((f) => f.text.trim())), 5),
+  };
+}
+
+/**
+ * Writes titles, descriptions, tags and one-line stories for every reel, short and moment in
+ * metadata_language (else the stream language), through the configured writer (LLM or local).
+ */
+export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chosen, transcripts: Transcripts, comments: readonly ChatComment[], streamLanguage: string | null, ctx: JobContext, progress: JobProgress, env: NodeJS.ProcessEnv): Promise<{ texts: Texts; document: MetadataOutput & { source: unknown }; warnings: string[] }> {
+  progress.report("writing_metadata", 0);
+  const request = job.request;
+  const ids = new Map<Moment, string>();
+  const all: Moment[] = [...Object.values(chosen.momentsByProfile).flatMap((m) => m ?? []), ...chosen.shorts];
+  for (const m of all) if (!ids.has(m)) ids.set(m, `m${ids.size + 1}`);
+
+  const input: MetadataInput = {
+    language: request.metadata_language ?? streamLanguage ?? "en",
+    streamer: {
+      name: request.streamer_name ?? job.vod.streamer_display_name ?? job.vod.streamer_login,
+      pronouns: request.streamer_pronouns,
+      twitch_url: request.streamer_twitch_url ?? (job.vod.streamer_login ? `https://www.twitch.tv/${job.vod.streamer_login}` : null),
+      twitter_url: request.streamer_twitter_url,
+    },
+    game: request.game_name ?? job.vod.game_name,
+    vod_title: job.vod.title,
+    moments: [...ids.entries()].map(([m, id]) => {
+      const chat = chatDuring(comments, m.start, m.end);
+      return {
+        id,
+        start: m.start,
+        end: m.end,
+        profile: m.profile,
+        transcript: transcripts.textFor(m.start, m.end) || null,
+        top_chat_messages: chat.messages,
+        top_emotes: chat.emotes,
+        signals: m.signals,
+        label: m.label,
+      };
+    }),
+    reels: plan.reels.map((r) => ({ run_name: r.profile, moment_ids: r.moments.map((m) => ids.get(m)!) })),
+    shorts: plan.shorts.map((s) => ({ index: s.index, moment_id: ids.get(s.moment)! })),
+  };
+
+  const writer = createMetadataWriter(env, ctx.fetchImpl);
+  const out = await writer.write(input, { signal: ctx.signal });
+  const byId = new Map(out.moments.map((m) => [m.id, m]));
+  const texts: Texts = {
+    reels: Object.fromEntries(out.reels.map((r) => [r.run_name, { title: r.title, description: r.description, tags: r.tags }])),
+    shorts: Object.fromEntries(out.shorts.map((s) => [s.index, { title: s.title, description: s.description, tags: s.tags }])),
+    moments: new Map([...ids.entries()].flatMap(([m, id]) => {
+      const t = byId.get(id);
+      return t ? [[m, { story: t.story, title: t.title }] as const] : [];
+    })),
+  };
+  progress.report("writing_metadata", 1);
+  ctx.log.info("metadata written", { writer: writer.name, language: out.language });
+  return {
+    texts,
+    document: { ...out, source: { vod_id: job.vod.vod_id, vod_url: request.vod_url, vod_title: job.vod.title, writer: writer.name } },
+    warnings: out.warnings,
+  };
+}
