@@ -55,6 +55,7 @@ export function analyzeChat(comments: readonly ChatCommentInput[] | null | undef
 
   const baselineRate = Math.max(median(messageRate), MIN_BASELINE_RATE);
   const typicalUnique = Math.max(1, quantile(uniqueChatters, 0.5));
+  const expected = baselineRate * windowLen;
   return {
     available: true,
     reactionLagSeconds: lag,
@@ -65,6 +66,8 @@ export function analyzeChat(comments: readonly ChatCommentInput[] | null | undef
     uniqueChatters,
     uniqueChattersRatio: uniqueChatters.map((u) => u / typicalUnique),
     hypeDensity,
+    burstZ: messageRate.map((r) => (r * windowLen - expected) / Math.sqrt(expected + 1)),
+    windowSeconds: windowLen,
   };
 }
 
@@ -109,5 +112,7 @@ function emptyChat(n: number, lag: number): ChatSignals {
     uniqueChatters: zeros(),
     uniqueChattersRatio: zeros(),
     hypeDensity: zeros(),
+    burstZ: zeros(),
+    windowSeconds: 0,
   };
 }

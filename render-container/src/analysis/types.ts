@@ -54,4 +54,10 @@ export interface ChatSignals {
   uniqueChattersRatio: number[];
   /** 0..1: share of windowed messages carrying emotes, laughter or hype words. */
   hypeDensity: number[];
+  /**
+   * How unlikely the windowed message count is for this stream: (count - expected) / sqrt(expected + 1), a
+   * Poisson-style z-score. Three messages where one is usual is a ratio of 3 but no burst.
+   */
+  burstZ: number[];
+  windowSeconds: number;
 }

@@ -17,6 +17,8 @@ export interface WindowContext {
 export const BOUNDARY_RULES = {
   /** The event continues while the score stays above this share of its peak... */
   eventRatio: 0.5,
+  /** ...and began where the score first rose above this share (the onset the lead-in is counted from). */
+  onsetRatio: 0.3,
   /** ...allowing dips this long (a breath in the middle of a rant). */
   eventGapSeconds: 2,
   /**
@@ -32,23 +34,32 @@ export const BOUNDARY_RULES = {
   setupGapSeconds: 2,
   /** Let the reaction breathe after the event. */
   tailSeconds: 3,
+  /**
+   * ...but end at most this long after the peak: by then the stream has moved on, and a chat burst that keeps
+   * echoing (it lasts 15-20 s) is not something the viewer sees.
+   */
+  maxAfterPeakSeconds: 15,
   /** At most this share of a clamped clip comes before the peak. */
   maxLeadShare: 0.6,
-  /** Quiet points / scene cuts are looked for this far around each end. */
-  snapBeforeSeconds: 3,
-  snapAfterSeconds: 1.5,
+  /**
+   * Quiet points are looked for this far around each end: outward (more setup / more reaction) up to
+   * `snapOutwardSeconds`, inward only a little so snapping never eats the setup.
+   */
+  snapOutwardSeconds: 3,
+  snapInwardSeconds: 0.5,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
 } as const;
 
-/** The run of seconds around the peak where the score stays high (end exclusive). */
+/** The run of seconds around the peak where the score stays high (end exclusive); it starts at the onset. */
 export function eventExtent(scores: readonly number[], peakSecond: number): { start: number; end: number } {
   const level = scores[peakSecond]! * BOUNDARY_RULES.eventRatio;
+  const onset = scores[peakSecond]! * BOUNDARY_RULES.onsetRatio;
   const gap = BOUNDARY_RULES.eventGapSeconds;
   let start = peakSecond;
   for (let i = peakSecond - 1, miss = 0; i >= 0 && miss <= gap; i--) {
-    if (scores[i]! >= level) {
+    if (scores[i]! >= onset) {
       start = i;
       miss = 0;
     } else miss++;
@@ -143,7 +154,7 @@ export function snapWindow(
   let { start, end } = w;
 
   const cutStart = sceneCuts ? nearestIn(sceneCuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
-  const quietStart = nearestIn(quietPoints, start, r.snapBeforeSeconds, r.snapAfterSeconds, "earlier");
+  const quietStart = nearestIn(quietPoints, start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
   for (const s of [cutStart, quietStart]) {
     if (s !== null && s <= w.peak - r.peakMarginSeconds && ok(s, end)) {
       start = s;
@@ -151,7 +162,7 @@ export function snapWindow(
     }
   }
   const cutEnd = sceneCuts ? nearestIn(sceneCuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
-  const quietEnd = nearestIn(quietPoints, end, r.snapAfterSeconds, r.snapBeforeSeconds, "later");
+  const quietEnd = nearestIn(quietPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
   for (const e of [cutEnd, quietEnd]) {
     if (e !== null && e >= w.peak + r.peakMarginSeconds && ok(start, e)) {
       end = e;
@@ -161,15 +172,18 @@ export function snapWindow(
   return { start, end };
 }
 
-/** The clip window for an event peaking at `peakSecond`: setup before, reaction after, clamped and snapped. */
-export function momentWindow(peakSecond: number, ctx: WindowContext): { start: number; end: number; peak: number } {
+/**
+ * The clip window for an event peaking at `peakSecond`: setup before, reaction after, clamped and snapped.
+ * `onset` is where the event began, for callers that must keep its lead-in.
+ */
+export function momentWindow(peakSecond: number, ctx: WindowContext): { start: number; end: number; peak: number; onset: number } {
   const peak = Math.min(peakSecond + 0.5, ctx.durationSeconds);
   const ev = eventExtent(ctx.scores, peakSecond);
   const rawStart = setupStart(ev.start, ctx.speechActivity);
-  const rawEnd = ev.end + BOUNDARY_RULES.tailSeconds;
+  const rawEnd = Math.min(ev.end + BOUNDARY_RULES.tailSeconds, peak + BOUNDARY_RULES.maxAfterPeakSeconds);
   const clamped = clampWindow(rawStart, rawEnd, peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx);
-  return { ...snapped, peak };
+  return { ...snapped, peak, onset: ev.start };
 }
 
 /**

@@ -19,6 +19,8 @@ export const SCORE_RAMPS = {
   hypeDensity: [0.15, 0.6],
   /** Absolute distinct chatters needed before a chat burst is believed (small channels spike on 2 messages). */
   chattersForConfidence: [1, 4],
+  /** Poisson z-score of the windowed message count: below 2 it is chance, above 6 it is a burst. */
+  burstZ: [2, 6],
 } as const;
 
 /** Audio excitement: how far the loudness rises over the stream's baseline. */
@@ -33,11 +35,14 @@ export function streamerScore(audioHype: number, speechActivity: number, speechR
 }
 
 /** The audience's reaction: a burst of messages from many chatters, full of emotes and laughter. */
-export function audienceScore(rateRatio: number, uniqueRatio: number, uniqueChatters: number, hypeDensity: number): number {
+export function audienceScore(rateRatio: number, uniqueRatio: number, uniqueChatters: number, hypeDensity: number, burstZ = Infinity): number {
   const rate = ramp(Math.log2(Math.max(rateRatio, 1e-6)), SCORE_RAMPS.log2RateRatio[0], SCORE_RAMPS.log2RateRatio[1]);
   const unique = ramp(Math.log2(Math.max(uniqueRatio, 1e-6)), SCORE_RAMPS.log2UniqueRatio[0], SCORE_RAMPS.log2UniqueRatio[1]);
   const hype = ramp(hypeDensity, SCORE_RAMPS.hypeDensity[0], SCORE_RAMPS.hypeDensity[1]);
-  const confidence = ramp(uniqueChatters, SCORE_RAMPS.chattersForConfidence[0], SCORE_RAMPS.chattersForConfidence[1]);
+  const confidence = Math.min(
+    ramp(uniqueChatters, SCORE_RAMPS.chattersForConfidence[0], SCORE_RAMPS.chattersForConfidence[1]),
+    ramp(burstZ, SCORE_RAMPS.burstZ[0], SCORE_RAMPS.burstZ[1]),
+  );
   // A burst needs volume: hype words alone in a slow chat are conversation, not a reaction.
   return clamp(confidence * (0.55 * rate + 0.25 * unique + 0.2 * hype * Math.max(rate, unique)), 0, 1);
 }
@@ -48,15 +53,16 @@ export function audienceScore(rateRatio: number, uniqueRatio: number, uniqueChat
  */
 export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | null, tuning: ProfileTuning, seconds: number): SecondScores {
   const chatAvailable = Boolean(chat?.available);
-  // Loudness is a max over 400 ms windows; a 3 s average keeps one clap from looking like a moment.
-  const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0), 1);
+  // Loudness is a max over 400 ms windows; a 3 s average keeps one clap from looking like a moment. Only the
+  // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
+  const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
   const rate = movingAverage(padTo(audio.speechRate, seconds, 0), 1);
   const audioHype = loud.map(audioHypeScore);
   const streamer = audioHype.map((h, i) => streamerScore(h, activity[i]!, rate[i]!));
   const audience = chatAvailable
     ? Array.from({ length: seconds }, (_, i) =>
-        audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0),
+        audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0, chat!.burstZ[i] ?? 0),
       )
     : new Array<number>(seconds).fill(0);
 

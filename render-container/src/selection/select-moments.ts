@@ -63,10 +63,10 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
     // A peak inside a range already in the reel is that range's moment, not a new one.
     if (taken.some((t) => t.start <= peak && peak < t.end)) continue;
 
-    let w: { start: number; end: number } | null = momentWindow(cand.peakSecond, ctx);
-    w = fitBetween(w, peak, taken, minLen, duration);
+    const win = momentWindow(cand.peakSecond, ctx);
+    let w = fitBetween(win, peak, taken, minLen, duration);
     if (!w) continue;
-    if (momentDuration(w) > budget) w = shrinkTo(w, peak, budget, ctx);
+    if (momentDuration(w) > budget) w = shrinkTo(w, peak, win.onset, budget, ctx);
     if (!w) continue;
 
     const moment: Moment = {
@@ -89,14 +89,15 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
 }
 
 /**
- * Shortens a window to the remaining budget, keeping the peak and as much setup as the lead share allows;
- * null when the budget is below the minimum highlight length.
+ * Shortens a window to the remaining budget. The setup is what makes a clip make sense, so the reaction after
+ * the peak is cut first (down to `tailSeconds` past the peak), then the start moves up, but never into the
+ * minimum lead-in before the onset: a clip without its setup is left out instead (a shorter moment may fit).
  */
-function shrinkTo(w: { start: number; end: number }, peak: number, length: number, ctx: WindowContext): { start: number; end: number } | null {
+function shrinkTo(w: { start: number; end: number }, peak: number, onset: number, length: number, ctx: WindowContext): { start: number; end: number } | null {
   if (length < Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9) return null;
-  const lead = Math.min(peak - w.start, length * BOUNDARY_RULES.maxLeadShare);
-  const start = Math.max(w.start, peak - lead);
-  const end = Math.min(w.end, start + length);
+  const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
+  const start = Math.max(w.start, end - length);
+  if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
   const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length });
   return momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
 }

@@ -87,6 +87,9 @@ export function chat(seconds: number, bursts: ChatBurst[] = []): ChatSignals {
     uniqueChatters: unique,
     uniqueChattersRatio: unique.map((u) => u / 3),
     hypeDensity: hype,
+    // As analyzeChat computes it for a 0.5 msg/s stream and an 11 s window.
+    burstZ: ratio.map((r) => (r * 0.5 * 11 - 0.5 * 11) / Math.sqrt(0.5 * 11 + 1)),
+    windowSeconds: 11,
   };
 }
 
