@@ -1,0 +1,132 @@
+/**
+ * Render benchmark (`npm run bench:render`): builds synthetic VODs of 10, 60 and 180 minutes (override with
+ * BENCH_MINUTES=10,60), renders the same outputs from each through the real pipeline against the local
+ * Twitch-compatible server, and prints per stage wall time and x-realtime, bytes downloaded against the
+ * minimum needed, the job's wall time against its encode time, and peak memory of the renderer and its
+ * FFmpeg children. Figures, not assertions: targets are printed beside them.
+ */
+import { readFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { RenderJob } from "../common/contract/render";
+import { probeVod } from "../common/twitch";
+import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
+import { startTwitchServer } from "../dev/twitch-server";
+import { loadConfig } from "../render-container/src/config";
+import { silentLogger } from "../render-container/src/log";
+import { LocalDirUploader } from "../render-container/src/output/uploader";
+import { runRenderJob, type RunStats } from "../render-container/src/pipeline/run-job";
+import { prepareJob, toVodInfo } from "../worker/src/domain/prepare-job";
+
+const minutesList = (process.env.BENCH_MINUTES ?? "10,60,180").split(",").map(Number);
+
+/** Resident memory (kB) of this process and all its descendants, read from /proc. */
+async function treeRssKb(rootPid: number): Promise<number> {
+  const { readdir } = await import("node:fs/promises");
+  const parents = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const status = await readFile(`/proc/${pid}/status`, "utf8");
+      parents.set(pid, Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      rss.set(pid, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    } catch {
+      /* exited */
+    }
+  }
+  const inTree = (pid: number): boolean => pid === rootPid || (pid > 1 && parents.has(pid) && inTree(parents.get(pid)!));
+  let total = 0;
+  for (const [pid, kb] of rss) if (inTree(pid)) total += kb;
+  return total;
+}
+
+function fmtBytes(n: number) {
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+async function benchOne(minutes: number) {
+  const root = path.join(synthCacheRoot(), "bench");
+  const vodId = String(910000000 + minutes);
+  const genStart = performance.now();
+  const { truth } = await generateSyntheticVod({ root, vodId, durationSeconds: minutes * 60, seed: 42 });
+  const genSeconds = (performance.now() - genStart) / 1000;
+  const twitch = await startTwitchServer({ root });
+  const body = {
+    vod_url: `https://www.twitch.tv/videos/${vodId}`,
+    num_shorts: 2,
+    final_video_length_minutes: 1,
+    streamer_name: "BenchStreamer",
+    game_name: "Bench Game",
+    parameters: { max_highlight_duration: 30, shorts_crop_mode: "crop" },
+  };
+  const prepared = await prepareJob(body, { plan: "pro", purchased: true }, (id) => probeVod(twitch, id));
+  const job: RenderJob = {
+    job_id: `bench_${minutes}`,
+    request: prepared.request,
+    vod: toVodInfo(prepared.probe!),
+    callback: { url: "about:blank", token: "" },
+    upload: { mode: "worker", url: "about:blank", token: "" },
+    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
+  };
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "bench-work-"));
+  const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-out-"));
+  twitch.stats.reset();
+  let peakKb = 0;
+  const sampler = setInterval(() => void treeRssKb(process.pid).then((kb) => (peakKb = Math.max(peakKb, kb))), 200);
+  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
+  const t0 = performance.now();
+  const result = await runRenderJob(job, { signal: new AbortController().signal, workDir, reporter: { progress() {} }, uploader: new LocalDirUploader(outDir), log: silentLogger, fetchImpl: fetch }, loadConfig(), stats);
+  const wall = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  await twitch.close();
+
+  // The least a job can download: the whole audio rendition plus the video segments covering what it renders.
+  const audioRendition = truth.renditions.audio_only.reduce((s, x) => s + x.bytes, 0);
+  const served = new Set(twitch.stats.segmentsServed.filter((p) => p.includes("/chunked/")).map((p) => p.split("/").pop()!));
+  const coveringVideo = truth.renditions.chunked.filter((s) => served.has(s.file)).reduce((s, x) => s + x.bytes, 0);
+  const wholeVideo = truth.renditions.chunked.reduce((s, x) => s + x.bytes, 0);
+  const downloaded = twitch.stats.bytes.segment;
+  const encodeSeconds = stats.stageSeconds.render ?? 0;
+  const vodSeconds = minutes * 60;
+  const outputs = result.artifacts.filter((a) => a.kind === "reel" || a.kind === "short");
+  await rm(workDir, { recursive: true, force: true });
+  await rm(outDir, { recursive: true, force: true });
+  return {
+    minutes,
+    generate_seconds: genSeconds,
+    stages: stats.stageSeconds,
+    analysis_x_realtime: vodSeconds / (stats.stageSeconds.analyse_select ?? Infinity),
+    acquire_x_realtime: vodSeconds / (stats.stageSeconds.acquire ?? Infinity),
+    bytes: { downloaded, audio_rendition: audioRendition, covering_video: coveringVideo, whole_video: wholeVideo, ratio_to_minimum: downloaded / (audioRendition + coveringVideo) },
+    wall_seconds: wall,
+    encode_seconds: encodeSeconds,
+    wall_over_encode: wall / encodeSeconds,
+    peak_rss_mb: peakKb / 1024,
+    outputs: outputs.map((o) => `${o.name} ${o.duration_seconds?.toFixed(1)}s`),
+  };
+}
+
+const results = [];
+for (const minutes of minutesList) {
+  process.stderr.write(`bench: ${minutes}-minute VOD...\n`);
+  const r = await benchOne(minutes);
+  results.push(r);
+  const st = Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(", ");
+  console.log(`\n== ${minutes}-minute VOD (generated in ${r.generate_seconds.toFixed(0)} s, not counted)`);
+  console.log(`stages: ${st}`);
+  console.log(`analysis (audio+chat analysis and selection): ${r.analysis_x_realtime.toFixed(0)}x realtime   [target >= 300x]`);
+  console.log(`source acquisition (resolve + audio + chat download): ${r.acquire_x_realtime.toFixed(0)}x realtime`);
+  console.log(`downloaded ${fmtBytes(r.bytes.downloaded)} = ${r.bytes.ratio_to_minimum.toFixed(3)} x (audio rendition ${fmtBytes(r.bytes.audio_rendition)} + covering video ${fmtBytes(r.bytes.covering_video)})   [target <= 1.10]; whole video would be ${fmtBytes(r.bytes.whole_video)}`);
+  console.log(`job wall ${r.wall_seconds.toFixed(1)} s / encode ${r.encode_seconds.toFixed(1)} s = ${r.wall_over_encode.toFixed(2)}   [target <= 1.3]`);
+  console.log(`peak memory (renderer + ffmpeg children): ${r.peak_rss_mb.toFixed(0)} MB   [target < 1024]`);
+  console.log(`outputs: ${r.outputs.join(", ")}`);
+}
+if (results.length > 1) {
+  const first = results[0];
+  const last = results[results.length - 1];
+  console.log(`\nwall time ${last.minutes} min vs ${first.minutes} min VOD: ${(last.wall_seconds / first.wall_seconds).toFixed(2)}x for the same outputs`);
+}
+console.log(JSON.stringify({ bench: results }));
