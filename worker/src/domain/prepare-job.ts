@@ -41,8 +41,7 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
   const issues: ErrorDetailItem[] = parsed.success ? [] : issuesToDetail(parsed.error.issues);
   issues.push(...crossFieldIssues(raw), ...manualHighlightIssues(raw));
 
-  const vod = resolveVodLength(raw, probe);
-  const { durationSeconds, probed, issue } = await vod;
+  const { durationSeconds, probed, issue } = await resolveVodLength(raw, probe);
   if (issue) issues.push(issue);
 
   const cap = shortsCap(account.plan, account.purchased);

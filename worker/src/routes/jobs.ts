@@ -14,7 +14,7 @@ import { validate } from "../middleware/validate";
 import { openDb } from "../storage/db";
 import { upsertFeedback } from "../storage/feedback";
 import { findJob, listJobs, toJobRecord, type NewJob } from "../storage/jobs";
-import type { JobRow } from "../storage/schema";
+import type { AccountRow, JobRow } from "../storage/schema";
 import { lookupVod } from "../twitch/vod-lookup";
 import { toVideoMetadata } from "./videos";
 
@@ -113,18 +113,19 @@ jobsRoutes.get("/", apiKeyAuth, validate("query", ListJobsQuery), async (c) => {
   return c.json(body, 200);
 });
 
-async function ownedJob(c: { env: AppEnv["Bindings"]; get(key: "account"): AppEnv["Variables"]["account"] }, id: string): Promise<JobRow> {
-  const row = await findJob(openDb(c.env.DB), c.get("account").id, id);
+/** The caller's job; another account's job is indistinguishable from a missing one (404). */
+async function ownedJob(env: AppEnv["Bindings"], account: AccountRow, id: string): Promise<JobRow> {
+  const row = await findJob(openDb(env.DB), account.id, id);
   if (!row) throw jobNotFound();
   return row;
 }
 
 jobsRoutes.get("/:id", apiKeyAuth, async (c) => {
-  return c.json(toJobRecord(await ownedJob(c, c.req.param("id"))), 200);
+  return c.json(toJobRecord(await ownedJob(c.env, c.get("account"), c.req.param("id"))), 200);
 });
 
 jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
-  const job = await ownedJob(c, c.req.param("id"));
+  const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `Results exist once the job is completed; it is ${job.status}.`, {
       status: job.status,
@@ -143,7 +144,7 @@ jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
 });
 
 jobsRoutes.post("/:id/cancel", apiKeyAuth, async (c) => {
-  const job = await ownedJob(c, c.req.param("id"));
+  const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   const result = await jobState(c.env, job.id).cancel();
   if (result.ok) return c.json({ id: result.id, status: result.status, refund_credits: result.refund_credits }, 200);
   if (result.code === "job_not_cancellable") {
@@ -155,7 +156,7 @@ jobsRoutes.post("/:id/cancel", apiKeyAuth, async (c) => {
 });
 
 jobsRoutes.post("/:id/feedback", apiKeyAuth, limitBody, requireJson, validate("json", FeedbackInput), async (c) => {
-  const job = await ownedJob(c, c.req.param("id"));
+  const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `Only completed jobs can be rated; this one is ${job.status}.`, {
       status: job.status,
