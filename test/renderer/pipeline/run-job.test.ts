@@ -1,0 +1,156 @@
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Manifest, type RenderJob, type RenderStage } from "../../../common/contract/render";
+import { probeVod } from "../../../common/twitch";
+import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { parseSrt } from "../../../render-container/src/captions";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { silentLogger } from "../../../render-container/src/log";
+import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import { runRenderJob, type RunStats } from "../../../render-container/src/pipeline/run-job";
+import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+
+/**
+ * The whole renderer on a short synthetic VOD served by the local Twitch-compatible server: real downloads,
+ * real analysis, real FFmpeg encodes, real pocketsphinx. Outputs are checked with ffprobe and by parsing.
+ */
+let root: string;
+let twitch: TwitchServer;
+let truth: SyntheticVodTruth;
+const VOD_ID = "900000321";
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "pipeline-vods-"));
+  ({ truth } = await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 11, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }] }));
+  twitch = await startTwitchServer({ root });
+});
+afterAll(async () => {
+  await twitch?.close();
+});
+
+async function jobFor(body: Record<string, unknown>): Promise<RenderJob> {
+  const prepared = await prepareJob(body, { plan: "pro", purchased: true }, (id) => probeVod(twitch, id));
+  return {
+    job_id: "job_pipeline",
+    request: prepared.request,
+    vod: toVodInfo(prepared.probe!),
+    callback: { url: "about:blank", token: "" },
+    upload: { mode: "worker", url: "about:blank", token: "" },
+    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
+  };
+}
+
+async function run(job: RenderJob) {
+  const out = await mkdtemp(path.join(os.tmpdir(), "pipeline-out-"));
+  const work = await mkdtemp(path.join(os.tmpdir(), "pipeline-work-"));
+  const stages: { stage: RenderStage; percent: number }[] = [];
+  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
+  twitch.stats.reset();
+  const result = await runRenderJob(
+    job,
+    { signal: new AbortController().signal, workDir: work, reporter: { progress: (stage, percent) => stages.push({ stage, percent }) }, uploader: new LocalDirUploader(out), log: silentLogger, fetchImpl: fetch },
+    { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} },
+    stats,
+  );
+  return { result, out, stages, stats };
+}
+
+describe("runRenderJob on a synthetic VOD", () => {
+  let ran: Awaited<ReturnType<typeof run>>;
+  beforeAll(async () => {
+    const job = await jobFor({
+      vod_url: `https://www.twitch.tv/videos/${VOD_ID}`,
+      num_shorts: 1,
+      final_video_length_minutes: 1,
+      streamer_name: "Synthia",
+      parameters: { min_highlight_duration: 20, max_highlight_duration: 25, cold_open_enabled: true, cold_open_max_clips: 2, shorts_crop_mode: "split", shorts_facecam_frame_enabled: true, shorts_facecam_frame_color: "violet" },
+    });
+    ran = await run(job);
+  }, 600_000);
+
+  it("finds the planted moment and keeps a lead-in before its peak", () => {
+    const planted = truth.moments.find((m) => m.kind === "hype")!;
+    const found = ran.result.manifest.highlights.find((h) => h.start <= planted.peak && h.end >= planted.peak);
+    expect(found, JSON.stringify(ran.result.manifest.highlights)).toBeDefined();
+    // max_highlight_duration is 25 s here, so the clip cannot hold the whole setup; it must not start at the peak.
+    expect(found!.start).toBeLessThanOrEqual(planted.peak - 5);
+    expect(found!.story.length).toBeGreaterThan(10);
+    expect(found!.signals?.reasons.length).toBeGreaterThan(0);
+  });
+
+  it("writes a manifest of the spec's shape that matches the files", async () => {
+    const manifest = Manifest.parse(JSON.parse(await readFile(path.join(ran.out, "manifest.json"), "utf8")));
+    expect(manifest.summary.total_shorts).toBe(1);
+    expect(manifest.shorts_count).toBe(1);
+    expect(manifest.summary.total_videos).toBe(2);
+    expect(manifest.summary.source_vod_duration_seconds).toBeCloseTo(150, 0);
+    for (const group of Object.values(manifest.artifacts.assets)) expect(Array.isArray(group)).toBe(true);
+    expect(manifest.artifacts.assets.compilation[0].name).toBe("reel-balanced.mp4");
+    const files = (await readdir(ran.out)).sort();
+    expect(files).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);
+  });
+
+  it("renders a 1080x1920 short with audio, as long as planned", async () => {
+    const info = await probeMedia(path.join(ran.out, "short-01.mp4"));
+    expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+    expect(info.audio).toBeTruthy();
+    const short = ran.result.artifacts.find((a) => a.name === "short-01.mp4")!;
+    const moment = ran.result.manifest.artifacts.assets.shorts[0];
+    expect(info.durationSeconds).toBeCloseTo(short.duration_seconds!, 1);
+    expect(moment.duration_seconds).toBeCloseTo(info.durationSeconds, 1);
+  });
+
+  it("renders the reel as teaser + moments", async () => {
+    const info = await probeMedia(path.join(ran.out, "reel-balanced.mp4"));
+    // Reels keep a 1280x720 canvas whatever the source rendition.
+    expect(info.video).toMatchObject({ width: 1280, height: 720 });
+    expect(info.audio).toBeTruthy();
+    const reelMoments = ran.result.manifest.highlights.filter((h) => h.run_name === "balanced");
+    const planned = reelMoments.reduce((s, h) => s + h.duration, 0);
+    // Teaser: cold_open_max_clips snippets of cold_open_snippet_duration (3 s default), at most one per moment.
+    const teaser = Math.min(2, reelMoments.length) * 3;
+    expect(info.durationSeconds).toBeGreaterThan(planned + teaser - 1);
+    expect(info.durationSeconds).toBeLessThan(planned + teaser + 1);
+  });
+
+  it("writes an .srt sidecar holding words that were spoken in the short", async () => {
+    const cues = parseSrt(await readFile(path.join(ran.out, "short-01.srt"), "utf8"));
+    expect(cues.length).toBeGreaterThan(0);
+    const heard = new Set(cues.flatMap((c) => c.text.toLowerCase().split(/\s+/)));
+    const short = ran.result.manifest.highlights.find((h) => h.run_name === "balanced")!;
+    const spoken = truth.sentences.filter((s) => s.end > short.start && s.start < short.end).flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/));
+    const hits = [...new Set(spoken)].filter((w) => w.length > 3 && heard.has(w));
+    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(2);
+  });
+
+  it("downloads the audio rendition and only the video segments that cover the moments", () => {
+    const audioTotal = truth.renditions.audio_only.reduce((s, x) => s + x.bytes, 0);
+    const videoTotal = truth.renditions.chunked.reduce((s, x) => s + x.bytes, 0);
+    expect(ran.stats.bytesDownloaded.audio).toBe(audioTotal);
+    expect(ran.stats.bytesDownloaded.video).toBeGreaterThan(0);
+    expect(ran.stats.bytesDownloaded.video).toBeLessThan(videoTotal);
+  });
+
+  it("reports monotonic progress through the stages", () => {
+    const percents = ran.stages.map((s) => s.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    const seen = new Set(ran.stages.map((s) => s.stage));
+    for (const stage of ["resolving", "downloading_audio", "analysing", "downloading_video", "transcribing", "rendering_reels", "rendering_shorts"] as const) expect(seen.has(stage), stage).toBe(true);
+  });
+});
+
+describe("runRenderJob failures", () => {
+  it("fails with a clear job error when the VOD disappears before rendering", async () => {
+    const job = await jobFor({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 1 });
+    job.vod.vod_id = "900000399";
+    job.request.vod_id = "900000399";
+    const err = await run(job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as { code?: string }).code).toBe("vod_deleted");
+    expect((err as Error).message).toMatch(/deleted|expired|exist/i);
+  });
+});
