@@ -88,6 +88,8 @@ describe("job lifecycle rules", () => {
     expect(b.ok && b.next.progress).toBe(40);
     const c = progressStep(a.next, "uploading", 250, t);
     expect(c.ok && c.next.progress).toBe(100);
+    expect(progressStep(a.next, "analysing", 40.2, t)).toEqual({ ok: false, reason: "unchanged" });
+    expect(progressStep(a.next, "analysing", Number.NaN, t)).toEqual({ ok: false, reason: "unchanged" });
   });
 
   it("refunds everything on a failure and by tier on a cancel", () => {

@@ -25,7 +25,7 @@ export const CANCELLED_BY_USER: JobError = { code: "cancelled_by_user", message:
 
 export type Step =
   | { ok: true; next: JobLifecycle; refund: number }
-  | { ok: false; reason: "terminal" | "invalid_transition" };
+  | { ok: false; reason: "terminal" | "invalid_transition" | "unchanged" };
 
 export const isTerminal = (status: JobStatus): boolean => status === "completed" || status === "failed";
 
@@ -39,10 +39,15 @@ export function startStep(s: JobLifecycle, now: string): Step {
   return { ok: true, refund: 0, next: { ...s, status: "running", started_at: now, updated_at: now } };
 }
 
-/** Progress never goes backwards; a report while pending means a worker has picked the job up. */
+/**
+ * Progress never goes backwards; a report while pending means a worker has picked the job up. A report that
+ * changes nothing is not written (renderers repeat themselves; D1 and updated_at should not churn).
+ */
 export function progressStep(s: JobLifecycle, stage: string, percent: number, now: string): Step {
   if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
-  const progress = Math.max(s.progress, Math.min(100, Math.max(0, Math.floor(percent))));
+  const reported = Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.floor(percent))) : s.progress;
+  const progress = Math.max(s.progress, reported);
+  if (s.status === "running" && progress === s.progress && stage === s.stage) return { ok: false, reason: "unchanged" };
   return {
     ok: true,
     refund: 0,

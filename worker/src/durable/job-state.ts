@@ -22,7 +22,7 @@ export type CreateJobResult =
 /** Answer of every lifecycle call: what changed, or why nothing did (late calls after the end say `terminal`). */
 export type TransitionResult =
   | { changed: true; state: JobLifecycle; refund_credits: number }
-  | { changed: false; reason: "terminal" | "invalid_transition" | "not_found"; state: JobLifecycle | null };
+  | { changed: false; reason: "terminal" | "invalid_transition" | "unchanged" | "not_found"; state: JobLifecycle | null };
 
 export type CancelResult =
   | { ok: true; id: string; status: "failed"; refund_credits: number }
