@@ -22,7 +22,11 @@
  * "(no chat)" as if the chat replay could not be read.
  *
  * Options: --vods N (default 4: typical, small-channel, busy-chat and DMCA-muted variants), --duration S (default 1200), --root DIR, --out FILE (JSON), --seed N.
+ *
+ * --bench-hours H additionally times the audio analysis over H hours of audio (the first VOD's audio_only
+ * playlist looped with -stream_loop, read from disk) and prints speed, ffmpeg CPU time and peak memory.
  */
+import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -161,6 +165,62 @@ function chatRatePerSecond(comments: readonly ChatCommentInput[], seconds: numbe
   return movingAverage(counts, 2);
 }
 
+interface BenchResult {
+  audio_hours: number;
+  wall_seconds: number;
+  x_realtime: number;
+  /** Audio seconds per second of ffmpeg CPU time: the speed on an idle core, whatever else the machine runs. */
+  x_realtime_per_ffmpeg_cpu: number | null;
+  ffmpeg_peak_rss_mb: number | null;
+  node_peak_rss_mb: number;
+  loud_seconds_found: number;
+}
+
+/** Reads VmHWM (peak RSS) and CPU ticks of a running process from /proc; null where /proc is unavailable. */
+function procSample(pid: number): { hwm: number; cpu: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
+    const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
+    const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    return { hwm, cpu };
+  } catch {
+    return null;
+  }
+}
+
+async function benchAnalysis(playlist: string, vodSeconds: number, hours: number): Promise<BenchResult> {
+  const loops = Math.max(1, Math.ceil((hours * 3600) / vodSeconds));
+  const audioSeconds = loops * vodSeconds;
+  let last: { hwm: number; cpu: number } | null = null;
+  let sampler: NodeJS.Timeout | undefined;
+  let nodePeak = process.memoryUsage().rss;
+  const selfSampler = setInterval(() => (nodePeak = Math.max(nodePeak, process.memoryUsage().rss)), 200);
+  const t0 = Date.now();
+  const audio = await analyzeAudio(playlist, {
+    durationSeconds: audioSeconds,
+    inputOptions: ["-stream_loop", String(loops - 1)],
+    onSpawn: (pid) => {
+      sampler = setInterval(() => (last = procSample(pid) ?? last), 100);
+    },
+  });
+  const wall = (Date.now() - t0) / 1000;
+  clearInterval(sampler);
+  clearInterval(selfSampler);
+  const sample = last as { hwm: number; cpu: number } | null;
+  return {
+    audio_hours: Number((audioSeconds / 3600).toFixed(2)),
+    wall_seconds: Number(wall.toFixed(1)),
+    x_realtime: Math.round(audioSeconds / wall),
+    x_realtime_per_ffmpeg_cpu: sample && sample.cpu > 0 ? Math.round(audioSeconds / sample.cpu) : null,
+    ffmpeg_peak_rss_mb: sample ? Math.round(sample.hwm / 1e6) : null,
+    node_peak_rss_mb: Math.round(nodePeak / 1e6),
+    loud_seconds_found: audio.loudnessAboveBaselineDb.filter((d) => d > 10).length,
+  };
+}
+
 const pct = (a: number, b: number) => (b > 0 ? a / b : 1);
 const f2 = (x: number) => x.toFixed(2);
 
@@ -172,6 +232,7 @@ async function main(): Promise<void> {
       seed: { type: "string", default: "101" },
       root: { type: "string", default: path.join(synthCacheRoot(), "eval-vods") },
       out: { type: "string" },
+      "bench-hours": { type: "string" },
     },
   });
   const count = Math.max(1, Number(values.vods));
@@ -284,7 +345,26 @@ async function main(): Promise<void> {
   };
   console.log(`Aims: ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
 
-  const result = { eval: "highlights", vods: vods.length, duration_seconds: duration, audio_x_realtime: Number((audioSeconds / audioWall).toFixed(0)), rows, aims };
+  let bench: BenchResult | null = null;
+  if (values["bench-hours"]) {
+    const first = vods[0]!;
+    bench = await benchAnalysis(path.join(root, first.vodId, "audio_only", "index-dvr.m3u8"), first.truth.duration_seconds, Number(values["bench-hours"]));
+    console.log(
+      `Analysis benchmark: ${bench.audio_hours} h of audio in ${bench.wall_seconds} s = ${bench.x_realtime}x realtime ` +
+        `(${bench.x_realtime_per_ffmpeg_cpu ?? "?"}x per ffmpeg CPU second), peak RSS ffmpeg ${bench.ffmpeg_peak_rss_mb ?? "?"} MB, ` +
+        `node ${bench.node_peak_rss_mb} MB`,
+    );
+  }
+
+  const result = {
+    eval: "highlights",
+    vods: vods.length,
+    duration_seconds: duration,
+    audio_x_realtime: Number((audioSeconds / audioWall).toFixed(0)),
+    rows,
+    aims,
+    bench,
+  };
   if (values.out) await writeFile(values.out, JSON.stringify(result, null, 2) + "\n");
   console.log(JSON.stringify(result));
 }

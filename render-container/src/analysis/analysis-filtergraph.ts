@@ -22,7 +22,8 @@ export const DEFAULT_ANALYSIS_GRAPH: AnalysisGraphOptions = {
   metadataFd: 3,
 };
 
-export function buildAnalysisArgs(inputPath: string, o: AnalysisGraphOptions = DEFAULT_ANALYSIS_GRAPH): string[] {
+/** `inputOptions` go before `-i` (e.g. HTTP headers, or `-stream_loop` for benchmarks). */
+export function buildAnalysisArgs(inputPath: string, o: AnalysisGraphOptions = DEFAULT_ANALYSIS_GRAPH, inputOptions: readonly string[] = []): string[] {
   const graph = [
     `[0:a:0]aresample=${o.sampleRate},aformat=sample_fmts=flt:channel_layouts=mono,`,
     `ebur128=metadata=1,silencedetect=n=${o.silenceThresholdDb}dB:d=${o.silenceMinSeconds},asplit[lv][vb];`,
@@ -40,6 +41,7 @@ export function buildAnalysisArgs(inputPath: string, o: AnalysisGraphOptions = D
     "-vn",
     "-sn",
     "-dn",
+    ...inputOptions,
     "-i",
     inputPath,
     "-filter_complex",

@@ -17,6 +17,10 @@ export interface AnalyzeAudioOptions {
   onProgress?: (fraction: number) => void;
   graph?: Partial<AnalysisGraphOptions>;
   voice?: VoiceFeatureOptions;
+  /** ffmpeg input options placed before `-i` (HTTP headers, reconnect flags, `-stream_loop` in benchmarks). */
+  inputOptions?: readonly string[];
+  /** Called with the ffmpeg process id once it runs (benchmarks sample its memory). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** Loudness below this is gated out of the baseline (ebur128 reports -120 LUFS for digital silence). */
@@ -43,8 +47,9 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     }
   });
 
-  await runAnalysisProcess(buildAnalysisArgs(inputPath, graph), graph.metadataFd, {
+  await runAnalysisProcess(buildAnalysisArgs(inputPath, graph, opts.inputOptions), graph.metadataFd, {
     signal: opts.signal,
+    onSpawn: opts.onSpawn,
     onPcm: (chunk) => envelope.push(chunk),
     onMetadataLine: (line) => parser.push(line),
   });
@@ -78,6 +83,7 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
 
 interface AnalysisProcessHandlers {
   signal?: AbortSignal;
+  onSpawn?: (pid: number) => void;
   onPcm: (chunk: Buffer) => void;
   onMetadataLine: (line: string) => void;
 }
@@ -90,6 +96,7 @@ function runAnalysisProcess(args: string[], metadataFd: number, h: AnalysisProce
     const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
     while (stdio.length <= metadataFd) stdio.push("pipe");
     const child = spawn(FFMPEG_BIN, args, { stdio });
+    if (child.pid !== undefined) h.onSpawn?.(child.pid);
     let stderrTail = "";
     let rest = "";
     let aborted = false;

@@ -47,19 +47,6 @@ export function movingAverage(values: ArrayLike<number>, radius: number): number
   return out;
 }
 
-/** Sliding maximum over a centered window of `2*radius+1` samples. */
-export function movingMax(values: ArrayLike<number>, radius: number): number[] {
-  const n = values.length;
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    let m = -Infinity;
-    const b = Math.min(n - 1, i + radius);
-    for (let j = Math.max(0, i - radius); j <= b; j++) if (values[j]! > m) m = values[j]!;
-    out[i] = m;
-  }
-  return out;
-}
-
 /** Converts a power ratio to decibels, with a floor so digital silence stays finite. */
 export function powerToDb(power: number, floorDb = -120): number {
   return power > 0 ? Math.max(floorDb, 10 * Math.log10(power)) : floorDb;
