@@ -60,8 +60,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
   await fs.mkdir(path.dirname(o.out), { recursive: true });
   return withScratchDir(o.out, (dir) =>
     removeOnFailure(o.out, async () => {
-      let chain = "[vlayout]";
-      const extra: string[] = [];
+      const overlays: string[] = [];
       if (o.titleText) {
         const fontSize = Math.round(size.width * 0.06);
         const title = await titleOverlayFilters({
@@ -74,23 +73,22 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
           workDir: dir,
           name: "title",
         });
-        if (title) extra.push(title);
+        if (title) overlays.push(title);
       }
       const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
       if (cues.length) {
         const assPath = path.join(dir, "captions.ass");
         await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME }), "utf8");
-        extra.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
+        overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
-      const finish = extra.length ? `${chain}${extra.join(",")}[vout]` : `${chain}null[vout]`;
-      chain = "[vout]";
+      const dress = `[vlayout]${overlays.length ? overlays.join(",") : "null"}[vout]`;
 
       const audio = audioSourceArgs(info, range);
       const fadeOut = Math.max(0, range.duration - 0.15);
       const graph = [
         `${videoTrim("[0:v]", range, OUTPUT_FPS)}[vin]`,
         layout.graph,
-        finish,
+        dress,
         `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:d=0.05,afade=t=out:st=${fadeOut.toFixed(3)}:d=0.15[aout]`,
       ].join(";");
 
@@ -99,7 +97,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
           ...cutInputArgs(o.clip, range),
           ...audio.args,
           "-filter_complex", graph,
-          "-map", chain, "-map", "[aout]",
+          "-map", "[vout]", "-map", "[aout]",
           ...videoEncoderArgs(),
           ...audioEncoderArgs(),
           ...FASTSTART,
