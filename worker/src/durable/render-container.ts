@@ -24,7 +24,7 @@ export class RenderContainer extends Container {
   sleepAfter = "10m";
   pingEndpoint = "container/health";
 
-  constructor(ctx: DurableObjectState, env: Record<string, unknown>) {
+  constructor(ctx: DurableObjectState<{}>, env: Record<string, unknown>) {
     super(ctx, env);
     const vars: Record<string, string> = {};
     for (const name of FORWARDED_ENV) {
