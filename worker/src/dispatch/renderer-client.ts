@@ -1,4 +1,3 @@
-import { getContainer } from "@cloudflare/containers";
 import type { RenderJob } from "../../../common/contract/render";
 import type { RenderContainer } from "../durable/render-container";
 
@@ -16,7 +15,8 @@ function rendererFetch(env: RendererBindings, jobId: string, path: string, init:
   const headers = new Headers(init.headers);
   if (env.RENDERER_TOKEN) headers.set("authorization", `Bearer ${env.RENDERER_TOKEN}`);
   if (env.RENDER_URL) return fetch(`${env.RENDER_URL.replace(/\/$/, "")}${path}`, { ...init, headers });
-  const container = getContainer(env.RENDER_CONTAINER, jobId);
+  // What @cloudflare/containers' getContainer does: one instance per name.
+  const container = env.RENDER_CONTAINER.get(env.RENDER_CONTAINER.idFromName(jobId));
   return container.fetch(new Request(`http://container${path}`, { ...init, headers }));
 }
 

@@ -1,4 +1,5 @@
 import { Container } from "@cloudflare/containers";
+import type { Env } from "../env";
 
 /** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
 const FORWARDED_ENV = [
@@ -18,17 +19,17 @@ const FORWARDED_ENV = [
  * Object; `max_instances` in wrangler.toml bounds how many render at once. Locally and in tests the renderer
  * runs as a plain process reached at RENDER_URL instead, because containers need Docker.
  */
-export class RenderContainer extends Container {
+export class RenderContainer extends Container<Env> {
   defaultPort = 8080;
   // A job reports progress at least every few seconds; an idle container is a finished one.
   sleepAfter = "10m";
   pingEndpoint = "container/health";
 
-  constructor(ctx: DurableObjectState<{}>, env: Record<string, unknown>) {
+  constructor(ctx: DurableObjectState<{}>, env: Env) {
     super(ctx, env);
     const vars: Record<string, string> = {};
     for (const name of FORWARDED_ENV) {
-      const value = env[name];
+      const value = (env as unknown as Record<string, unknown>)[name];
       if (typeof value === "string" && value) vars[name] = value;
     }
     this.envVars = vars;
