@@ -1,6 +1,7 @@
 /**
  * Text drawn into video goes through DejaVu fonts, which have no emoji: pictographs would render as boxes.
- * They are removed (with their joiners and variation selectors), control characters become spaces, and
+ * They are removed (with their joiners and variation selectors), invisible format characters (soft hyphens,
+ * direction marks) too, control characters and line breaks become spaces, and
  * runs of whitespace collapse. Everything else (quotes, colons, %, backslashes, accents) is kept as is:
  * drawtext reads it from a file with expansion off, and ASS text is escaped separately.
  */
@@ -8,7 +9,8 @@ export function sanitizeDisplayText(text: string): string {
   return text
     .normalize("NFC")
     .replace(/\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F3FB}-\u{1F3FF}\u200D\uFE0E\uFE0F\u20E3]/gu, "")
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ")
+    .replace(/\p{Cf}/gu, "")
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -11,6 +11,7 @@ describe("sanitizeDisplayText", () => {
       "GG it's 100%: \"wow\" \\o/ 1 ça va bien",
     );
     expect(sanitizeDisplayText("👨‍👩‍👧 ")).toBe("");
+    expect(sanitizeDisplayText("Mal\u00ADenia \u200Fboss\u2028fight")).toBe("Malenia boss fight");
   });
 });
 
