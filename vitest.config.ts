@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["test/renderer/**/*.test.ts", "test/common/**/*.test.ts", "test/dev/**/*.test.ts"],
+          include: ["test/renderer/**/*.test.ts", "test/common/**/*.test.ts", "test/dev/**/*.test.ts", "test/e2e/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

@@ -1,0 +1,201 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../dev/stack/local-stack";
+import { generateSyntheticVod } from "../../dev/synth-vod";
+import { probeMedia } from "../../render-container/src/ffmpeg/probe";
+import { startWebhookReceiver } from "./webhook-receiver";
+
+/**
+ * One system, end to end: the real Worker under `wrangler dev` (local D1/R2/Queues/Durable Objects), the real
+ * renderer process and the local Twitch-compatible server on a short synthetic VOD; a real HTTP receiver checks
+ * webhook signatures with node:crypto; files are downloaded, probed with ffprobe and unzipped with `unzip`.
+ */
+const run = promisify(execFile);
+const VOD_ID = "900000555";
+let stack: LocalStack;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let account: { account_id: string; api_key: string; webhook_signing_secret: string };
+let tmp: string;
+
+const api = (p: string, init: RequestInit = {}) =>
+  fetch(`${stack.apiUrl}${p}`, { ...init, headers: { "x-api-key": account.api_key, "content-type": "application/json", ...(init.headers ?? {}) } });
+
+async function createJob(body: Record<string, unknown>): Promise<{ id: string; credit_cost: number }> {
+  const res = await api("/jobs", { method: "POST", body: JSON.stringify({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, ...body }) });
+  expect(res.status, await res.clone().text()).toBe(202);
+  return (await res.json()) as { id: string; credit_cost: number };
+}
+
+async function getJob(id: string) {
+  return (await (await api(`/jobs/${id}`)).json()) as { status: string; progress: number; stage: string | null; refunded_credits: number; error: { code: string; message: string } | null };
+}
+
+/** Polls the job, recording every distinct status, until it satisfies `done`. */
+async function watch(id: string, done: (j: Awaited<ReturnType<typeof getJob>>) => boolean, timeoutMs = 300_000) {
+  const statuses: string[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(id);
+    if (statuses.at(-1) !== job.status) statuses.push(job.status);
+    if (done(job)) return { job, statuses };
+    if (Date.now() > deadline) throw new Error(`job ${id} stuck: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+async function credits(): Promise<number> {
+  const res = await fetch(`${stack.apiUrl}/admin/accounts/${account.account_id}`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  return ((await res.json()) as { credits: number }).credits;
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "e2e-"));
+  const vodRoot = path.join(tmp, "vods");
+  await generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 5, width: 640, height: 360, moments: [{ kind: "hype", peak: 60 }, { kind: "hype", peak: 115 }] });
+  receiver = await startWebhookReceiver(() => account.webhook_signing_secret);
+  stack = await startLocalStack({
+    vodRoot,
+    stateDir: path.join(tmp, "state"),
+    vars: { WEBHOOK_RETRY_BASE_SECONDS: "0.2", WATCHDOG_SECONDS: "20" },
+  });
+  const res = await fetch(`${stack.apiUrl}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "E2E", plan: "pro", credits: 5000, purchase: true }),
+  });
+  expect(res.status).toBe(201);
+  account = (await res.json()) as typeof account;
+}, 600_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+});
+
+describe("a job from POST /jobs to files on disk", () => {
+  let jobId: string;
+  let statuses: string[];
+  beforeAll(async () => {
+    const job = await createJob({
+      num_shorts: 2,
+      final_video_length_minutes: 1,
+      webhook_url: `${receiver.url}/ok`,
+      parameters: { max_highlight_duration: 25, shorts_crop_mode: "split", shorts_facecam_frame_enabled: true },
+    });
+    jobId = job.id;
+    ({ statuses } = await watch(jobId, (j) => j.status === "completed" || j.status === "failed"));
+  }, 600_000);
+
+  it("moves pending → running → completed", async () => {
+    const job = await getJob(jobId);
+    expect(job.error).toBeNull();
+    expect(job.status).toBe("completed");
+    expect(job.progress).toBe(100);
+    expect(statuses.filter((s) => s !== "pending")).toEqual(["running", "completed"].slice(statuses.includes("running") ? 0 : 1));
+  });
+
+  it("sends job.running then job.completed, each correctly signed", async () => {
+    await expect.poll(() => receiver.forPath("/ok").filter((w) => w.payload.job_id === jobId).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const hooks = receiver.forPath("/ok").filter((w) => w.payload.job_id === jobId);
+    expect(hooks.map((h) => h.event)).toEqual(["job.running", "job.completed"]);
+    expect(hooks.every((h) => h.signatureValid)).toBe(true);
+    const completed = hooks[1].payload as { deliverables: { url: string; type: string }[]; zip_url: string; links_expire_at: string; manifest: { shorts_count: number; artifacts: { assets: Record<string, { url?: string }[]> } } };
+    expect(completed.manifest.shorts_count).toBe(completed.deliverables.filter((d) => d.type === "short").length);
+    const manifestUrls = Object.values(completed.manifest.artifacts.assets).flat().map((a) => a.url);
+    for (const u of manifestUrls) expect(completed.deliverables.map((d) => d.url)).toContain(u);
+  });
+
+  it("serves every deliverable behind its link, and shorts are 1080x1920", async () => {
+    const res = await api(`/jobs/${jobId}/results`);
+    expect(res.status).toBe(200);
+    const results = (await res.json()) as { deliverables: { type: string; url: string; name: string; size_bytes: number }[]; zip_url: string };
+    expect(results.deliverables.filter((d) => d.type === "short")).toHaveLength(2);
+    const dir = path.join(tmp, "download");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(dir, { recursive: true });
+    for (const d of results.deliverables) {
+      const file = await fetch(d.url);
+      expect(file.status, d.url).toBe(200);
+      const bytes = Buffer.from(await file.arrayBuffer());
+      expect(bytes.length).toBe(d.size_bytes);
+      await writeFile(path.join(dir, d.name), bytes);
+    }
+    for (const d of results.deliverables.filter((x) => x.type === "short")) {
+      const info = await probeMedia(path.join(dir, d.name));
+      expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+      expect(info.audio).toBeTruthy();
+    }
+  });
+
+  it("zip_url streams a ZIP that unzip opens, holding every file", async () => {
+    const results = (await (await api(`/jobs/${jobId}/results`)).json()) as { deliverables: { name: string; size_bytes: number }[]; zip_url: string };
+    const res = await fetch(results.zip_url); // no API key: the token is enough
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("zip");
+    const zipPath = path.join(tmp, "all.zip");
+    await writeFile(zipPath, Buffer.from(await res.arrayBuffer()));
+    const out = path.join(tmp, "unzipped");
+    await run("unzip", ["-o", "-q", zipPath, "-d", out]);
+    const files = (await readdir(out)).sort();
+    expect(files).toEqual(results.deliverables.map((d) => d.name).sort());
+    for (const d of results.deliverables) expect((await stat(path.join(out, d.name))).size).toBe(d.size_bytes);
+
+    const tampered = results.zip_url.replace(/token=([^&]+)/, (_m, t: string) => `token=${t.slice(0, -2)}xx`);
+    expect([401, 403]).toContain((await fetch(tampered)).status);
+  });
+});
+
+describe("failure paths", () => {
+  it("cancel while running: tiered refund, renderer stopped, job.failed sent", async () => {
+    const before = await credits();
+    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/cancel`, parameters: { max_highlight_duration: 25 } });
+    await watch(job.id, (j) => j.status === "running" && j.progress >= 5);
+    const res = await api(`/jobs/${job.id}/cancel`, { method: "POST" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: string; status: string; refund_credits: number };
+    expect(body.status).toBe("failed");
+    expect(body.refund_credits).toBeLessThan(job.credit_cost);
+    expect(body.refund_credits).toBeGreaterThan(0);
+    await expect.poll(async () => ((await (await fetch(`${stack.rendererUrl}/jobs/${job.id}`, { headers: { authorization: "Bearer dev-renderer-token" } })).json()) as { status: string }).status, { timeout: 20_000 }).toBe("cancelled");
+    await expect.poll(() => receiver.forPath("/cancel").find((w) => w.event === "job.failed" && w.payload.job_id === job.id), { timeout: 20_000 }).toBeTruthy();
+    const failed = receiver.forPath("/cancel").find((w) => w.event === "job.failed")!;
+    expect(failed.signatureValid).toBe(true);
+    expect(failed.payload.refunded_credits).toBe(body.refund_credits);
+    expect(String(failed.payload.error)).toMatch(/cancel/i);
+    expect(await credits()).toBe(before - job.credit_cost + body.refund_credits);
+    expect((await api(`/jobs/${job.id}/cancel`, { method: "POST" })).status).toBe(400);
+  }, 300_000);
+
+  it("a webhook receiver answering 500 gets 1 + 3 attempts, then the delivery is failed", async () => {
+    receiver.setStatus("/broken", 500);
+    const job = await createJob({ num_shorts: 1, webhook_url: `${receiver.url}/broken` });
+    await api(`/jobs/${job.id}/cancel`, { method: "POST" });
+    await expect.poll(() => receiver.forPath("/broken").filter((w) => w.event === "job.failed").length, { timeout: 30_000 }).toBe(4);
+    await expect
+      .poll(async () => {
+        const res = await api(`/jobs/${job.id}/webhooks`);
+        const body = (await res.json()) as { items?: { event: string; status: string; attempts: unknown[] }[] } | { event: string; status: string; attempts: unknown[] }[];
+        const items = Array.isArray(body) ? body : (body.items ?? []);
+        return items.find((d) => d.event === "job.failed")?.status;
+      }, { timeout: 10_000 })
+      .toBe("failed");
+  }, 120_000);
+
+  it("a renderer that dies mid-job fails the job with a full refund and job.failed", async () => {
+    const before = await credits();
+    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: { max_highlight_duration: 25 } });
+    await watch(job.id, (j) => j.status === "running" && j.progress >= 5);
+    // The whole process group: tsx runs the renderer in a child node process.
+    process.kill(-stack.renderer.child.pid!, "SIGKILL");
+    const { job: failed } = await watch(job.id, (j) => j.status === "failed", 120_000);
+    expect(failed.refunded_credits).toBe(job.credit_cost);
+    expect(failed.error?.message).toMatch(/render/i);
+    await expect.poll(() => receiver.forPath("/crash").find((w) => w.event === "job.failed"), { timeout: 20_000 }).toBeTruthy();
+    expect(receiver.forPath("/crash").find((w) => w.event === "job.failed")!.payload.refunded_credits).toBe(job.credit_cost);
+    expect(await credits()).toBe(before);
+  }, 300_000);
+});
