@@ -42,10 +42,12 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly name = "pocketsphinx";
   private readonly modelDir: string;
   private readonly binary: string;
+  private readonly fast: boolean;
 
   constructor(opts: PocketsphinxOptions = {}) {
     this.modelDir = opts.modelDir ?? process.env.POCKETSPHINX_MODEL_DIR ?? DEFAULT_MODEL_DIR;
     this.binary = opts.binary ?? process.env.POCKETSPHINX_BIN ?? "pocketsphinx_continuous";
+    this.fast = process.env.POCKETSPHINX_ACCURATE !== "1";
   }
 
   supportsLanguage(language: string | null): boolean {
@@ -65,6 +67,9 @@ export class PocketsphinxTranscriber implements Transcriber {
         "-lm", `${m}/en-us.lm.bin`,
         "-dict", `${m}/cmudict-en-us.dict`,
         "-logfn", "/dev/null",
+        // Faster search: every second frame, two Gaussians, narrower beams. Measured on a 48 s synthetic short:
+        // 2.5x faster (17.2 s -> 6.8 s) for ~13 % fewer correct words (54 -> 47). POCKETSPHINX_ACCURATE=1 opts out.
+        ...(this.fast ? ["-ds", "2", "-topn", "2", "-maxwpf", "5", "-maxhmmpf", "3000", "-pl_window", "10"] : []),
       ],
       { signal: opts.signal, collectStdout: true },
     );

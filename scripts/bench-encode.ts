@@ -9,11 +9,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { makeSourceClip } from "../../../test/support/media";
-import { captionRange } from "../captions/caption-range";
-import { PocketsphinxTranscriber } from "../captions/pocketsphinx";
-import { renderReel } from "./render-reel";
-import { renderShort } from "./render-short";
+import { makeSourceClip } from "../test/support/media";
+import { captionRange } from "../render-container/src/captions/caption-range";
+import { PocketsphinxTranscriber } from "../render-container/src/captions/pocketsphinx";
+import { renderReel } from "../render-container/src/render/render-reel";
+import { renderShort } from "../render-container/src/render/render-short";
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 const num = (k: string, d: number) => (args.has(k) ? Number(args.get(k)) : d);
