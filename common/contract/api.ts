@@ -279,3 +279,24 @@ export const AccountDetail = AccountSummary.extend({
   ledger: z.array(LedgerEntry),
 });
 export type AccountDetail = z.infer<typeof AccountDetail>;
+
+export const AccountList = z.object({
+  items: z.array(AccountSummary),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+  has_more: z.boolean(),
+});
+export type AccountList = z.infer<typeof AccountList>;
+
+export const CreatedApiKey = z.object({
+  api_key: z.string().meta({ description: "Shown once; only its hash is stored." }),
+  key_id: z.string(),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const RevokedApiKey = z.object({ key_id: z.string(), revoked_at: isoTimestamp });
+export type RevokedApiKey = z.infer<typeof RevokedApiKey>;
+
+export const CreditBalance = z.object({ credits: z.number().int().meta({ description: "Balance after the change." }) });
+export type CreditBalance = z.infer<typeof CreditBalance>;

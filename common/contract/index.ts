@@ -4,3 +4,4 @@ export * from "./render";
 export * from "./languages";
 export * from "./job-request";
 export * from "./api";
+export * from "./results";

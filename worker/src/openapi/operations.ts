@@ -1,0 +1,304 @@
+import { z } from "zod";
+import { ListJobsQuery, VodUrlInput } from "../../../common/contract";
+import type { RequestSchemaName, ResponseSchemaName } from "./components";
+import type { ErrorCode } from "./error-catalog";
+import { EXAMPLE_BODIES } from "./examples";
+import type { JsonSchema } from "./json-schema";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+/**
+ * Who may call an operation. `zipTokenOrApiKey`: the token of a results `zip_url`, or the API key.
+ * `signedLink`: a presigned link whose `expires` and `sig` query parameters are the credential.
+ */
+export type Auth = "apiKey" | "admin" | "zipTokenOrApiKey" | "signedLink" | "public";
+
+export type Tag = "jobs" | "videos" | "pricing" | "webhooks" | "files" | "operator" | "reference";
+
+export interface RequestBodySpec {
+  schema: RequestSchemaName;
+  /** Each must pass the real validation (tested by posting it). */
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+
+export interface SuccessSpec {
+  status: number;
+  description: string;
+  /** A named response schema, or an inline JSON Schema for answers that have no zod definition (files, HTML). */
+  schema?: ResponseSchemaName | { contentType: string; schema: JsonSchema };
+  headers?: Record<string, JsonSchema>;
+}
+
+export interface OperationSpec {
+  method: HttpMethod;
+  /** OpenAPI form: `/jobs/{id}`. */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  pathParams?: Record<string, string>;
+  /** Query parameters, from the same zod object the route validates with. */
+  query?: z.ZodObject;
+  /** Extra query parameters read by the handler itself (no zod schema of their own). */
+  extraQuery?: Array<{ name: string; description: string; required: boolean; schema: JsonSchema }>;
+  body?: RequestBodySpec;
+  success: SuccessSpec;
+  errors: ErrorCode[];
+}
+
+const jobId = { id: "Job id (`job_` + 26-character ULID)." };
+const header = (description: string, type: "string" | "integer" = "string"): JsonSchema => ({ description, schema: { type } });
+const apiKeyErrors: ErrorCode[] = ["missing_api_key", "invalid_api_key"];
+const jsonBodyErrors: ErrorCode[] = ["invalid_json", "payload_too_large", "unsupported_media_type", "validation_failed"];
+const adminErrors: ErrorCode[] = ["unauthorized"];
+
+/** Paging of the operator account list: the same rules as GET /jobs (page >= 1, page_size 1-100, default 20). */
+const AdminPageQuery = ListJobsQuery.pick({ page: true, page_size: true });
+
+/** Every public and operator route of the Worker. Renderer-only routes are left out on purpose (route-coverage.ts). */
+export const OPERATIONS: OperationSpec[] = [
+  {
+    method: "post",
+    path: "/jobs",
+    operationId: "createJob",
+    tag: "jobs",
+    summary: "Create a job",
+    description:
+      "Validates the body, probes the VOD (unless `vod_length_hours` is given), reserves the credits and queues the " +
+      "job. Checks run in this order: rate limit, API key, body (size, type, JSON), validation (every problem at " +
+      "once), credits. Rate limited per client IP.",
+    auth: "apiKey",
+    body: { schema: "JobRequest", examples: EXAMPLE_BODIES.job },
+    success: {
+      status: 202,
+      description: "Accepted; processing continues in the background.",
+      schema: "JobAck",
+      headers: {
+        Location: header("Path of the new job, /jobs/<id>."),
+        "X-RateLimit-Limit": header("Job creations allowed per minute per client IP.", "integer"),
+        "X-RateLimit-Remaining": header("Creations left in the current window.", "integer"),
+      },
+    },
+    errors: [...apiKeyErrors, ...jsonBodyErrors, "insufficient_credits", "rate_limited", "service_unavailable"],
+  },
+  {
+    method: "post",
+    path: "/jobs/estimate",
+    operationId: "estimateJob",
+    tag: "jobs",
+    summary: "Price a job without creating it",
+    description:
+      "Same body and validation as POST /jobs; answers the cost, its breakdown and the normalised request. Nothing " +
+      "is reserved; not rate limited. Insufficient credits is not an error here (`sufficient_credits`).",
+    auth: "apiKey",
+    body: { schema: "JobRequest", examples: EXAMPLE_BODIES.job },
+    success: { status: 200, description: "The cost of this body for this account.", schema: "CostEstimate" },
+    errors: [...apiKeyErrors, ...jsonBodyErrors],
+  },
+  {
+    method: "get",
+    path: "/jobs",
+    operationId: "listJobs",
+    tag: "jobs",
+    summary: "List jobs, newest first",
+    auth: "apiKey",
+    query: ListJobsQuery,
+    success: { status: 200, description: "One page of the account's jobs.", schema: "JobList" },
+    errors: [...apiKeyErrors, "validation_failed"],
+  },
+  {
+    method: "get",
+    path: "/jobs/{id}",
+    operationId: "getJob",
+    tag: "jobs",
+    summary: "Status and details of one job",
+    auth: "apiKey",
+    pathParams: jobId,
+    success: { status: 200, description: "The job record.", schema: "JobRecord" },
+    errors: [...apiKeyErrors, "job_not_found"],
+  },
+  {
+    method: "get",
+    path: "/jobs/{id}/results",
+    operationId: "getResults",
+    tag: "jobs",
+    summary: "Download links of a completed job",
+    description:
+      "Fresh presigned links on every call (they expire at `links_expire_at`). 409 `job_not_completed` until the " +
+      "job is completed.",
+    auth: "apiKey",
+    pathParams: jobId,
+    success: { status: 200, description: "Deliverables, ZIP link and manifest.", schema: "JobResults" },
+    errors: [...apiKeyErrors, "job_not_found", "job_not_completed", "links_unavailable"],
+  },
+  {
+    method: "post",
+    path: "/jobs/{id}/cancel",
+    operationId: "cancelJob",
+    tag: "jobs",
+    summary: "Cancel a pending or running job",
+    description: "No body. The job becomes `failed` (`cancelled_by_user`); the refund follows the cancel tiers.",
+    auth: "apiKey",
+    pathParams: jobId,
+    success: { status: 200, description: "Cancelled; the refund is in `refund_credits`.", schema: "CancelResponse" },
+    errors: [...apiKeyErrors, "job_not_found", "job_not_cancellable"],
+  },
+  {
+    method: "post",
+    path: "/jobs/{id}/feedback",
+    operationId: "sendFeedback",
+    tag: "jobs",
+    summary: "Rate a completed job",
+    description: "Voting again replaces the previous vote.",
+    auth: "apiKey",
+    pathParams: jobId,
+    body: { schema: "FeedbackRequest", examples: EXAMPLE_BODIES.feedback },
+    success: { status: 204, description: "Stored." },
+    errors: [...apiKeyErrors, ...jsonBodyErrors, "job_not_found", "job_not_completed"],
+  },
+  {
+    method: "get",
+    path: "/videos/metadata",
+    operationId: "getVideoMetadata",
+    tag: "videos",
+    summary: "Probe a VOD before spending credits",
+    description:
+      "Title, duration, channel and whether the VOD can be processed. An unusable VOD (private, subscriber-only, " +
+      "deleted, still live) is a normal 200 with `usable: false` and `reason`. No credits are spent.",
+    auth: "apiKey",
+    query: z.object({ vod_url: VodUrlInput }),
+    success: { status: 200, description: "What Twitch says about the VOD.", schema: "VideoMetadata" },
+    errors: [...apiKeyErrors, "validation_failed", "twitch_unavailable"],
+  },
+  {
+    method: "get",
+    path: "/pricing",
+    operationId: "getPricing",
+    tag: "pricing",
+    summary: "Price table",
+    description: "Public: rates per model preset, reel and short prices, plan caps, cancel refund tiers.",
+    auth: "public",
+    success: { status: 200, description: "The numbers behind every credit_cost.", schema: "PricingTable" },
+    errors: [],
+  },
+  // ---- operator API -------------------------------------------------------------------------------------------
+  {
+    method: "post",
+    path: "/admin/accounts",
+    operationId: "adminCreateAccount",
+    tag: "operator",
+    summary: "Create an account with its first API key",
+    auth: "admin",
+    body: { schema: "CreateAccountRequest", examples: EXAMPLE_BODIES.createAccount },
+    success: { status: 201, description: "The account, its API key (shown once) and webhook signing secret.", schema: "CreatedAccount" },
+    errors: [...adminErrors, ...jsonBodyErrors],
+  },
+  {
+    method: "get",
+    path: "/admin/accounts",
+    operationId: "adminListAccounts",
+    tag: "operator",
+    summary: "List accounts",
+    auth: "admin",
+    query: AdminPageQuery,
+    success: { status: 200, description: "One page of accounts.", schema: "AccountList" },
+    errors: [...adminErrors, "validation_failed"],
+  },
+  {
+    method: "get",
+    path: "/admin/accounts/{id}",
+    operationId: "adminGetAccount",
+    tag: "operator",
+    summary: "One account with keys and credit ledger",
+    auth: "admin",
+    pathParams: { id: "Account id (`acct_` + ULID)." },
+    extraQuery: [
+      {
+        name: "ledger_limit",
+        description: "Newest ledger entries to include, 1-1000 (default 50).",
+        required: false,
+        schema: { type: "string", pattern: "^\\d+$", default: "50" },
+      },
+    ],
+    success: { status: 200, description: "The account.", schema: "AccountDetail" },
+    errors: [...adminErrors, "account_not_found", "validation_failed"],
+  },
+  {
+    method: "patch",
+    path: "/admin/accounts/{id}",
+    operationId: "adminUpdateAccount",
+    tag: "operator",
+    summary: "Change an account's plan",
+    auth: "admin",
+    pathParams: { id: "Account id." },
+    body: { schema: "UpdateAccountRequest", examples: EXAMPLE_BODIES.updateAccount },
+    success: { status: 200, description: "The updated account.", schema: "AccountSummary" },
+    errors: [...adminErrors, ...jsonBodyErrors, "account_not_found"],
+  },
+  {
+    method: "post",
+    path: "/admin/accounts/{id}/keys",
+    operationId: "adminAddApiKey",
+    tag: "operator",
+    summary: "Issue another API key",
+    auth: "admin",
+    pathParams: { id: "Account id." },
+    success: { status: 201, description: "The new key (shown once).", schema: "CreatedApiKey" },
+    errors: [...adminErrors, "account_not_found"],
+  },
+  {
+    method: "delete",
+    path: "/admin/accounts/{id}/keys/{keyId}",
+    operationId: "adminRevokeApiKey",
+    tag: "operator",
+    summary: "Revoke an API key",
+    description: "The key answers 401 from then on. Revoking twice keeps the first revocation time.",
+    auth: "admin",
+    pathParams: { id: "Account id.", keyId: "Key id (`key_` + ULID)." },
+    success: { status: 200, description: "Revoked.", schema: "RevokedApiKey" },
+    errors: [...adminErrors, "account_not_found", "key_not_found"],
+  },
+  {
+    method: "post",
+    path: "/admin/accounts/{id}/credits",
+    operationId: "adminChangeCredits",
+    tag: "operator",
+    summary: "Add or remove credits",
+    description: "A purchase (positive) lifts the never-purchased shorts cap; a change below a zero balance is 422 on `amount`.",
+    auth: "admin",
+    pathParams: { id: "Account id." },
+    body: { schema: "CreditsRequest", examples: EXAMPLE_BODIES.credits },
+    success: { status: 200, description: "The new balance.", schema: "CreditBalance" },
+    errors: [...adminErrors, ...jsonBodyErrors, "account_not_found"],
+  },
+  // ---- this reference ---------------------------------------------------------------------------------------------
+  {
+    method: "get",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    tag: "reference",
+    summary: "This OpenAPI 3.1 document",
+    description: "Public and cacheable (ETag; answers 304 to a matching If-None-Match).",
+    auth: "public",
+    success: {
+      status: 200,
+      description: "The document.",
+      schema: { contentType: "application/json", schema: { type: "object", description: "OpenAPI 3.1 document." } },
+      headers: { ETag: header("Changes whenever the document changes."), "Cache-Control": header("public, max-age=300") },
+    },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/docs",
+    operationId: "getReferencePage",
+    tag: "reference",
+    summary: "Interactive reference (HTML)",
+    description: "Renders this document; lists every endpoint without JavaScript or network access too.",
+    auth: "public",
+    success: { status: 200, description: "HTML page.", schema: { contentType: "text/html", schema: { type: "string" } } },
+    errors: [],
+  },
+];
