@@ -19,6 +19,12 @@ export default defineConfig({
                 // The local Twitch-compatible server started by the global setup.
                 TWITCH_GQL_URL: inject("twitchGqlUrl"),
                 TWITCH_USHER_URL: inject("twitchUsherUrl"),
+                // Renderer double and webhook receiver of dispatch-fixtures.node.ts; short webhook backoff.
+                PUBLIC_BASE_URL: "https://api.test",
+                RENDER_URL: inject("rendererUrl"),
+                RENDERER_TOKEN: "test-renderer-token",
+                WEBHOOK_RETRY_BASE_SECONDS: "0.1",
+                TEST_HOOKS_URL: inject("hooksUrl"),
               },
             },
           })),
@@ -26,7 +32,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          globalSetup: ["./test/worker/twitch-fixtures.node.ts"],
+          globalSetup: ["./test/worker/twitch-fixtures.node.ts", "./test/worker/dispatch-fixtures.node.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
         },
       },

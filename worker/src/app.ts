@@ -5,9 +5,13 @@ import { onError, onMethodNotAllowed, onNotFound } from "./middleware/errors";
 import { requestId } from "./middleware/request-id";
 import { adminRoutes } from "./routes/admin";
 import { docsRoutes } from "./routes/docs";
+import { downloadRoutes } from "./routes/downloads";
+import { filesRoutes } from "./routes/files";
+import { internalRoutes } from "./routes/internal";
 import { jobsRoutes } from "./routes/jobs";
 import { pricingRoutes } from "./routes/pricing";
 import { videosRoutes } from "./routes/videos";
+import { webhookRoutes } from "./routes/webhooks";
 
 export const app = new Hono<AppEnv>();
 
@@ -19,7 +23,11 @@ app.route("/videos", videosRoutes);
 app.route("/pricing", pricingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/", docsRoutes);
-// Renderer callbacks, uploads, file links and download-all are mounted here by their own modules.
+app.route("/jobs", downloadRoutes);
+app.route("/jobs", webhookRoutes);
+app.route("/files", filesRoutes);
+// Renderer callbacks and uploads (per-job renderer token, not an API key).
+app.route("/internal", internalRoutes);
 
 app.notFound(onNotFound);
 app.onError(onError);

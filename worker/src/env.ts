@@ -23,9 +23,19 @@ export interface Env {
   /** Empty: use the container binding. */
   RENDER_URL: string;
   R2_BUCKET_NAME: string;
+  /** Seconds a running job may go without a renderer report before it fails (default 600). */
+  WATCHDOG_SECONDS?: string;
+  /** First webhook retry delay; later retries wait 4x and 16x as long (default 30). */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Lifetime of download links and the download-all token (default 86400). */
+  LINK_TTL_SECONDS?: string;
+  /** S3 endpoint of the artifact bucket when it is not R2's `<account>.r2.cloudflarestorage.com` (tests, other stores). */
+  R2_S3_ENDPOINT?: string;
 
   // Secrets: absent until `wrangler secret put` (or .dev.vars) provides them.
   ADMIN_TOKEN?: string;
+  /** Bearer token the renderer service requires (sent on start and cancel). */
+  RENDERER_TOKEN?: string;
   LINK_SIGNING_KEY?: string;
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;

@@ -25,11 +25,14 @@ export function linkTtlSeconds(env: LinkEnv): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : DEFAULT_LINK_TTL_SECONDS;
 }
 
-function s3Configured(env: LinkEnv): boolean {
+type S3Env = Pick<LinkEnv, "R2_ACCOUNT_ID" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "R2_S3_ENDPOINT">;
+
+/** R2 API credentials present: links are R2 presigned URLs and the renderer uploads straight to R2. */
+export function s3Configured(env: S3Env): boolean {
   return Boolean(env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY && (env.R2_ACCOUNT_ID || env.R2_S3_ENDPOINT));
 }
 
-export function s3Endpoint(env: LinkEnv): string {
+export function s3Endpoint(env: S3Env): string {
   return env.R2_S3_ENDPOINT?.replace(/\/$/, "") || `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
 }
 

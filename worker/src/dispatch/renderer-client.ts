@@ -20,7 +20,13 @@ function rendererFetch(env: RendererBindings, jobId: string, path: string, init:
   return container.fetch(new Request(`http://container${path}`, { ...init, headers }));
 }
 
-export class RendererUnavailableError extends Error {}
+/** The renderer could not take the job. `permanent`: it rejected the job itself (4xx), so retrying cannot help. */
+export class RendererUnavailableError extends Error {
+  constructor(message: string, readonly permanent = false) {
+    super(message);
+    this.name = "RendererUnavailableError";
+  }
+}
 
 /** Starts a job; the renderer answers 202 at once (also for a duplicate start, which it ignores). */
 export async function startRender(env: RendererBindings, job: RenderJob): Promise<{ accepted: boolean }> {
@@ -35,7 +41,10 @@ export async function startRender(env: RendererBindings, job: RenderJob): Promis
   } catch (err) {
     throw new RendererUnavailableError(`renderer unreachable: ${String(err)}`);
   }
-  if (res.status !== 202) throw new RendererUnavailableError(`renderer refused the job: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  if (res.status !== 202) {
+    const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+    throw new RendererUnavailableError(`renderer refused the job: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`, permanent);
+  }
   const body = (await res.json()) as { accepted?: boolean };
   return { accepted: body.accepted === true };
 }

@@ -1,15 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
-import type { JobError } from "../../../common/contract";
+import type { JobError, JobStatus, RenderEvent } from "../../../common/contract";
+import { armJobAlarm, jobOutbox, WATCHDOG_KEY } from "../dispatch/job-alarm";
+import { stalledError, watchdogMs } from "../dispatch/watchdog";
 import {
   cancelStep,
   completeStep,
   failStep,
+  isTerminal,
   progressStep,
   startStep,
   type JobLifecycle,
   type Step,
 } from "../domain/job-lifecycle";
 import type { Env } from "../env";
+import { deliverWebhook } from "../webhooks/deliver";
+import type { Delivery } from "../webhooks/outbox";
 import { balance, movementStatements } from "../storage/credits";
 import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
 import { jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
@@ -29,7 +34,19 @@ export type CancelResult =
   | { ok: false; code: "job_not_cancellable"; status: JobLifecycle["status"] }
   | { ok: false; code: "job_not_found" };
 
+/** Answer of a renderer callback: applied, ignored as old or repeated (`duplicate`), or refused after the end (`terminal`). */
+export type RenderEventOutcome =
+  | { outcome: "applied" | "duplicate" | "terminal"; state: JobLifecycle }
+  | { outcome: "not_found" };
+
 const STATE_KEY = "state";
+/** Highest renderer event sequence number applied; older and repeated events are ignored. */
+const SEQ_KEY = "render_seq";
+
+interface Locked<T> {
+  result: T;
+  transitions: JobTransition[];
+}
 
 /**
  * One object per job (idFromName(job_id)): the single writer of its status, progress, stage and timestamps.
@@ -96,10 +113,113 @@ export class JobState extends DurableObject<Env> {
     return this.apply("completed", (s, now) => completeStep(s, now), result === null || result === undefined ? undefined : JSON.stringify(result));
   }
 
-  /** -> failed with a processing error; `refund: "full"` returns every credit not yet refunded. */
-  async fail(code: string, message: string, options: { refund: "full" | "none" } = { refund: "full" }): Promise<TransitionResult> {
+  /**
+   * -> failed with a processing error; `refund: "full"` returns every credit not yet refunded. `onlyFrom` limits
+   * the statuses it applies to (the dead-letter queue fails a job only while it is still pending).
+   */
+  async fail(
+    code: string,
+    message: string,
+    options: { refund: "full" | "none"; onlyFrom?: JobStatus[] } = { refund: "full" },
+  ): Promise<TransitionResult> {
     const error: JobError = { code, message };
-    return this.apply("failed", (s, now) => failStep(s, error, options.refund, now));
+    return this.apply("failed", (s, now) =>
+      options.onlyFrom && !options.onlyFrom.includes(s.status) ? { ok: false, reason: isTerminal(s.status) ? "terminal" : "invalid_transition" } : failStep(s, error, options.refund, now),
+    );
+  }
+
+  /**
+   * A renderer callback (POST /internal/jobs/:id/events). Events carry a sequence number: one not newer than the
+   * highest applied is a retry or arrived out of order and changes nothing; after a terminal state nothing
+   * changes either (`terminal`, e.g. a late report for a cancelled job). Every accepted report moves the
+   * watchdog deadline.
+   */
+  async renderEvent(event: RenderEvent): Promise<RenderEventOutcome> {
+    const locked = await this.serial(async (): Promise<Locked<RenderEventOutcome>> => {
+      const current = await this.load();
+      if (!current) return { result: { outcome: "not_found" }, transitions: [] };
+      if (isTerminal(current.status)) return { result: { outcome: "terminal", state: current }, transitions: [] };
+      const lastSeq = (await this.ctx.storage.get<number>(SEQ_KEY)) ?? 0;
+      if (event.seq <= lastSeq) return { result: { outcome: "duplicate", state: current }, transitions: [] };
+
+      const transitions: JobTransition[] = [];
+      let state = current;
+      const step = async (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => {
+        const done = await this.transitionLocked(cause, fn, resultJson);
+        transitions.push(...done.transitions);
+        if (done.result.state) state = done.result.state;
+      };
+      switch (event.type) {
+        case "started":
+          await step("started", startStep);
+          break;
+        case "progress":
+          await step("progress", (s, now) => progressStep(s, event.stage, event.percent, now));
+          break;
+        case "completed":
+          // A job that skipped "running" still reports it first: job.running is sent once, before job.completed.
+          if (state.status === "pending") await step("started", startStep);
+          await step("completed", completeStep, JSON.stringify({ manifest: event.manifest, artifacts: event.artifacts }));
+          break;
+        case "failed":
+          await step("failed", (s, now) => failStep(s, { code: event.error.code, message: event.error.message }, "full", now));
+          break;
+      }
+      await this.ctx.storage.put(SEQ_KEY, event.seq);
+      if (state.status === "running") await this.extendWatchdog();
+      return { result: { outcome: "applied", state }, transitions };
+    });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
+
+  /**
+   * Fails a running job whose renderer has been silent past its deadline; otherwise only makes sure the alarm
+   * is armed. Called by the alarm and by the hourly cron as a safety net. Returns true when it failed the job.
+   */
+  async checkWatchdog(): Promise<boolean> {
+    const locked = await this.serial(async (): Promise<Locked<boolean>> => {
+      const current = await this.load();
+      if (!current || current.status !== "running") return { result: false, transitions: [] };
+      const limitMs = watchdogMs(this.env);
+      // Objects from before the watchdog existed have no deadline: measure from the last stored change.
+      const deadline = (await this.ctx.storage.get<number>(WATCHDOG_KEY)) ?? Date.parse(current.updated_at) + limitMs;
+      if (Date.now() < deadline) {
+        await armJobAlarm(this.ctx.storage, this.env);
+        return { result: false, transitions: [] };
+      }
+      const error = stalledError(limitMs / 1000);
+      const done = await this.transitionLocked("failed", (s, now) => failStep(s, error, "full", now));
+      return { result: done.result.changed, transitions: done.transitions };
+    });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
+
+  /** The one alarm: the watchdog deadline and due webhook deliveries, then re-armed for whatever is next. */
+  async alarm(): Promise<void> {
+    try {
+      await this.checkWatchdog();
+    } catch (error) {
+      logError("job watchdog failed", this.ctx.id.toString(), error);
+    }
+    const state = await this.load();
+    if (state) {
+      await jobOutbox(this.ctx.storage, this.env).runDue((d) => deliverWebhook(this.env, state.account_id, d));
+    }
+    await armJobAlarm(this.ctx.storage, this.env);
+  }
+
+  /** Webhook deliveries of this job with every attempt (GET /jobs/{id}/webhooks). */
+  async listWebhooks(): Promise<Delivery[]> {
+    return jobOutbox(this.ctx.storage, this.env).list();
+  }
+
+  /** Sends one delivery's event again, as a new delivery due now; null when there is no such delivery. */
+  async redeliverWebhook(deliveryId: string): Promise<{ id: string } | null> {
+    const created = jobOutbox(this.ctx.storage, this.env).redeliver(deliveryId);
+    if (created) await armJobAlarm(this.ctx.storage, this.env);
+    return created;
   }
 
   /** pending/running -> failed (cancelled_by_user) with the tiered refund. */
@@ -117,45 +237,67 @@ export class JobState extends DurableObject<Env> {
     step: (s: JobLifecycle, now: string) => Step,
     resultJson?: string,
   ): Promise<TransitionResult> {
-    const outcome = await this.serial(async (): Promise<{ result: TransitionResult; transition: JobTransition | null }> => {
-      const current = await this.load();
-      if (!current) return { result: { changed: false, reason: "not_found", state: null }, transition: null };
-      const now = nowIso();
-      const next = step(current, now);
-      if (!next.ok) return { result: { changed: false, reason: next.reason, state: current }, transition: null };
+    const locked = await this.serial(() => this.transitionLocked(cause, step, resultJson));
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
 
-      const db = openDb(this.env.DB);
-      const mirror = lifecycleUpdate(db, next.next, cause === "completed" ? resultJson : undefined);
-      if (next.refund > 0) {
-        const { update, entry } = movementStatements(db, {
-          accountId: current.account_id,
-          amount: next.refund,
-          kind: "refund",
-          jobId: current.job_id,
-          reason: cause === "cancelled" ? "cancelled by user" : `job failed: ${next.next.error?.code ?? "error"}`,
-          at: now,
-        });
-        await db.batch([mirror, update, entry]);
-      } else {
-        await mirror;
-      }
-      await this.ctx.storage.put(STATE_KEY, next.next);
-      const transition: JobTransition | null =
-        next.next.status === current.status
-          ? null
-          : {
-              job_id: current.job_id,
-              account_id: current.account_id,
-              from: current.status,
-              to: next.next.status,
-              cause,
-              refund_credits: next.refund,
-              state: next.next,
-            };
-      return { result: { changed: true, state: next.next, refund_credits: next.refund }, transition };
-    });
-    if (outcome.transition) await this.runHooks(outcome.transition);
-    return outcome.result;
+  /** One lifecycle step; callers hold the serial chain and run the hooks of the returned transitions after it. */
+  private async transitionLocked(
+    cause: JobTransition["cause"],
+    step: (s: JobLifecycle, now: string) => Step,
+    resultJson?: string,
+  ): Promise<Locked<TransitionResult>> {
+    const current = await this.load();
+    if (!current) return { result: { changed: false, reason: "not_found", state: null }, transitions: [] };
+    const now = nowIso();
+    const next = step(current, now);
+    if (!next.ok) return { result: { changed: false, reason: next.reason, state: current }, transitions: [] };
+
+    const db = openDb(this.env.DB);
+    const mirror = lifecycleUpdate(db, next.next, cause === "completed" ? resultJson : undefined);
+    if (next.refund > 0) {
+      const { update, entry } = movementStatements(db, {
+        accountId: current.account_id,
+        amount: next.refund,
+        kind: "refund",
+        jobId: current.job_id,
+        reason: cause === "cancelled" ? "cancelled by user" : `job failed: ${next.next.error?.code ?? "error"}`,
+        at: now,
+      });
+      await db.batch([mirror, update, entry]);
+    } else {
+      await mirror;
+    }
+    await this.ctx.storage.put(STATE_KEY, next.next);
+    if (next.next.status === "running" && current.status !== "running") await this.extendWatchdog();
+    if (isTerminal(next.next.status)) {
+      await this.ctx.storage.delete(WATCHDOG_KEY);
+      await armJobAlarm(this.ctx.storage, this.env);
+    }
+    const transition: JobTransition | null =
+      next.next.status === current.status
+        ? null
+        : {
+            job_id: current.job_id,
+            account_id: current.account_id,
+            from: current.status,
+            to: next.next.status,
+            cause,
+            refund_credits: next.refund,
+            state: next.next,
+          };
+    return { result: { changed: true, state: next.next, refund_credits: next.refund }, transitions: transition ? [transition] : [] };
+  }
+
+  /** The renderer was heard from (or the job just started): it has WATCHDOG_SECONDS until the next report. */
+  private async extendWatchdog(): Promise<void> {
+    await this.ctx.storage.put(WATCHDOG_KEY, Date.now() + watchdogMs(this.env));
+    await armJobAlarm(this.ctx.storage, this.env);
+  }
+
+  private async runAllHooks(transitions: JobTransition[]): Promise<void> {
+    for (const transition of transitions) await this.runHooks(transition);
   }
 
   private async runHooks(transition: JobTransition): Promise<void> {
@@ -189,4 +331,8 @@ export class JobState extends DurableObject<Env> {
     this.chain = run.catch(() => undefined);
     return run;
   }
+}
+
+function logError(msg: string, objectId: string, error: unknown): void {
+  console.error(JSON.stringify({ level: "error", msg, object_id: objectId, error: error instanceof Error ? error.message : String(error) }));
 }

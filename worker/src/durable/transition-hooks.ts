@@ -1,6 +1,8 @@
 import type { JobStatus } from "../../../common/contract";
 import type { JobLifecycle } from "../domain/job-lifecycle";
+import { stopRendererOnCancel } from "../dispatch/cancel-hook";
 import type { Env } from "../env";
+import { enqueueWebhooks } from "../webhooks/enqueue-hook";
 
 /** A status change of one job, after it is stored in the object and mirrored into D1. */
 export interface JobTransition {
@@ -28,4 +30,4 @@ export type TransitionHook = (transition: JobTransition, context: TransitionCont
  * run in order after the change is durable; a hook that throws is logged and does not undo the change or stop
  * the others, so anything that must not be lost has to be made durable by the hook itself (outbox + alarm).
  */
-export const transitionHooks: TransitionHook[] = [];
+export const transitionHooks: TransitionHook[] = [enqueueWebhooks, stopRendererOnCancel];

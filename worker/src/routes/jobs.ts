@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
+import { artifactsExpired } from "../artifacts/expired";
 import type { StoredResult } from "../dispatch/results";
 import { publishResults } from "../dispatch/results";
 import { newJobId } from "../domain/ids";
@@ -131,6 +132,7 @@ jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
       status: job.status,
     });
   }
+  if (job.artifactsDeletedAt) throw artifactsExpired(job);
   const signingKey = c.env.LINK_SIGNING_KEY;
   if (!signingKey) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
   if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);

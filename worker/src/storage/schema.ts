@@ -48,6 +48,8 @@ export const jobs = sqliteTable("jobs", {
   startedAt: text("started_at"),
   finishedAt: text("finished_at"),
   artifactsExpiresAt: text("artifacts_expires_at"),
+  /** Set by the retention sweep (migrations/0002) once the job's files are deleted. */
+  artifactsDeletedAt: text("artifacts_deleted_at"),
 });
 
 export const LEDGER_KINDS = ["reserve", "refund", "purchase", "adjustment"] as const;

@@ -1,0 +1,137 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestProject } from "vitest/node";
+import { RenderJob } from "../../common/contract/render";
+import { ACCEPT_MARKER, TEST_RENDERER_TOKEN, type BoxConfig, type ReceivedDelivery, type RendererJobLog } from "./doubles-protocol";
+
+/**
+ * Global setup of the "worker" project (Node): the two outside parties of a job's life, as real HTTP servers on
+ * 127.0.0.1 the Worker calls from workerd.
+ * - A renderer double speaking the renderer's HTTP contract (POST /jobs validated with the real RenderJob
+ *   schema, POST /jobs/{id}/cancel). It renders nothing: tests play the renderer's callbacks themselves.
+ * - A webhook receiver that records deliveries, answers with the status a test chose, and verifies
+ *   X-Service-Signature with node:crypto, independently of the Worker's signing code.
+ */
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    rendererUrl: string;
+    hooksUrl: string;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+export function startRendererDouble(): Server {
+  const jobs = new Map<string, RendererJobLog & { answer: number | null; accepted: boolean }>();
+  const entry = (id: string) => {
+    let e = jobs.get(id);
+    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, authorization: null, answer: null, accepted: false }));
+    return e;
+  };
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://renderer");
+    const parts = url.pathname.split("/").filter(Boolean);
+    const body = await readBody(req);
+    if (parts[0] === "__test" && parts[1] === "jobs" && parts[2]) {
+      const e = entry(parts[2]);
+      // PUT sets the status answered to this job's starts (202 accepts, anything else refuses).
+      if (req.method === "PUT") e.answer = (JSON.parse(body.toString() || "{}") as { status?: number }).status ?? 202;
+      return json(res, 200, { starts: e.starts, answers: e.answers, cancels: e.cancels, authorization: e.authorization });
+    }
+    if (req.headers.authorization !== `Bearer ${TEST_RENDERER_TOKEN}`) return json(res, 401, { error: { code: "unauthorized" } });
+
+    if (req.method === "POST" && parts.length === 1 && parts[0] === "jobs") {
+      const parsed = RenderJob.safeParse(JSON.parse(body.toString()));
+      if (!parsed.success) return json(res, 422, { error: { code: "invalid_job", detail: parsed.error.issues } });
+      const e = entry(parsed.data.job_id);
+      e.starts.push(parsed.data);
+      e.authorization = req.headers.authorization ?? null;
+      const status = e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
+      e.answers.push(status);
+      if (status !== 202) return json(res, status, { error: { code: "unavailable", message: "renderer double refuses this job" } });
+      // Like the real renderer: a duplicate start is acknowledged and ignored.
+      const first = !e.accepted;
+      e.accepted = true;
+      return json(res, 202, { accepted: first, job_id: parsed.data.job_id });
+    }
+    if (req.method === "POST" && parts.length === 3 && parts[0] === "jobs" && parts[2] === "cancel") {
+      const e = entry(parts[1]!);
+      e.cancels += 1;
+      e.authorization = req.headers.authorization ?? null;
+      return json(res, 200, { job_id: parts[1], cancelled: e.accepted && e.cancels === 1 });
+    }
+    return json(res, 404, { error: { code: "not_found" } });
+  });
+}
+
+function signatureValid(secret: string, raw: Buffer, header: string | undefined): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"));
+  const given = Buffer.from(header);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function startWebhookReceiver(): Server {
+  const boxes = new Map<string, { config: BoxConfig; deliveries: ReceivedDelivery[] }>();
+  const box = (name: string) => {
+    let b = boxes.get(name);
+    if (!b) boxes.set(name, (b = { config: {}, deliveries: [] }));
+    return b;
+  };
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://hooks");
+    const parts = url.pathname.split("/").filter(Boolean);
+    const raw = await readBody(req);
+    if (parts[0] === "__test" && parts[1] === "boxes" && parts[2]) {
+      const b = box(parts[2]);
+      if (req.method === "PUT") b.config = JSON.parse(raw.toString() || "{}") as BoxConfig;
+      return json(res, 200, { deliveries: b.deliveries });
+    }
+    if (req.method === "POST" && parts[0] === "hooks" && parts[1]) {
+      const b = box(parts[1]);
+      const status = b.config.status ?? 200;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+      b.deliveries.push({
+        at: Date.now(),
+        headers,
+        body: raw.toString("utf8"),
+        signature_valid: b.config.secret ? signatureValid(b.config.secret, raw, req.headers["x-service-signature"] as string | undefined) : null,
+        answered: status,
+      });
+      return json(res, status, { received: true }, status >= 300 && status < 400 ? { location: `${url.origin}/hooks/${parts[1]}-moved` } : {});
+    }
+    return json(res, 404, { error: "not found" });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const renderer = startRendererDouble();
+  const hooks = startWebhookReceiver();
+  project.provide("rendererUrl", await listen(renderer));
+  project.provide("hooksUrl", await listen(hooks));
+  return async () => {
+    await Promise.all(
+      [renderer, hooks].map((s) => {
+        s.closeAllConnections();
+        return new Promise((r) => s.close(r));
+      }),
+    );
+  };
+}

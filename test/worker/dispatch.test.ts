@@ -1,0 +1,210 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { RenderJob, type JobAck } from "../../common/contract";
+import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
+import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
+import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-flow";
+
+let acct: TestAccount;
+beforeAll(async () => {
+  acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
+});
+
+describe("queue consumer: dispatch to the renderer", () => {
+  it("sends the renderer a complete RenderJob, acks the message and marks the job running", async () => {
+    const { ack, message } = await createJob(acct.api_key, minimalJob({ num_shorts: 2, streamer_name: "SynthRunner" }));
+    expect(message).toEqual({ job_id: ack.id });
+    await rendererAnswers(ack.id, 202);
+    const result = await deliver(message);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+
+    const log = await rendererLog(ack.id);
+    expect(log.authorization).toBe(`Bearer ${TEST_RENDERER_TOKEN}`);
+    expect(log.starts).toHaveLength(1);
+    const job = RenderJob.parse(log.starts[0]);
+    expect(job.job_id).toBe(ack.id);
+    expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/events`);
+    expect(job.callback.token.length).toBeGreaterThan(20);
+    expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/artifacts`, token: job.callback.token });
+    expect(job.twitch).toEqual({ gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL });
+    expect(job.request).toMatchObject({ vod_id: FIXTURE_VODS.public, num_shorts: 2, streamer_name: "SynthRunner" });
+    // vod_length_hours skipped the probe: the VOD is described from the row.
+    expect(job.vod).toEqual({
+      vod_id: FIXTURE_VODS.public,
+      title: `VOD ${FIXTURE_VODS.public}`,
+      duration_seconds: 3600,
+      streamer_login: null,
+      streamer_display_name: "SynthRunner",
+      game_name: null,
+      created_at: null,
+      language: null,
+    });
+
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec.status).toBe("running");
+    expect(rec.started_at).not.toBeNull();
+  });
+
+  it("passes the probed VOD through when the duration was probed", async () => {
+    const { render } = await startedJob(acct.api_key, { vod_url: vodUrl(FIXTURE_VODS.public) });
+    expect(render.vod).toMatchObject({
+      vod_id: FIXTURE_VODS.public,
+      title: "Speedrun Night: Any% attempts",
+      duration_seconds: 7200,
+      streamer_login: "synthrunner",
+      game_name: "Celeste",
+      language: "en",
+    });
+  });
+
+  it("gives each job its own renderer token", async () => {
+    const a = await startedJob(acct.api_key);
+    const b = await startedJob(acct.api_key);
+    expect(a.render.callback.token).not.toBe(b.render.callback.token);
+  });
+
+  it("does not start a job twice when the message is delivered again", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 202);
+    await deliver(message);
+    const again = await deliver(message, { attempts: 2 });
+    expect(again.explicitAcks).toHaveLength(1);
+    expect((await rendererLog(ack.id)).starts).toHaveLength(1);
+    expect((await record(acct.api_key, ack.id)).status).toBe("running");
+  });
+
+  it("skips a job cancelled while it was queued", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 202);
+    expect((await post(acct.api_key, `/jobs/${ack.id}/cancel`)).status).toBe(200);
+    const result = await deliver(message);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect((await rendererLog(ack.id)).starts).toHaveLength(0);
+    expect((await record(acct.api_key, ack.id)).status).toBe("failed");
+  });
+
+  it("retries with growing backoff while the renderer refuses, leaving the job pending", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 503);
+    const first = await deliver(message, { attempts: 1 });
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages).toHaveLength(1);
+    expect(first.retryOptions).toEqual([{ delaySeconds: 15 }]);
+    const second = await deliver(message, { attempts: 2 });
+    expect(second.retryOptions).toEqual([{ delaySeconds: 60 }]);
+    const third = await deliver(message, { attempts: 3 });
+    expect(third.retryOptions).toEqual([{ delaySeconds: 240 }]);
+    expect((await rendererLog(ack.id)).answers).toEqual([503, 503, 503]);
+    expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+  });
+
+  it("retries when the renderer cannot be reached at all", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    // A port nothing listens on: the connection is refused.
+    const result = await deliver(message, { env: { RENDER_URL: "http://127.0.0.1:9" } });
+    expect(result.retryMessages).toHaveLength(1);
+    expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+  });
+
+  it("fails the job at once with a full refund when the renderer rejects the job itself (4xx)", async () => {
+    const before = await accountCredits(acct.account_id);
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 422);
+    const result = await deliver(message);
+    expect(result.explicitAcks).toHaveLength(1);
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec.status).toBe("failed");
+    expect(rec.error?.code).toBe("dispatch_failed");
+    expect(rec.error?.message).toMatch(/could not start rendering/i);
+    expect(rec.refunded_credits).toBe(ack.credit_cost);
+    expect(await accountCredits(acct.account_id)).toBe(before);
+  });
+
+  it("fails clearly, refunding everything, when PUBLIC_BASE_URL is not configured", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 202);
+    const result = await deliver(message, { env: { PUBLIC_BASE_URL: "" } });
+    expect(result.explicitAcks).toHaveLength(1);
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "dispatch_failed" } });
+    expect(rec.error?.message).toContain("PUBLIC_BASE_URL is not set");
+    expect((await rendererLog(ack.id)).starts).toHaveLength(0);
+  });
+
+  it("hands out an S3 upload target under jobs/<id>/ when R2 API credentials are configured", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 202);
+    await deliver(message, { env: { R2_ACCESS_KEY_ID: "AKIDTEST", R2_SECRET_ACCESS_KEY: "secret-test", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" } });
+    const job = RenderJob.parse((await rendererLog(ack.id)).starts[0]);
+    expect(job.upload).toEqual({
+      mode: "s3",
+      endpoint: "http://127.0.0.1:9000",
+      bucket: "highlight-artifacts",
+      access_key_id: "AKIDTEST",
+      secret_access_key: "secret-test",
+      region: "auto",
+      prefix: `jobs/${ack.id}/`,
+    });
+  });
+
+  it("drops a message without a job id instead of retrying it forever", async () => {
+    const result = await deliver({ nope: true });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+  });
+});
+
+describe("dead-letter queue", () => {
+  it("fails a job that never started with a full refund and a clear message", async () => {
+    const before = await accountCredits(acct.account_id);
+    const { ack, message } = await createJob(acct.api_key);
+    expect(await accountCredits(acct.account_id)).toBe(before - ack.credit_cost);
+    const result = await deliver(message, { queue: DEAD_LETTER_QUEUE });
+    expect(result.explicitAcks).toHaveLength(1);
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "dispatch_failed" } });
+    expect(rec.error?.message).toMatch(/^Could not start rendering/);
+    expect(await accountCredits(acct.account_id)).toBe(before);
+  });
+
+  it("leaves a job alone that the renderer picked up in the meantime", async () => {
+    const { ack } = await startedJob(acct.api_key);
+    await deliver({ job_id: ack.id }, { queue: DEAD_LETTER_QUEUE });
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec).toMatchObject({ status: "running", refunded_credits: 0 });
+  });
+});
+
+describe("the real queue", () => {
+  it("delivers POST /jobs to the consumer, which starts the render", async () => {
+    const res = await postJob(acct.api_key, minimalJob({ streamer_name: ACCEPT_MARKER }));
+    expect(res.status).toBe(202);
+    const ack = (await res.json()) as JobAck;
+    await eventually(async () => (await record(acct.api_key, ack.id)).status === "running", 10_000, "the job to be running");
+    const log = await rendererLog(ack.id);
+    expect(log.answers).toEqual([202]);
+  });
+});
+
+describe("cancel reaches the renderer", () => {
+  it("tells the renderer to stop a running job once the cancel is stored", async () => {
+    const { ack } = await startedJob(acct.api_key);
+    const res = await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    expect(res.status).toBe(200);
+    const log = await eventually(async () => {
+      const l = await rendererLog(ack.id);
+      return l.cancels > 0 && l;
+    }, 5000, "the renderer cancel");
+    expect(log.cancels).toBe(1);
+    expect(log.authorization).toBe(`Bearer ${TEST_RENDERER_TOKEN}`);
+    expect((await jobState(ack.id).get())?.status).toBe("failed");
+  });
+
+  it("does not call the renderer for a job cancelled before it started", async () => {
+    const { ack } = await createJob(acct.api_key);
+    expect((await post(acct.api_key, `/jobs/${ack.id}/cancel`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await rendererLog(ack.id)).cancels).toBe(0);
+  });
+});

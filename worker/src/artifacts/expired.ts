@@ -1,0 +1,17 @@
+import { ApiError } from "../lib/api-error";
+
+/** 410 once the retention sweep deleted the job's files (spec 2.12); the job record stays readable. */
+export function artifactsExpired(job: { id: string; artifactsDeletedAt: string | null }): ApiError {
+  return new ApiError(
+    410,
+    "artifacts_expired",
+    `The files of job ${job.id} were deleted on ${job.artifactsDeletedAt} under the 30-day retention policy; the job record remains available.`,
+    { artifacts_deleted_at: job.artifactsDeletedAt },
+  );
+}
+
+/** Videos and images are already compressed; text-like files deflate well. */
+export function isCompressible(contentType: string): boolean {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  return type.startsWith("text/") || type === "application/json" || type === "application/x-subrip" || type.endsWith("+json") || type.endsWith("+xml");
+}

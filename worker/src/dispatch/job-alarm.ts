@@ -1,0 +1,31 @@
+import { WebhookOutbox } from "../webhooks/outbox";
+
+/**
+ * A Durable Object has one alarm; a job needs two timers: the watchdog deadline of a running job and the next
+ * due webhook delivery. Both live in the object's storage and the alarm is always set to the earlier one.
+ */
+
+/** Epoch ms by which the renderer must report again; present only while the job is running. */
+export const WATCHDOG_KEY = "watchdog_at";
+
+export function webhookRetryBaseSeconds(env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): number {
+  const n = Number(env.WEBHOOK_RETRY_BASE_SECONDS);
+  return Number.isFinite(n) && n > 0 ? n : 30;
+}
+
+export function jobOutbox(storage: DurableObjectStorage, env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): WebhookOutbox {
+  return new WebhookOutbox(storage.sql, webhookRetryBaseSeconds(env));
+}
+
+export async function armJobAlarm(storage: DurableObjectStorage, env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): Promise<number | null> {
+  const watchdogAt = (await storage.get<number>(WATCHDOG_KEY)) ?? null;
+  const webhookAt = jobOutbox(storage, env).nextDueAt();
+  const candidates = [watchdogAt, webhookAt].filter((t): t is number => t !== null);
+  if (candidates.length === 0) {
+    await storage.deleteAlarm();
+    return null;
+  }
+  const at = Math.min(...candidates);
+  await storage.setAlarm(at);
+  return at;
+}

@@ -1,0 +1,72 @@
+import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from "../../../common/contract";
+import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
+import type { Env } from "../env";
+import type { JobRow } from "../storage/schema";
+
+/** A setting the Worker needs before it can hand a job to the renderer is missing: nothing will fix it by retrying. */
+export class DispatchConfigError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`the Worker is not configured for rendering: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set`);
+    this.name = "DispatchConfigError";
+  }
+}
+
+export interface DispatchSettings {
+  /** Where the renderer reaches this Worker: callbacks and uploads. */
+  baseUrl: string;
+  linkSigningKey: string;
+}
+
+export function dispatchSettings(env: Env): DispatchSettings {
+  const baseUrl = env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") ?? "";
+  const missing: string[] = [];
+  // The renderer runs elsewhere and calls back; there is no incoming request to derive the address from.
+  if (!baseUrl) missing.push("PUBLIC_BASE_URL");
+  if (!env.LINK_SIGNING_KEY) missing.push("LINK_SIGNING_KEY");
+  if (missing.length) throw new DispatchConfigError(missing);
+  return { baseUrl, linkSigningKey: env.LINK_SIGNING_KEY! };
+}
+
+/** The probe result, or what the row knows when vod_length_hours skipped the probe. */
+export function vodInfoOf(row: JobRow, request: NormalizedJobRequest): VodInfo {
+  if (row.vodJson) return VodInfo.parse(JSON.parse(row.vodJson));
+  return {
+    vod_id: row.vodId,
+    title: row.vodTitle ?? `VOD ${row.vodId}`,
+    duration_seconds: row.vodDurationSeconds,
+    streamer_login: null,
+    streamer_display_name: row.streamerName,
+    game_name: row.gameName,
+    created_at: null,
+    language: request.stream_language,
+  };
+}
+
+function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, token: string): UploadTarget {
+  if (s3Configured(env)) {
+    return {
+      mode: "s3",
+      endpoint: s3Endpoint(env),
+      bucket: env.R2_BUCKET_NAME || "highlight-artifacts",
+      access_key_id: env.R2_ACCESS_KEY_ID!,
+      secret_access_key: env.R2_SECRET_ACCESS_KEY!,
+      region: "auto",
+      prefix: `jobs/${jobId}/`,
+    };
+  }
+  return { mode: "worker", url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/artifacts`, token };
+}
+
+/** Everything the renderer needs for one job; it never reads D1 or the API. */
+export async function buildRenderJob(env: Env, settings: DispatchSettings, row: JobRow): Promise<RenderJob> {
+  const request = NormalizedJobRequest.parse(JSON.parse(row.requestJson));
+  const token = await rendererJobToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, row.id);
+  return {
+    job_id: row.id,
+    request,
+    vod: vodInfoOf(row, request),
+    callback: { url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/events`, token },
+    upload: uploadTarget(env, settings, row.id, token),
+    twitch: { gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL },
+  };
+}

@@ -1,0 +1,54 @@
+import { Hono } from "hono";
+import { artifactsExpired } from "../artifacts/expired";
+import { artifactKey, verifyArtifactLink } from "../artifacts/links";
+import type { AppEnv } from "../hono-env";
+import { ApiError } from "../lib/api-error";
+import { openDb } from "../storage/db";
+import { findJobById } from "../storage/jobs";
+
+/**
+ * GET /files/{job_id}/{name}?expires=&sig= : the Worker-signed download links of results and webhooks (used
+ * when R2 API credentials are not configured). The signature is the only credential, so no API key is needed.
+ * Supports Range requests (players seek in the videos).
+ */
+export const filesRoutes = new Hono<AppEnv>();
+
+function contentDisposition(name: string): string {
+  return `attachment; filename="${name}"`;
+}
+
+filesRoutes.get("/:job_id/:name", async (c) => {
+  const jobId = c.req.param("job_id");
+  const name = c.req.param("name");
+  const key = c.env.LINK_SIGNING_KEY;
+  if (!key) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
+  const verdict = await verifyArtifactLink({ LINK_SIGNING_KEY: key }, jobId, name, c.req.query("expires"), c.req.query("sig"));
+  if (verdict === "invalid") throw new ApiError(403, "invalid_link", "This download link is not valid (it was altered or is incomplete).");
+  if (verdict === "expired") {
+    throw new ApiError(403, "link_expired", `This download link has expired. Request GET /jobs/${jobId}/results for fresh links.`);
+  }
+
+  const job = await findJobById(openDb(c.env.DB), jobId);
+  if (!job) throw new ApiError(404, "file_not_found", "No such file.");
+  if (job.artifactsDeletedAt) throw artifactsExpired(job);
+
+  const object = await c.env.ARTIFACTS.get(artifactKey(jobId, name), { range: c.req.raw.headers });
+  if (!object) throw new ApiError(404, "file_not_found", "No such file.");
+  const headers = new Headers({
+    "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+    "Content-Disposition": contentDisposition(name),
+    "Accept-Ranges": "bytes",
+    ETag: object.httpEtag,
+    "Cache-Control": "private, max-age=3600",
+  });
+  const range = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
+  if (range && c.req.header("Range")) {
+    const offset = range.suffix !== undefined ? object.size - range.suffix : (range.offset ?? 0);
+    const length = range.suffix !== undefined ? range.suffix : (range.length ?? object.size - offset);
+    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
+    headers.set("Content-Length", String(length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(object.size));
+  return new Response(object.body, { status: 200, headers });
+});

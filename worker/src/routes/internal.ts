@@ -1,0 +1,109 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ArtifactRef, RenderEvent } from "../../../common/contract";
+import { artifactKey } from "../artifacts/links";
+import { rendererAuth } from "../dispatch/renderer-auth";
+import type { AppEnv } from "../hono-env";
+import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
+
+/**
+ * Renderer -> Worker (common/contract/render.ts): progress callbacks and, in upload mode "worker", file uploads
+ * into R2. Not part of the public API; every call carries the job's renderer token.
+ */
+export const internalRoutes = new Hono<AppEnv>();
+
+/** A completed event lists every file with its manifest; a few hundred KiB at most. */
+const MAX_EVENT_BYTES = 1024 * 1024;
+
+const jobState = (env: AppEnv["Bindings"], jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
+
+/** Files a completed event names but R2 does not hold (or holds with another size). */
+async function missingArtifacts(bucket: R2Bucket, jobId: string, artifacts: ArtifactRef[]): Promise<string[]> {
+  const heads = await Promise.all(artifacts.map((a) => bucket.head(artifactKey(jobId, a.name))));
+  return artifacts.filter((a, i) => !heads[i] || heads[i]!.size !== a.size_bytes).map((a) => a.name);
+}
+
+internalRoutes.post(
+  "/jobs/:id/events",
+  rendererAuth,
+  bodyLimit({
+    maxSize: MAX_EVENT_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `A render event must be at most ${MAX_EVENT_BYTES} bytes.`);
+    },
+  }),
+  async (c) => {
+    const jobId = c.req.param("id");
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw validationError([{ field: "body", message: "must be a JSON render event" }]);
+    }
+    const parsed = RenderEvent.safeParse(body, { error: clientErrorMap });
+    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
+    let event = parsed.data;
+
+    if (event.type === "completed") {
+      // What the client downloads must be what was reported: a completion naming absent files is a failure.
+      const missing = await missingArtifacts(c.env.ARTIFACTS, jobId, event.artifacts);
+      if (missing.length > 0) {
+        event = {
+          type: "failed",
+          seq: event.seq,
+          error: {
+            code: "artifacts_missing",
+            message: `Rendering finished but ${missing.length} output file(s) were not stored (${missing.slice(0, 5).join(", ")}). All credits were refunded; please submit the job again.`,
+          },
+        };
+      }
+    }
+
+    const outcome = await jobState(c.env, jobId).renderEvent(event);
+    switch (outcome.outcome) {
+      case "not_found":
+        throw jobNotFound();
+      case "terminal":
+        // The renderer reads 409 as "the Worker already settled this job" and stops retrying.
+        throw new ApiError(409, "job_settled", `The job is already ${outcome.state.status}; the event changes nothing.`, {
+          status: outcome.state.status,
+        });
+      case "duplicate":
+        return c.json({ accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress }, 200);
+      case "applied":
+        return c.json({ accepted: true, status: outcome.state.status, progress: outcome.state.progress }, 200);
+    }
+  },
+);
+
+internalRoutes.put("/jobs/:id/artifacts/:name", rendererAuth, async (c) => {
+  const jobId = c.req.param("id");
+  const name = c.req.param("name");
+  if (!ArtifactRef.shape.name.safeParse(name).success) {
+    throw validationError([{ field: "name", message: "must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit" }]);
+  }
+  const state = await jobState(c.env, jobId).get();
+  if (!state) throw jobNotFound();
+  if (state.status !== "running") {
+    throw new ApiError(409, "job_not_running", `Files are accepted only while the job is running; it is ${state.status}.`, { status: state.status });
+  }
+  const lengthHeader = c.req.header("Content-Length");
+  if (lengthHeader === undefined) throw new ApiError(411, "length_required", "Send Content-Length: uploads are streamed straight into storage.");
+  const length = Number(lengthHeader);
+  if (!/^\d+$/.test(lengthHeader) || !Number.isSafeInteger(length)) throw new ApiError(400, "bad_request", "Content-Length must be a whole number of bytes.");
+  const body = c.req.raw.body;
+  if (!body && length > 0) throw new ApiError(400, "bad_request", "The upload has no body.");
+
+  // R2 needs the length of a streamed body up front; a body that ends early or runs long fails the stream.
+  const { readable, writable } = new FixedLengthStream(length);
+  const piping = (body ?? new ReadableStream({ start: (ctl) => ctl.close() })).pipeTo(writable);
+  const contentType = c.req.header("Content-Type") || "application/octet-stream";
+  const [stored, piped] = await Promise.allSettled([c.env.ARTIFACTS.put(artifactKey(jobId, name), readable, { httpMetadata: { contentType } }), piping]);
+  if (piped.status === "rejected") {
+    const reason = piped.reason instanceof Error ? piped.reason.message : String(piped.reason);
+    throw new ApiError(400, "upload_incomplete", `The upload did not match its Content-Length of ${length} bytes (${reason}); nothing was stored.`);
+  }
+  if (stored.status === "rejected") throw stored.reason;
+  return c.json({ name, size_bytes: stored.value?.size ?? length }, 201);
+});
