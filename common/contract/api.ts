@@ -26,6 +26,7 @@ export const ErrorBody = z
     retry_after_seconds: z.number().int().optional().meta({ description: "429 only; also in Retry-After." }),
     status: JobStatus.optional().meta({ description: "409/400 on a job: its current status." }),
     request_id: z.string().optional().meta({ description: "500 only: quote it when reporting the problem." }),
+    artifacts_deleted_at: isoTimestamp.optional().meta({ description: "410 only: when the retention sweep deleted the files." }),
   })
   .meta({ description: "The single error envelope of every non-2xx answer." });
 export const ErrorEnvelope = z.object({ error: ErrorBody });

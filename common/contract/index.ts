@@ -5,3 +5,4 @@ export * from "./languages";
 export * from "./job-request";
 export * from "./api";
 export * from "./results";
+export * from "./webhooks";

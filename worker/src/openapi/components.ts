@@ -47,6 +47,16 @@ export const RESPONSE_SCHEMAS = {
   CreatedApiKey: contract.CreatedApiKey,
   RevokedApiKey: contract.RevokedApiKey,
   CreditBalance: contract.CreditBalance,
+  WebhookDeliveryList: contract.WebhookDeliveryList,
+  WebhookDelivery: contract.WebhookDelivery,
+  WebhookDeliveryAttempt: contract.WebhookDeliveryAttempt,
+  WebhookRedelivery: contract.WebhookRedelivery,
+  // Bodies of the `webhooks` the service sends.
+  JobRunningEvent: contract.JobRunningEvent,
+  JobCompletedEvent: contract.JobCompletedEvent,
+  JobFailedEvent: contract.JobFailedEvent,
+  JobRunningPayload: contract.JobRunningPayload,
+  JobFailedPayload: contract.JobFailedPayload,
 } satisfies Record<string, z.ZodType>;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

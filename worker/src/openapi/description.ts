@@ -19,7 +19,9 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
 export function apiDescription(): string {
   const pricing = pricingTable();
   const caps = pricing.shorts_plan_caps;
-  const errorRows = Object.entries(ERROR_CODES).map(([code, spec]) => [spec.status, `\`${code}\``]);
+  const errorRows = Object.entries(ERROR_CODES)
+    .sort(([, a], [, b]) => a.status - b.status)
+    .map(([code, spec]) => [spec.status, `\`${code}\``]);
   const tiers = pricing.cancel_refund_tiers.map((t, i, all) => {
     const previous = all[i - 1];
     const lower = previous && previous.status === t.status && previous.progress_below !== null ? previous.progress_below : 0;

@@ -2,8 +2,8 @@ import { componentSchemas } from "./components";
 import { API_DOCUMENT_VERSION, apiDescription } from "./description";
 import { errorResponses } from "./error-catalog";
 import { inlineSchema, componentRef, type JsonSchema } from "./json-schema";
-import { OPERATIONS, type Auth, type OperationSpec, type Tag } from "./operations";
-import { webhookComponentSchemas, webhookPathItems } from "./webhooks";
+import { OPERATIONS, type Auth, type OperationSpec, type SuccessSpec, type Tag } from "./operations";
+import { webhookPathItems } from "./webhooks";
 
 export type OpenApiDocument = JsonSchema & { openapi: string; paths: Record<string, Record<string, JsonSchema>> };
 
@@ -62,12 +62,11 @@ function parameters(op: OperationSpec): JsonSchema[] {
       });
     }
   }
-  for (const q of op.extraQuery ?? []) out.push({ name: q.name, in: "query", required: q.required, description: q.description, schema: q.schema });
+  for (const p of op.extraParams ?? []) out.push({ name: p.name, in: p.in, required: p.required, description: p.description, schema: p.schema });
   return out;
 }
 
-function successResponse(op: OperationSpec): JsonSchema {
-  const { success } = op;
+function successResponse(success: SuccessSpec): JsonSchema {
   const headers = { "X-Request-Id": REQUEST_ID_HEADER, ...success.headers };
   const response: JsonSchema = { description: success.description, headers };
   if (typeof success.schema === "string") response.content = { "application/json": { schema: componentRef(success.schema) } };
@@ -97,7 +96,10 @@ function operationObject(op: OperationSpec): JsonSchema {
           },
         }
       : {}),
-    responses: { [String(op.success.status)]: successResponse(op), ...errorResponses(op.errors) },
+    responses: {
+      ...Object.fromEntries([op.success, ...(op.otherSuccess ?? [])].map((s) => [String(s.status), successResponse(s)])),
+      ...errorResponses(op.errors),
+    },
   };
 }
 
@@ -123,7 +125,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths,
     webhooks: webhookPathItems(),
     components: {
-      schemas: { ...componentSchemas(), ...webhookComponentSchemas() },
+      schemas: componentSchemas(),
       securitySchemes: SECURITY_SCHEMES,
     },
   };

@@ -35,6 +35,21 @@ export const ERROR_CODES = {
     example: { code: "unauthorized", message: "The operator API needs Authorization: Bearer <ADMIN_TOKEN>." },
     headers: ["WWW-Authenticate"],
   },
+  invalid_token: {
+    status: 401,
+    example: { code: "invalid_token", message: "The download token is not valid for this job." },
+  },
+  invalid_link: {
+    status: 403,
+    example: { code: "invalid_link", message: "This download link is not valid (it was altered or is incomplete)." },
+  },
+  link_expired: {
+    status: 403,
+    example: {
+      code: "link_expired",
+      message: "This download link has expired. Request GET /jobs/job_01JQ2V6S5XK3W8T9N4M7B1C0DE/results for fresh links.",
+    },
+  },
   insufficient_credits: {
     status: 402,
     example: { code: "insufficient_credits", message: "This job costs 230 credits but the account has 120.", needed: 230, available: 120 },
@@ -42,9 +57,20 @@ export const ERROR_CODES = {
   job_not_found: { status: 404, example: { code: "job_not_found", message: "No job with this id exists for this account." } },
   account_not_found: { status: 404, example: { code: "account_not_found", message: "No account with this id." } },
   key_not_found: { status: 404, example: { code: "key_not_found", message: "No key with this id on this account." } },
+  delivery_not_found: { status: 404, example: { code: "delivery_not_found", message: "This job has no webhook delivery with that id." } },
+  file_not_found: { status: 404, example: { code: "file_not_found", message: "No such file." } },
   job_not_completed: {
     status: 409,
     example: { code: "job_not_completed", message: "Results exist once the job is completed; it is running.", status: "running" },
+  },
+  artifacts_expired: {
+    status: 410,
+    example: {
+      code: "artifacts_expired",
+      message:
+        "The files of job job_01JQ2V6S5XK3W8T9N4M7B1C0DE were deleted on 2026-03-02T10:00:00.000Z under the 30-day retention policy; the job record remains available.",
+      artifacts_deleted_at: "2026-03-02T10:00:00.000Z",
+    },
   },
   payload_too_large: { status: 413, example: { code: "payload_too_large", message: "The request body is larger than 65536 bytes." } },
   unsupported_media_type: {
@@ -57,8 +83,8 @@ export const ERROR_CODES = {
       code: "validation_failed",
       message: "Invalid request: 2 problems; see detail.",
       detail: [
-        { field: "final_video_length_minutes", message: "0 is allowed only together with compilation_enabled false (a shorts-only job)" },
         { field: "manual_highlights[0].end_seconds", message: "the range must be 20 to 180 seconds long (end_seconds - start_seconds = 10)" },
+        { field: "final_video_length_minutes", message: "0 is allowed only together with compilation_enabled false (a shorts-only job)" },
       ],
     },
   },
@@ -98,7 +124,9 @@ const STATUS_TEXT: Record<number, string> = {
   401: "Not authenticated",
   402: "Not enough credits",
   404: "Not found",
+  403: "Link not valid or expired",
   409: "Conflict with the job's state",
+  410: "Files deleted under the retention policy (the job record remains)",
   413: "Body too large",
   415: "Body is not JSON",
   422: "Validation failed: every problem is listed in error.detail",

@@ -41,10 +41,12 @@ export interface OperationSpec {
   pathParams?: Record<string, string>;
   /** Query parameters, from the same zod object the route validates with. */
   query?: z.ZodObject;
-  /** Extra query parameters read by the handler itself (no zod schema of their own). */
-  extraQuery?: Array<{ name: string; description: string; required: boolean; schema: JsonSchema }>;
+  /** Parameters the handler reads itself (no zod schema of their own). */
+  extraParams?: Array<{ name: string; in: "query" | "header"; description: string; required: boolean; schema: JsonSchema }>;
   body?: RequestBodySpec;
   success: SuccessSpec;
+  /** Further 2xx answers (206 to a Range request). */
+  otherSuccess?: SuccessSpec[];
   errors: ErrorCode[];
 }
 
@@ -131,7 +133,7 @@ export const OPERATIONS: OperationSpec[] = [
     auth: "apiKey",
     pathParams: jobId,
     success: { status: 200, description: "Deliverables, ZIP link and manifest.", schema: "JobResults" },
-    errors: [...apiKeyErrors, "job_not_found", "job_not_completed", "links_unavailable"],
+    errors: [...apiKeyErrors, "job_not_found", "job_not_completed", "artifacts_expired", "links_unavailable"],
   },
   {
     method: "post",
@@ -157,6 +159,91 @@ export const OPERATIONS: OperationSpec[] = [
     body: { schema: "FeedbackRequest", examples: EXAMPLE_BODIES.feedback },
     success: { status: 204, description: "Stored." },
     errors: [...apiKeyErrors, ...jsonBodyErrors, "job_not_found", "job_not_completed"],
+  },
+  {
+    method: "get",
+    path: "/jobs/{id}/download-all",
+    operationId: "downloadAll",
+    tag: "files",
+    summary: "Every file of a completed job as one ZIP",
+    description:
+      "Built while it streams (videos and images stored, text deflated), with the published manifest.json. Send " +
+      "either the `token` of the results' `zip_url` (no API key: the link works in a browser until " +
+      "`links_expire_at`) or the owner's `X-API-Key` (then no token is needed; a key that is sent is checked even " +
+      "when a token is present).",
+    auth: "zipTokenOrApiKey",
+    pathParams: jobId,
+    success: {
+      status: 200,
+      description: "The ZIP, streamed (no Content-Length).",
+      schema: { contentType: "application/zip", schema: { type: "string", contentMediaType: "application/zip" } },
+      headers: { "Content-Disposition": header('attachment; filename="<job_id>.zip"') },
+    },
+    errors: [...apiKeyErrors, "invalid_token", "link_expired", "job_not_found", "job_not_completed", "artifacts_expired", "links_unavailable"],
+  },
+  {
+    method: "get",
+    path: "/files/{job_id}/{name}",
+    operationId: "downloadFile",
+    tag: "files",
+    summary: "One file behind a presigned deliverable link",
+    description:
+      "The `url` of a deliverable when the deployment signs links itself (with R2 API credentials configured the " +
+      "links point at R2 directly instead). `expires` and `sig` are the credential; no API key. Supports Range " +
+      "requests, so players can seek.",
+    auth: "signedLink",
+    pathParams: { job_id: "Job id.", name: "File name (a deliverable's `name`)." },
+    extraParams: [
+      { name: "expires", in: "query", required: true, description: "Unix time the link stops working.", schema: { type: "string", pattern: "^\\d+$" } },
+      { name: "sig", in: "query", required: true, description: "Signature of the link (base64url).", schema: { type: "string" } },
+      { name: "Range", in: "header", required: false, description: "One byte range, e.g. bytes=0-1023.", schema: { type: "string" } },
+    ],
+    success: {
+      status: 200,
+      description: "The file.",
+      schema: { contentType: "application/octet-stream", schema: { type: "string", contentMediaType: "application/octet-stream" } },
+      headers: {
+        "Content-Type": header("The file's type: video/mp4, image/jpeg, application/x-subrip, application/json."),
+        "Content-Disposition": header('attachment; filename="<name>"'),
+        "Accept-Ranges": header("bytes"),
+        ETag: header("Entity tag of the stored object."),
+      },
+    },
+    otherSuccess: [
+      {
+        status: 206,
+        description: "The requested byte range.",
+        schema: { contentType: "application/octet-stream", schema: { type: "string", contentMediaType: "application/octet-stream" } },
+        headers: { "Content-Range": header("bytes <first>-<last>/<size>") },
+      },
+    ],
+    errors: ["invalid_link", "link_expired", "file_not_found", "artifacts_expired", "links_unavailable"],
+  },
+  {
+    method: "get",
+    path: "/jobs/{id}/webhooks",
+    operationId: "listWebhookDeliveries",
+    tag: "webhooks",
+    summary: "Webhook deliveries of a job, with every attempt",
+    description: "Shows what was sent to the job's webhook_url, when, and what the receiver answered.",
+    auth: "apiKey",
+    pathParams: jobId,
+    success: { status: 200, description: "The delivery log.", schema: "WebhookDeliveryList" },
+    errors: [...apiKeyErrors, "job_not_found"],
+  },
+  {
+    method: "post",
+    path: "/jobs/{id}/webhooks/{delivery_id}/redeliver",
+    operationId: "redeliverWebhook",
+    tag: "webhooks",
+    summary: "Send a delivery again",
+    description:
+      "Queues a new delivery of the same event (same body and X-Service-Event-Id, so receivers can de-duplicate), " +
+      "with its own retries. No body.",
+    auth: "apiKey",
+    pathParams: { ...jobId, delivery_id: "Delivery id (`dlv_...`) from GET /jobs/{id}/webhooks." },
+    success: { status: 202, description: "Queued.", schema: "WebhookRedelivery" },
+    errors: [...apiKeyErrors, "job_not_found", "delivery_not_found"],
   },
   {
     method: "get",
@@ -214,9 +301,10 @@ export const OPERATIONS: OperationSpec[] = [
     summary: "One account with keys and credit ledger",
     auth: "admin",
     pathParams: { id: "Account id (`acct_` + ULID)." },
-    extraQuery: [
+    extraParams: [
       {
         name: "ledger_limit",
+        in: "query",
         description: "Newest ledger entries to include, 1-1000 (default 50).",
         required: false,
         schema: { type: "string", pattern: "^\\d+$", default: "50" },

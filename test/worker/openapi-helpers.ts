@@ -1,0 +1,116 @@
+import { env } from "cloudflare:workers";
+import { expect, inject } from "vitest";
+import type { StoredResult } from "../../worker/src/dispatch/results";
+import type { OpenApiDocument } from "../../worker/src/openapi/document";
+import { call } from "./helpers";
+
+/** Helpers of the OpenAPI tests: the served document, the Node-side validator, a job with real results. */
+
+declare module "vitest" {
+  // Provided by the global setup openapi-validator.node.ts (outside this type-check project).
+  export interface ProvidedContext {
+    openapiValidatorUrl: string;
+  }
+}
+
+export const stateOf = (jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
+
+let documentPromise: Promise<OpenApiDocument> | undefined;
+
+/** The document exactly as the Worker serves it. */
+export function servedDocument(): Promise<OpenApiDocument> {
+  documentPromise ??= (async () => {
+    const res = await call("/openapi.json");
+    expect(res.status).toBe(200);
+    return (await res.json()) as OpenApiDocument;
+  })();
+  return documentPromise;
+}
+
+export interface ValidationAnswer {
+  valid: boolean;
+  errors: unknown;
+}
+
+async function askValidator(path: "/document" | "/instance", body: unknown): Promise<ValidationAnswer> {
+  const res = await fetch(`${inject("openapiValidatorUrl")}${path}`, { method: "POST", body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ValidationAnswer;
+}
+
+/** The document against the OpenAPI 3.1 schema (@seriousme/openapi-schema-validator, in Node). */
+export async function validateDocument(document: unknown): Promise<ValidationAnswer> {
+  return askValidator("/document", { document });
+}
+
+/** A value against `#/components/schemas/<schema>` of the document, as a JSON Schema 2020-12 validator reads it. */
+export async function validateInstance(document: OpenApiDocument, schema: string, value: unknown): Promise<ValidationAnswer> {
+  return askValidator("/instance", { document, schema, value });
+}
+
+type ResponseObject = { content?: Record<string, { schema?: { $ref?: string } }> };
+type OperationObject = { responses: Record<string, ResponseObject>; requestBody?: unknown };
+
+export function operationOf(doc: OpenApiDocument, method: string, template: string): OperationObject {
+  const op = doc.paths[template]?.[method.toLowerCase()] as OperationObject | undefined;
+  if (!op) throw new Error(`the document has no ${method} ${template}`);
+  return op;
+}
+
+/**
+ * Asserts that a real answer is one the document promises: its status is listed for the operation and its JSON
+ * body validates against the documented schema. Returns the parsed body.
+ */
+export async function expectDocumented(doc: OpenApiDocument, method: string, template: string, res: Response): Promise<unknown> {
+  const op = operationOf(doc, method, template);
+  const documented = op.responses[String(res.status)];
+  expect(documented, `${method} ${template} answered ${res.status}, which the document does not list`).toBeDefined();
+  const ref = documented!.content?.["application/json"]?.schema?.$ref;
+  if (!ref) {
+    await res.body?.cancel();
+    return null;
+  }
+  const body = await res.json();
+  const answer = await validateInstance(doc, ref.replace("#/components/schemas/", ""), body);
+  expect(answer.errors, `${method} ${template} ${res.status} does not match ${ref}`).toBeNull();
+  return body;
+}
+
+/** A finished render as the renderer reports it: one reel, one short and its captions. */
+export const storedResult: StoredResult = {
+  manifest: {
+    summary: { total_videos: 1, generated_video_duration_seconds: 60, total_shorts: 1, source_vod_duration_seconds: 3600 },
+    highlights: [{ story: "clutch", start: 100, end: 160, duration: 60, run_name: "balanced" }],
+    shorts_count: 1,
+    artifacts: {
+      assets: {
+        compilation: [{ name: "reel-balanced.mp4", run_name: "balanced" }],
+        shorts: [{ name: "short-01.mp4", index: 1 }],
+        thumbnails: [],
+        captions: [{ name: "short-01.srt", index: 1 }],
+        metadata: [],
+      },
+    },
+    warnings: [],
+  },
+  artifacts: [
+    { name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: 11, run_name: "balanced", index: null, title: "Best of", duration_seconds: 60, tags: null },
+    { name: "short-01.mp4", kind: "short", content_type: "video/mp4", size_bytes: 5, run_name: null, index: 1, title: "Clutch", duration_seconds: 30, tags: ["celeste"] },
+    { name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: 30, run_name: null, index: 1, title: null, duration_seconds: null, tags: null },
+  ],
+};
+
+/** File contents matching storedResult's sizes, stored where the renderer would have put them. */
+export const STORED_FILES: Record<string, string> = {
+  "reel-balanced.mp4": "reel-bytes!",
+  "short-01.mp4": "short",
+  "short-01.srt": "1\n00:00:00,000 --> 00:00:01,0\n",
+};
+
+/** Runs a pending job through running to completed with storedResult and its files in R2. */
+export async function completeWithFiles(jobId: string): Promise<void> {
+  for (const [name, text] of Object.entries(STORED_FILES)) await env.ARTIFACTS.put(`jobs/${jobId}/${name}`, text);
+  const stub = stateOf(jobId);
+  await stub.markRunning();
+  await stub.complete(storedResult);
+}

@@ -1,0 +1,275 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { JobAck } from "../../common/contract";
+import { app } from "../../worker/src/app";
+import { ERROR_CODES } from "../../worker/src/openapi/error-catalog";
+import { OPERATIONS, type OperationSpec } from "../../worker/src/openapi/operations";
+import { appRouteKeys, documentedRouteKeys, isUndocumented } from "../../worker/src/openapi/route-coverage";
+import { SCALAR_SCRIPT_INTEGRITY, SCALAR_SCRIPT_URL } from "../../worker/src/openapi/reference-page";
+import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
+import { completeWithFiles, expectDocumented, operationOf, servedDocument, validateDocument, validateInstance } from "./openapi-helpers";
+
+let acct: TestAccount;
+beforeAll(async () => {
+  acct = await createAccount({ plan: "pro", credits: 1_000_000, purchase: true });
+});
+
+async function newJob(): Promise<string> {
+  const res = await postJob(acct.api_key, minimalJob());
+  expect(res.status).toBe(202);
+  return ((await res.json()) as JobAck).id;
+}
+
+describe("GET /openapi.json", () => {
+  it("is public and cacheable: ETag, Cache-Control, 304 on a matching If-None-Match", async () => {
+    const res = await call("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=300");
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const etag = res.headers.get("ETag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const text = await res.text();
+
+    const again = await call("/openapi.json", { headers: { "If-None-Match": `W/"other", ${etag}` } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("ETag")).toBe(etag);
+    expect(await again.text()).toBe("");
+
+    const stale = await call("/openapi.json", { headers: { "If-None-Match": '"0000"' } });
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toBe(text);
+  });
+
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    const doc = await servedDocument();
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const answer = await validateDocument(doc);
+    expect(answer.errors).toBeNull();
+    expect(answer.valid).toBe(true);
+  });
+
+  it("fails the validator when broken, so the check above can fail", async () => {
+    const doc = structuredClone(await servedDocument());
+    (doc.paths["/jobs"]!.post as Record<string, unknown>).responses = "none";
+    expect((await validateDocument(doc)).valid).toBe(false);
+  });
+
+  it("declares the three security schemes and uses only those", async () => {
+    const doc = await servedDocument();
+    const schemes = (doc.components as { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> }).securitySchemes;
+    expect(schemes).toEqual({
+      ApiKeyAuth: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+      AdminBearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      ZipToken: expect.objectContaining({ type: "apiKey", in: "query", name: "token" }),
+    });
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item) as Array<{ security?: Array<Record<string, unknown>> }>) {
+        for (const requirement of op.security ?? []) for (const name of Object.keys(requirement)) expect(Object.keys(schemes)).toContain(name);
+      }
+    }
+  });
+});
+
+describe("route coverage", () => {
+  it("documents every route the app serves, and only those; /internal/ is the one deliberate exception", async () => {
+    const doc = await servedDocument();
+    const served = appRouteKeys(app.routes);
+    const publicRoutes = served.filter((key) => !isUndocumented(key.split(" ")[1]!));
+    expect(documentedRouteKeys(doc)).toEqual(publicRoutes);
+    // The exception hides renderer routes and nothing else.
+    for (const key of served.filter((k) => !publicRoutes.includes(k))) expect(key).toMatch(/^(POST|PUT|GET|PATCH|DELETE) \/internal\//);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/internal/"))).toEqual([]);
+  });
+
+  it("reads Hono paths the way OpenAPI writes them", () => {
+    expect(appRouteKeys([{ method: "GET", path: "/jobs/:id/webhooks/:delivery_id" }, { method: "ALL", path: "/admin/*" }])).toEqual([
+      "GET /jobs/{id}/webhooks/{delivery_id}",
+    ]);
+  });
+});
+
+/** A concrete URL for an operation, filling path parameters with ids that exist for `acct` where it matters. */
+function concretePath(op: OperationSpec, ids: Record<string, string>): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? `unknown_${name}`);
+}
+
+describe("documented authentication matches the app", () => {
+  it.each(OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", async (_, op) => {
+    const doc = await servedDocument();
+    // No credentials at all; a fresh client IP so the POST /jobs rate limit cannot answer first.
+    const res = await call(concretePath(op, {}), { method: op.method.toUpperCase(), headers: { "CF-Connecting-IP": nextIp() } });
+    const body = (await res.clone().json().catch(() => null)) as { error?: { code: string } } | null;
+    switch (op.auth) {
+      case "apiKey":
+        expect([res.status, body?.error?.code]).toEqual([401, "missing_api_key"]);
+        break;
+      case "admin":
+        expect([res.status, body?.error?.code]).toEqual([401, "unauthorized"]);
+        break;
+      case "zipTokenOrApiKey":
+        expect([res.status, body?.error?.code]).toEqual([401, "missing_api_key"]);
+        break;
+      case "signedLink":
+        expect([res.status, body?.error?.code]).toEqual([403, "invalid_link"]);
+        break;
+      case "public":
+        expect(res.status).toBe(200);
+        break;
+    }
+    await expectDocumented(doc, op.method, op.path, res);
+  });
+});
+
+describe("example request bodies", () => {
+  const withExamples = OPERATIONS.filter((op) => op.body?.examples);
+
+  it("covers every operation that takes a body", () => {
+    expect(withExamples.map((op) => op.operationId)).toEqual(OPERATIONS.filter((op) => op.body).map((op) => op.operationId));
+  });
+
+  it("validate against the document's own request schemas", async () => {
+    const doc = await servedDocument();
+    for (const op of withExamples) {
+      for (const [name, example] of Object.entries(op.body!.examples!)) {
+        const answer = await validateInstance(doc, op.body!.schema, example.value);
+        expect(answer.errors, `${op.operationId} example ${name}`).toBeNull();
+      }
+    }
+  });
+
+  it.each(withExamples.flatMap((op) => Object.keys(op.body!.examples!).map((name) => [op.operationId, name, op] as const)))(
+    "%s example %s passes the real validation",
+    async (_, name, op) => {
+      const doc = await servedDocument();
+      const ids: Record<string, string> = {};
+      const headers: Record<string, string> = { "CF-Connecting-IP": nextIp() };
+      if (op.auth === "apiKey") headers["X-API-Key"] = acct.api_key;
+      if (op.auth === "admin") {
+        headers.Authorization = `Bearer ${ADMIN_TOKEN}`;
+        ids.id = (await createAccount({ credits: 100 })).account_id;
+      }
+      if (op.operationId === "sendFeedback") {
+        ids.id = await newJob();
+        await completeWithFiles(ids.id);
+      }
+      const res = await call(concretePath(op, ids), jsonInit(op.method.toUpperCase(), op.body!.examples![name]!.value, headers));
+      if (res.status !== op.success.status) throw new Error(`${res.status}: ${await res.text()}`);
+      await expectDocumented(doc, op.method, op.path, res);
+    },
+  );
+});
+
+describe("real answers match the documented schemas", () => {
+  it("jobs: create, read, list, estimate, cancel, results and their errors", async () => {
+    const doc = await servedDocument();
+    const key = { "X-API-Key": acct.api_key };
+    const created = (await expectDocumented(doc, "post", "/jobs", await postJob(acct.api_key, minimalJob({ num_shorts: 2 })))) as JobAck;
+    await expectDocumented(doc, "get", "/jobs/{id}", await call(`/jobs/${created.id}`, { headers: key }));
+    await expectDocumented(doc, "get", "/jobs", await call("/jobs?page_size=3", { headers: key }));
+    await expectDocumented(doc, "get", "/jobs", await call("/jobs?page_size=500", { headers: key }));
+    await expectDocumented(doc, "post", "/jobs/estimate", await call("/jobs/estimate", jsonInit("POST", minimalJob(), key)));
+    await expectDocumented(doc, "get", "/jobs/{id}/results", await call(`/jobs/${created.id}/results`, { headers: key }));
+    await expectDocumented(doc, "post", "/jobs/{id}/cancel", await call(`/jobs/${created.id}/cancel`, { method: "POST", headers: key }));
+    await expectDocumented(doc, "post", "/jobs/{id}/cancel", await call(`/jobs/${created.id}/cancel`, { method: "POST", headers: key }));
+    await expectDocumented(doc, "get", "/jobs/{id}", await call("/jobs/job_nope", { headers: key }));
+
+    const done = await newJob();
+    await completeWithFiles(done);
+    await expectDocumented(doc, "get", "/jobs/{id}/results", await call(`/jobs/${done}/results`, { headers: key }));
+    await expectDocumented(doc, "get", "/jobs/{id}", await call(`/jobs/${done}`, { headers: key }));
+  });
+
+  it("POST /jobs errors: 400, 402, 413, 415, 422 and 429 are documented with the envelope", async () => {
+    const doc = await servedDocument();
+    const poor = await createAccount({ credits: 1, purchase: true });
+    const ip = nextIp();
+    const post = (body: string, headers: Record<string, string> = {}, key = acct.api_key) =>
+      call("/jobs", { method: "POST", body, headers: { "Content-Type": "application/json", "X-API-Key": key, "CF-Connecting-IP": ip, ...headers } });
+    await expectDocumented(doc, "post", "/jobs", await post("{"));
+    await expectDocumented(doc, "post", "/jobs", await post(JSON.stringify(minimalJob()), {}, poor.api_key));
+    await expectDocumented(doc, "post", "/jobs", await post(JSON.stringify({ pad: "x".repeat(70_000) })));
+    await expectDocumented(doc, "post", "/jobs", await post("{}", { "Content-Type": "text/plain" }));
+    await expectDocumented(doc, "post", "/jobs", await post(JSON.stringify({ vod_url: "nope", num_shorts: 99 })));
+    for (let i = 0; i < 6; i++) await (await post("{")).body?.cancel();
+    const limited = await post("{}");
+    expect(limited.status).toBe(429);
+    await expectDocumented(doc, "post", "/jobs", limited);
+  });
+
+  it("the 422 example of POST /jobs is what the API really answers", async () => {
+    const body = minimalJob({ final_video_length_minutes: 0, num_shorts: 1, manual_highlights: [{ start_seconds: 0, end_seconds: 10 }] });
+    const res = await postJob(acct.api_key, body);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: unknown }).error).toEqual(ERROR_CODES.validation_failed.example);
+  });
+
+  it("videos, pricing and the operator API", async () => {
+    const doc = await servedDocument();
+    const key = { "X-API-Key": acct.api_key };
+    await expectDocumented(doc, "get", "/videos/metadata", await call("/videos/metadata?vod_url=https://www.twitch.tv/videos/1001", { headers: key }));
+    await expectDocumented(doc, "get", "/videos/metadata", await call("/videos/metadata?vod_url=https://www.twitch.tv/videos/1004", { headers: key }));
+    await expectDocumented(doc, "get", "/videos/metadata", await call("/videos/metadata?vod_url=https://example.com/x", { headers: key }));
+    await expectDocumented(doc, "get", "/pricing", await call("/pricing"));
+
+    const created = (await expectDocumented(doc, "post", "/admin/accounts", await admin("POST", "/accounts", { name: "Doc check", credits: 5 }))) as {
+      account_id: string;
+      key_id: string;
+    };
+    const id = created.account_id;
+    await expectDocumented(doc, "get", "/admin/accounts", await admin("GET", "/accounts?page_size=2"));
+    await expectDocumented(doc, "get", "/admin/accounts/{id}", await admin("GET", `/accounts/${id}?ledger_limit=5`));
+    await expectDocumented(doc, "get", "/admin/accounts/{id}", await admin("GET", "/accounts/acct_nope"));
+    await expectDocumented(doc, "get", "/admin/accounts/{id}", await admin("GET", `/accounts/${id}?ledger_limit=0`));
+    await expectDocumented(doc, "patch", "/admin/accounts/{id}", await admin("PATCH", `/accounts/${id}`, { plan: "studio" }));
+    await expectDocumented(doc, "post", "/admin/accounts/{id}/keys", await admin("POST", `/accounts/${id}/keys`));
+    await expectDocumented(doc, "delete", "/admin/accounts/{id}/keys/{keyId}", await admin("DELETE", `/accounts/${id}/keys/${created.key_id}`));
+    await expectDocumented(doc, "delete", "/admin/accounts/{id}/keys/{keyId}", await admin("DELETE", `/accounts/${id}/keys/key_nope`));
+    await expectDocumented(doc, "post", "/admin/accounts/{id}/credits", await admin("POST", `/accounts/${id}/credits`, { amount: 7 }));
+    await expectDocumented(doc, "post", "/admin/accounts/{id}/credits", await admin("POST", `/accounts/${id}/credits`, { amount: -100 }));
+  });
+
+  it("the validator notices a response that does not match", async () => {
+    const doc = await servedDocument();
+    const answer = await validateInstance(doc, "JobAck", { id: "job_x", status: "running" });
+    expect(answer.valid).toBe(false);
+  });
+
+  it("every error example of every operation is a valid envelope", async () => {
+    const doc = await servedDocument();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operationOf(doc, method, path).responses)) {
+          if (Number(status) < 400) continue;
+          const examples = (response as { content: Record<string, { examples: Record<string, { value: unknown }> }> }).content["application/json"]!.examples;
+          for (const [code, example] of Object.entries(examples)) {
+            expect((example.value as { error: { code: string } }).error.code).toBe(code);
+            expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status, `${method} ${path} ${code}`).toBe(Number(status));
+            expect((await validateInstance(doc, "ErrorEnvelope", example.value)).errors).toBeNull();
+          }
+        }
+        expect(op).toBeDefined();
+      }
+    }
+  });
+});
+
+describe("GET /docs", () => {
+  it("serves the interactive reference with a server-rendered list of every endpoint and webhook", async () => {
+    const doc = await servedDocument();
+    const res = await call("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain(`<script src="${SCALAR_SCRIPT_URL}" integrity="${SCALAR_SCRIPT_INTEGRITY}" crossorigin="anonymous"`);
+    expect(html).toContain('Scalar.createApiReference("#app", { url: "/openapi.json" })');
+
+    const fallback = html.slice(html.indexOf("<noscript"), html.indexOf("</noscript>"));
+    for (const key of documentedRouteKeys(doc)) {
+      const [method, path] = key.split(" ");
+      expect(fallback).toContain(`<td><code>${method}</code></td><td><code>${path}</code></td>`);
+    }
+    for (const event of Object.keys(doc.webhooks as object)) expect(fallback).toContain(`<td><code>${event}</code></td>`);
+    expect(fallback.match(/<tr><td><code>[A-Z]+<\/code><\/td>/g)).toHaveLength(documentedRouteKeys(doc).length);
+    expect(fallback).not.toMatch(/<script/i);
+  });
+});
