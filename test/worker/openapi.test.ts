@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobAck } from "../../common/contract";
+import { verifyWebhook } from "../../common/client";
+import type { JobAck, JobResults, WebhookDeliveryList } from "../../common/contract";
 import { app } from "../../worker/src/app";
 import { ERROR_CODES } from "../../worker/src/openapi/error-catalog";
 import { OPERATIONS, type OperationSpec } from "../../worker/src/openapi/operations";
 import { appRouteKeys, documentedRouteKeys, isUndocumented } from "../../worker/src/openapi/route-coverage";
 import { SCALAR_SCRIPT_INTEGRITY, SCALAR_SCRIPT_URL } from "../../worker/src/openapi/reference-page";
 import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
+import { eventually, webhookBox } from "./job-flow";
 import { completeWithFiles, expectDocumented, operationOf, servedDocument, validateDocument, validateInstance } from "./openapi-helpers";
 
 let acct: TestAccount;
@@ -250,6 +252,79 @@ describe("real answers match the documented schemas", () => {
         expect(op).toBeDefined();
       }
     }
+  });
+});
+
+describe("downloads, files and webhooks", () => {
+  it("download-all and file links answer as documented", async () => {
+    const doc = await servedDocument();
+    const key = { "X-API-Key": acct.api_key };
+    const id = await newJob();
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: key }));
+    await completeWithFiles(id);
+    const results = (await expectDocumented(doc, "get", "/jobs/{id}/results", await call(`/jobs/${id}/results`, { headers: key }))) as JobResults;
+
+    const zip = new URL(results.zip_url);
+    const byToken = await call(zip.pathname + zip.search);
+    expect(byToken.status).toBe(200);
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", byToken);
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: key }));
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all?token=1.forged`));
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: { "X-API-Key": "hk_live_nope" } }));
+
+    const reel = new URL(results.deliverables.find((d) => d.type === "reel")!.url);
+    const whole = await call(reel.pathname + reel.search);
+    expect(whole.status).toBe(200);
+    await expectDocumented(doc, "get", "/files/{job_id}/{name}", whole);
+    const part = await call(reel.pathname + reel.search, { headers: { Range: "bytes=0-3" } });
+    expect(part.status).toBe(206);
+    await expectDocumented(doc, "get", "/files/{job_id}/{name}", part);
+    await expectDocumented(doc, "get", "/files/{job_id}/{name}", await call(`${reel.pathname}${reel.search.replace("sig=", "sig=x")}`));
+  });
+
+  it("deliveries carry the documented headers and bodies of the documented event schemas", async () => {
+    const doc = await servedDocument();
+    const key = { "X-API-Key": acct.api_key };
+    const box = await webhookBox();
+    const completed = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
+    await completeWithFiles(completed.id);
+    const cancelled = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
+    expect((await call(`/jobs/${cancelled.id}/cancel`, { method: "POST", headers: key })).status).toBe(200);
+
+    const received = await eventually(async () => {
+      const all = await box.received();
+      return all.length >= 3 && all;
+    }, 10_000, "three webhook deliveries");
+    expect(received.map((d) => d.headers["x-service-event"]).sort()).toEqual(["job.completed", "job.failed", "job.running"]);
+
+    const hooks = doc.webhooks as Record<string, { post: { parameters: Array<{ name: string; required: boolean; schema: { pattern?: string } }>; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+    for (const delivery of received) {
+      const event = delivery.headers["x-service-event"]!;
+      const documented = hooks[event]!.post;
+      for (const header of documented.parameters) {
+        const value = delivery.headers[header.name.toLowerCase()];
+        if (header.required) expect(value, `${event} ${header.name}`).toBeDefined();
+        if (value !== undefined && header.schema.pattern) expect(value).toMatch(new RegExp(header.schema.pattern));
+      }
+      const ref = documented.requestBody.content["application/json"]!.schema.$ref.replace("#/components/schemas/", "");
+      expect((await validateInstance(doc, ref, JSON.parse(delivery.body))).errors, `${event} body vs ${ref}`).toBeNull();
+      const verdict = await verifyWebhook({
+        rawBody: delivery.body,
+        secret: acct.webhook_signing_secret,
+        signature: delivery.headers["x-service-signature"],
+        timestamp: delivery.headers["x-service-timestamp"],
+        timestampedSignature: delivery.headers["x-service-signature-timestamped"],
+      });
+      expect(verdict.ok, event).toBe(true);
+    }
+
+    const log = (await expectDocumented(doc, "get", "/jobs/{id}/webhooks", await call(`/jobs/${completed.id}/webhooks`, { headers: key }))) as WebhookDeliveryList;
+    expect(log.deliveries.map((d) => d.event)).toEqual(["job.running", "job.completed"]);
+    const again = await call(`/jobs/${completed.id}/webhooks/${log.deliveries[0]!.id}/redeliver`, { method: "POST", headers: key });
+    expect(again.status).toBe(202);
+    await expectDocumented(doc, "post", "/jobs/{id}/webhooks/{delivery_id}/redeliver", again);
+    await expectDocumented(doc, "post", "/jobs/{id}/webhooks/{delivery_id}/redeliver", await call(`/jobs/${completed.id}/webhooks/dlv_nope/redeliver`, { method: "POST", headers: key }));
+    await expectDocumented(doc, "get", "/jobs/{id}/webhooks", await call("/jobs/job_nope/webhooks", { headers: key }));
   });
 });
 
