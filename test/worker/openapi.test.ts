@@ -198,11 +198,21 @@ describe("real answers match the documented schemas", () => {
     await expectDocumented(doc, "post", "/jobs", limited);
   });
 
-  it("the 422 example of POST /jobs is what the API really answers", async () => {
+  it("the 422 examples are what the API really answers", async () => {
     const body = minimalJob({ final_video_length_minutes: 0, num_shorts: 1, manual_highlights: [{ start_seconds: 0, end_seconds: 10 }] });
     const res = await postJob(acct.api_key, body);
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: unknown }).error).toEqual(ERROR_CODES.validation_failed.example);
+
+    const key = { "X-API-Key": acct.api_key };
+    const triggers: Record<string, string> = { listJobs: "/jobs?status=done", getVideoMetadata: "/videos/metadata?vod_url=https://example.com/x" };
+    const withOwn = OPERATIONS.filter((op) => op.errorExamples?.validation_failed);
+    expect(withOwn.map((op) => op.operationId).sort()).toEqual(Object.keys(triggers).sort());
+    for (const op of withOwn) {
+      const answer = await call(triggers[op.operationId]!, { headers: key });
+      expect(answer.status).toBe(422);
+      expect(((await answer.json()) as { error: unknown }).error).toEqual(op.errorExamples!.validation_failed);
+    }
   });
 
   it("videos, pricing and the operator API", async () => {

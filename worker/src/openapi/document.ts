@@ -98,7 +98,7 @@ function operationObject(op: OperationSpec): JsonSchema {
       : {}),
     responses: {
       ...Object.fromEntries([op.success, ...(op.otherSuccess ?? [])].map((s) => [String(s.status), successResponse(s)])),
-      ...errorResponses(op.errors),
+      ...errorResponses(op.errors, op.errorExamples),
     },
   };
 }

@@ -138,8 +138,11 @@ const STATUS_TEXT: Record<number, string> = {
 /** Codes every operation can answer with, whatever it does. */
 export const ALWAYS_POSSIBLE: readonly ErrorCode[] = ["internal_error"];
 
+/** An operation's own example of a code, where the catalog's one would not fit (a 422 of a query, say). */
+export type ErrorExamples = Partial<Record<ErrorCode, ErrorEnvelope["error"]>>;
+
 /** OpenAPI `responses` entries (by status) for the given error codes, each with its examples. */
-export function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonSchema> {
+export function errorResponses(codes: readonly ErrorCode[], own: ErrorExamples = {}): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...codes, ...ALWAYS_POSSIBLE]) {
     const list = byStatus.get(ERROR_CODES[code].status) ?? [];
@@ -156,7 +159,7 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, Json
       content: {
         "application/json": {
           schema: componentRef("ErrorEnvelope"),
-          examples: Object.fromEntries(list.map((code) => [code, { value: { error: ERROR_CODES[code].example } }])),
+          examples: Object.fromEntries(list.map((code) => [code, { value: { error: own[code] ?? ERROR_CODES[code].example } }])),
         },
       },
     };

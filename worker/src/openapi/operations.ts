@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListJobsQuery, VodUrlInput } from "../../../common/contract";
 import type { RequestSchemaName, ResponseSchemaName } from "./components";
-import type { ErrorCode } from "./error-catalog";
+import type { ErrorCode, ErrorExamples } from "./error-catalog";
 import { EXAMPLE_BODIES } from "./examples";
 import type { JsonSchema } from "./json-schema";
 
@@ -48,6 +48,8 @@ export interface OperationSpec {
   /** Further 2xx answers (206 to a Range request). */
   otherSuccess?: SuccessSpec[];
   errors: ErrorCode[];
+  /** Examples of this operation that replace the catalog's (each tested against the real answer). */
+  errorExamples?: ErrorExamples;
 }
 
 const jobId = { id: "Job id (`job_` + 26-character ULID)." };
@@ -109,6 +111,13 @@ export const OPERATIONS: OperationSpec[] = [
     query: ListJobsQuery,
     success: { status: 200, description: "One page of the account's jobs.", schema: "JobList" },
     errors: [...apiKeyErrors, "validation_failed"],
+    errorExamples: {
+      validation_failed: {
+        code: "validation_failed",
+        message: 'Invalid request: status must be one of "pending", "running", "completed", "failed".',
+        detail: [{ field: "status", message: 'must be one of "pending", "running", "completed", "failed"' }],
+      },
+    },
   },
   {
     method: "get",
@@ -258,6 +267,13 @@ export const OPERATIONS: OperationSpec[] = [
     query: z.object({ vod_url: VodUrlInput }),
     success: { status: 200, description: "What Twitch says about the VOD.", schema: "VideoMetadata" },
     errors: [...apiKeyErrors, "validation_failed", "twitch_unavailable"],
+    errorExamples: {
+      validation_failed: {
+        code: "validation_failed",
+        message: "Invalid request: vod_url must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789.",
+        detail: [{ field: "vod_url", message: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789" }],
+      },
+    },
   },
   {
     method: "get",
