@@ -97,10 +97,16 @@ export async function sendEvent(render: RenderJob, event: RenderEvent, status = 
   return body;
 }
 
-export function putArtifact(jobId: string, token: string | null, name: string, bytes: Uint8Array, contentType: string): Promise<Response> {
+/**
+ * PUT of one file. `inProcess` calls the app directly: for uploads the Worker refuses unread, whose aborted
+ * request body would otherwise surface as an uncaught "Network connection lost" on the test runner's side.
+ */
+export function putArtifact(jobId: string, token: string | null, name: string, bytes: Uint8Array, contentType: string, inProcess = false): Promise<Response> {
   const headers: Record<string, string> = { "Content-Type": contentType, "Content-Length": String(bytes.byteLength) };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
-  return call(`/internal/jobs/${jobId}/artifacts/${name}`, { method: "PUT", headers, body: bytes });
+  const path = `/internal/jobs/${jobId}/artifacts/${name}`;
+  const init = { method: "PUT", headers, body: bytes };
+  return inProcess ? callWithEnv({}, path, init) : call(path, init);
 }
 
 export async function record(apiKey: string, jobId: string): Promise<JobRecord> {
@@ -120,6 +126,13 @@ export function bytesOf(seed: number, length: number): Uint8Array {
     out[i] = x & 0xff;
   }
   return out;
+}
+
+/** Byte-for-byte equality without vitest's element-wise diffing of large arrays. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export interface RenderedFile {

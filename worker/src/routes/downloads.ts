@@ -2,10 +2,9 @@ import { Hono, type Context } from "hono";
 import { artifactsExpired, isCompressible } from "../artifacts/expired";
 import { artifactKey, verifyZipToken } from "../artifacts/links";
 import { zipStream, type ZipEntrySource } from "../artifacts/zip-stream";
-import { MANIFEST_FILE, publishResults, type StoredResult } from "../dispatch/results";
+import { MANIFEST_FILE, type StoredResult } from "../dispatch/results";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound } from "../lib/api-error";
-import { publicBaseUrl } from "../lib/base-url";
 import { findAccountByApiKey } from "../storage/accounts";
 import { openDb } from "../storage/db";
 import { findJob, findJobById } from "../storage/jobs";
@@ -50,27 +49,20 @@ downloadRoutes.get("/:id/download-all", async (c) => {
   if (job.artifactsDeletedAt) throw artifactsExpired(job);
   if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);
   const result = JSON.parse(job.resultJson) as StoredResult;
-  const key = c.env.LINK_SIGNING_KEY;
-  if (!key) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
-  // The manifest in the ZIP is the published one (asset names and links), like results and job.completed.
-  const published = await publishResults({ ...c.env, LINK_SIGNING_KEY: key }, publicBaseUrl(c), { id: job.id, artifacts_expires_at: job.artifactsExpiresAt }, result);
-  const manifestBytes = new TextEncoder().encode(`${JSON.stringify(published.manifest, null, 2)}\n`);
   const mtime = new Date(job.finishedAt ?? job.updatedAt);
 
-  const entries: ZipEntrySource[] = result.artifacts
-    .filter((a) => a.name !== MANIFEST_FILE)
-    .map((a) => ({
-      name: a.name,
-      compress: isCompressible(a.content_type),
-      mtime,
-      open: async () => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name)))?.body ?? null,
-    }));
-  entries.push({
-    name: MANIFEST_FILE,
-    compress: true,
+  // The ZIP holds the stored files byte for byte: the same names and sizes as the deliverables list.
+  const entries: ZipEntrySource[] = result.artifacts.map((a) => ({
+    name: a.name,
+    compress: isCompressible(a.content_type),
     mtime,
-    open: async () => new Response(manifestBytes).body,
-  });
+    open: async () => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name)))?.body ?? null,
+  }));
+  if (!result.artifacts.some((a) => a.name === MANIFEST_FILE)) {
+    // A renderer that did not store its manifest: the ZIP still describes itself (asset names are ZIP paths).
+    const manifestBytes = new TextEncoder().encode(`${JSON.stringify(result.manifest, null, 2)}\n`);
+    entries.push({ name: MANIFEST_FILE, compress: true, mtime, open: async () => new Response(manifestBytes).body });
+  }
 
   return new Response(zipStream(entries), {
     status: 200,

@@ -24,10 +24,14 @@ export const enqueueWebhooks: TransitionHook = async (t, { env, ctx }) => {
   const row = await findJobById(openDb(env.DB), t.job_id);
   if (!row?.webhookUrl) return;
   const outbox = jobOutbox(ctx.storage, env);
-  for (const event of events) {
-    const payload =
-      event === "job.running" ? runningPayload(t.state) : event === "job.failed" ? failedPayload(t.state) : await completedPayload(env, row);
-    outbox.enqueue(event, row.webhookUrl, payload);
+  try {
+    for (const event of events) {
+      const payload =
+        event === "job.running" ? runningPayload(t.state) : event === "job.failed" ? failedPayload(t.state) : await completedPayload(env, row);
+      outbox.enqueue(event, row.webhookUrl, payload);
+    }
+  } finally {
+    // Whatever was enqueued goes out even if a later payload could not be built (that error is logged by the caller).
+    await armJobAlarm(ctx.storage, env);
   }
-  await armJobAlarm(ctx.storage, env);
 };

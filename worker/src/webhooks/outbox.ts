@@ -7,6 +7,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_MAX_RETRIES = 3;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long a claimed delivery is reserved for the runner that claimed it (longer than one attempt can take). */
+const DELIVERY_LEASE_MS = WEBHOOK_TIMEOUT_MS + 20_000;
 
 export interface DeliveryAttempt {
   attempt: number;
@@ -87,12 +89,19 @@ export class WebhookOutbox {
     return row?.t ?? null;
   }
 
-  /** Attempts every delivery that is due; returns how many were attempted. */
+  /** Attempts every delivery that is due; returns how many were selected. */
   async runDue(send: Sender, now = Date.now()): Promise<number> {
     const due = this.sql.exec<{ id: string; event_id: string; event: WebhookEvent; url: string; body: string; attempts: number }>(
       `SELECT id, event_id, event, url, body, attempts FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY created_at`, now,
     ).toArray();
     for (const d of due) {
+      // Claim the delivery before the await: a second runner (an overlapping alarm) finds it taken. The claim is
+      // a lease, so a runner that dies mid-send leaves the delivery due again once the lease ends.
+      const claim = this.sql.exec(
+        `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND attempts = ? AND next_attempt_at <= ?`,
+        now + DELIVERY_LEASE_MS, d.id, d.attempts, now,
+      );
+      if (claim.rowsWritten === 0) continue;
       const attempt = d.attempts + 1;
       const result = await send({ id: d.id, event_id: d.event_id, event: d.event, url: d.url, body: d.body, attempt });
       const at = Date.now();

@@ -1,0 +1,235 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Delivery } from "../../worker/src/webhooks/outbox";
+import { createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
+import { completeJob, createJob, eventually, jobState, manifestFor, renderedFiles, sendEvent, startedJob, webhookBox } from "./job-flow";
+
+let acct: TestAccount;
+beforeAll(async () => {
+  acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
+});
+
+/** Hex HMAC-SHA256 straight from Web Crypto (the receiver checks the same with node:crypto). */
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+interface Body {
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+async function deliveries(jobId: string, apiKey = acct.api_key): Promise<Delivery[]> {
+  const res = await get(apiKey, `/jobs/${jobId}/webhooks`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { job_id: string; deliveries: Delivery[] };
+  expect(body.job_id).toBe(jobId);
+  return body.deliveries;
+}
+
+describe("webhook events of a job's life", () => {
+  it("job.running then job.completed, signed over the raw body with the account's secret", async () => {
+    const box = await webhookBox({ secret: acct.webhook_signing_secret });
+    const { ack, render } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await sendEvent(render, { type: "progress", seq: 2, stage: "analysing", percent: 30 });
+    await completeJob(render, renderedFiles(), 3);
+
+    const got = await eventually(async () => {
+      const d = await box.received();
+      return d.length >= 2 && d;
+    }, 8000, "two deliveries");
+    expect(got.map((d) => (JSON.parse(d.body) as Body).event)).toEqual(["job.running", "job.completed"]);
+    for (const d of got) {
+      // Checked by the receiver with node:crypto, and again here on the raw bytes.
+      expect(d.signature_valid).toBe(true);
+      expect(d.headers["x-service-signature"]).toBe(await hmacHex(acct.webhook_signing_secret, d.body));
+      expect(d.headers["content-type"]).toBe("application/json");
+      expect(d.headers["x-service-event"]).toBe((JSON.parse(d.body) as Body).event);
+      expect(d.headers["x-service-delivery-attempt"]).toBe("1");
+      const ts = d.headers["x-service-timestamp"]!;
+      expect(d.headers["x-service-signature-timestamped"]).toBe(`t=${ts},v1=${await hmacHex(acct.webhook_signing_secret, `${ts}.${d.body}`)}`);
+    }
+    const running = JSON.parse(got[0]!.body) as Body;
+    expect(running.payload).toEqual({ job_id: ack.id, status: "running", started_at: expect.any(String), stage: null, progress: 0 });
+
+    const completed = JSON.parse(got[1]!.body) as Body;
+    const results = (await (await get(acct.api_key, `/jobs/${ack.id}/results`)).json()) as Record<string, unknown>;
+    expect(Object.keys(completed.payload).sort()).toEqual(["deliverables", "job_id", "links_expire_at", "manifest", "status", "zip_url"]);
+    expect(completed.payload.job_id).toBe(ack.id);
+    // Identical to the results list, apart from the signatures of the (freshly signed) links.
+    const strip = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/(sig|token)=[^"&]+/g, "$1=…").replace(/expires=\d+/g, "expires=…"));
+    expect(strip(completed.payload.deliverables)).toEqual(strip(results.deliverables));
+    expect(strip(completed.payload.manifest)).toEqual(strip(results.manifest));
+    expect(String(completed.payload.zip_url)).toMatch(new RegExp(`^https://api\\.test/jobs/${ack.id}/download-all\\?token=`));
+
+    const log = await deliveries(ack.id);
+    expect(log.map((d) => [d.event, d.status, d.attempts.length, d.attempts[0]?.status_code])).toEqual([
+      ["job.running", "delivered", 1, 200],
+      ["job.completed", "delivered", 1, 200],
+    ]);
+  });
+
+  it("job.failed on cancel: human message, code and refunded credits", async () => {
+    const box = await webhookBox({ secret: acct.webhook_signing_secret });
+    const { ack } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    const cancel = (await (await post(acct.api_key, `/jobs/${ack.id}/cancel`)).json()) as { refund_credits: number };
+    const got = await eventually(async () => {
+      const d = await box.received();
+      return d.length >= 2 && d;
+    }, 8000, "job.failed");
+    const failed = JSON.parse(got[1]!.body) as Body;
+    expect(failed).toEqual({
+      event: "job.failed",
+      payload: { job_id: ack.id, status: "failed", error: "Cancelled by user", error_code: "cancelled_by_user", refunded_credits: cancel.refund_credits },
+    });
+    expect(got[1]!.signature_valid).toBe(true);
+  });
+
+  it("a job cancelled while pending sends job.failed only", async () => {
+    const box = await webhookBox({ secret: acct.webhook_signing_secret });
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    const got = await eventually(async () => {
+      const d = await box.received();
+      return d.length >= 1 && d;
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await box.received()).map((d) => (JSON.parse(d.body) as Body).event)).toEqual(["job.failed"]);
+    expect((JSON.parse(got[0]!.body) as Body).payload.refunded_credits).toBe(ack.credit_cost);
+  });
+
+  it("a completion straight from pending sends job.running once, before job.completed", async () => {
+    const box = await webhookBox({ secret: acct.webhook_signing_secret });
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await jobState(ack.id).complete({ manifest: manifestFor([]), artifacts: [] });
+    const got = await eventually(async () => {
+      const d = await box.received();
+      return d.length >= 2 && d;
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await box.received()).map((d) => (JSON.parse(d.body) as Body).event)).toEqual(["job.running", "job.completed"]);
+    expect(got.every((d) => d.signature_valid)).toBe(true);
+  });
+
+  it("a job without webhook_url sends nothing and lists no deliveries", async () => {
+    const { ack, render } = await startedJob(acct.api_key);
+    await sendEvent(render, { type: "failed", seq: 2, error: { code: "render_failed", message: "FFmpeg could not decode the VOD." } });
+    expect(await deliveries(ack.id)).toEqual([]);
+  });
+});
+
+// Each waits for real backoff (0.1 s, 0.4 s, 1.6 s): run side by side.
+describe.concurrent("retries", () => {
+  it("a receiver answering 500 gets 1 + 3 attempts with growing delays, then the delivery is failed", async () => {
+    const box = await webhookBox({ status: 500, secret: acct.webhook_signing_secret });
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    // WEBHOOK_RETRY_BASE_SECONDS is 0.1 in the tests: retries after 0.1 s, 0.4 s and 1.6 s.
+    const log = await eventually(async () => {
+      const d = await deliveries(ack.id);
+      return d[0]?.status === "failed" && d;
+    }, 10_000, "the delivery to fail");
+    const got = await box.received();
+    expect(got).toHaveLength(4);
+    expect(got.map((d) => d.headers["x-service-delivery-attempt"])).toEqual(["1", "2", "3", "4"]);
+    // Every attempt is the same event, signed the same way, with the same event id.
+    expect(new Set(got.map((d) => d.body)).size).toBe(1);
+    expect(new Set(got.map((d) => d.headers["x-service-event-id"])).size).toBe(1);
+    expect(got.every((d) => d.signature_valid)).toBe(true);
+    const gaps = got.slice(1).map((d, i) => d.at - got[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(90);
+    expect(gaps[1]).toBeGreaterThanOrEqual(390);
+    expect(gaps[2]).toBeGreaterThanOrEqual(1590);
+    expect(gaps[2]).toBeGreaterThan(gaps[1]!);
+
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ event: "job.failed", status: "failed", next_attempt_at: null, url: box.url });
+    expect(log[0]!.attempts.map((a) => [a.attempt, a.status_code, a.error])).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, 500, "HTTP 500"],
+      [3, 500, "HTTP 500"],
+      [4, 500, "HTTP 500"],
+    ]);
+  });
+
+  it("a receiver that recovers gets the delivery on a retry", async () => {
+    const box = await webhookBox({ status: 503, secret: acct.webhook_signing_secret });
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    await eventually(async () => (await box.received()).length >= 1);
+    await box.configure({ status: 204, secret: acct.webhook_signing_secret });
+    const log = await eventually(async () => {
+      const d = await deliveries(ack.id);
+      return d[0]?.status === "delivered" && d;
+    }, 10_000, "the delivery to succeed");
+    expect(log[0]!.attempts.map((a) => a.status_code)).toEqual([...Array(log[0]!.attempts.length - 1).fill(503), 204]);
+  });
+
+  it("redirects are not followed: a 302 counts as a failed attempt", async () => {
+    const box = await webhookBox({ status: 302 });
+    const moved = `${box.name}-moved`;
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    const log = await eventually(async () => {
+      const d = await deliveries(ack.id);
+      return d[0]?.status === "failed" && d;
+    }, 10_000, "the delivery to fail");
+    expect(log[0]!.attempts.every((a) => a.status_code === 302)).toBe(true);
+    const target = await (await fetch(`${box.url.replace(/\/hooks\/.*/, "")}/__test/boxes/${moved}`)).json() as { deliveries: unknown[] };
+    expect(target.deliveries).toEqual([]);
+  });
+
+  it("an unreachable receiver is recorded as an error without a status code", async () => {
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: "http://127.0.0.1:9/hook" }));
+    await post(acct.api_key, `/jobs/${ack.id}/cancel`);
+    const log = await eventually(async () => {
+      const d = await deliveries(ack.id);
+      return d[0]?.status === "failed" && d;
+    }, 10_000, "the delivery to fail");
+    expect(log[0]!.attempts).toHaveLength(4);
+    expect(log[0]!.attempts.every((a) => a.status_code === null && typeof a.error === "string" && a.error.length > 0)).toBe(true);
+  });
+});
+
+describe("GET /jobs/{id}/webhooks and redelivery", () => {
+  let jobId: string;
+  let box: Awaited<ReturnType<typeof webhookBox>>;
+  beforeAll(async () => {
+    box = await webhookBox({ secret: acct.webhook_signing_secret });
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    jobId = ack.id;
+    await post(acct.api_key, `/jobs/${jobId}/cancel`);
+    await eventually(async () => (await deliveries(jobId))[0]?.status === "delivered");
+  });
+
+  it("redelivers an event as a new delivery with the same event id (202)", async () => {
+    const [original] = await deliveries(jobId);
+    const res = await post(acct.api_key, `/jobs/${jobId}/webhooks/${original!.id}/redeliver`);
+    expect(res.status).toBe(202);
+    const created = (await res.json()) as { id: string; redelivery_of: string; status: string };
+    expect(created).toEqual({ id: expect.stringMatching(/^dlv_/), redelivery_of: original!.id, status: "pending" });
+    const got = await eventually(async () => {
+      const d = await box.received();
+      return d.length >= 2 && d;
+    });
+    expect(got[1]!.body).toBe(got[0]!.body);
+    expect(got[1]!.headers["x-service-event-id"]).toBe(got[0]!.headers["x-service-event-id"]);
+    expect(got[1]!.headers["x-service-delivery-id"]).toBe(created.id);
+    expect(got[1]!.signature_valid).toBe(true);
+    const log = await eventually(async () => {
+      const d = await deliveries(jobId);
+      return d[1]?.status === "delivered" && d;
+    });
+    expect(log[1]).toMatchObject({ id: created.id, redelivery_of: original!.id, event_id: original!.event_id });
+  });
+
+  it("answers 404 for an unknown delivery, another account's job, and 401 without a key", async () => {
+    await expectError(await post(acct.api_key, `/jobs/${jobId}/webhooks/dlv_nope/redeliver`), 404, "delivery_not_found");
+    const other = await createAccount();
+    await expectError(await get(other.api_key, `/jobs/${jobId}/webhooks`), 404, "job_not_found");
+    const [d] = await deliveries(jobId);
+    await expectError(await post(other.api_key, `/jobs/${jobId}/webhooks/${d!.id}/redeliver`), 404, "job_not_found");
+    await expectError(await get("", `/jobs/${jobId}/webhooks`), 401, "missing_api_key");
+  });
+});
