@@ -62,7 +62,7 @@ breaking ones); watching \`GET /openapi.json\` (ETag) is enough to notice one.
 ${pricing.formula}
 \`\`\`
 
-${table(["model_preset", "credits per VOD hour"], pricing.model_presets.map((p) => [p.model_preset + (p.model_preset === pricing.default_model_preset ? " (default)" : ""), p.credits_per_vod_hour]))}
+${table(["model_preset", "credits per VOD hour"], [...pricing.model_presets].sort((a, b) => a.credits_per_vod_hour - b.credits_per_vod_hour).map((p) => [p.model_preset + (p.model_preset === pricing.default_model_preset ? " (default)" : ""), p.credits_per_vod_hour]))}
 
 A reel (one per executed run profile) costs ${pricing.credits_per_reel} credits, a short ${pricing.credits_per_short}. VODs longer than
 ${pricing.max_vod_hours} h are rejected (422). \`POST /jobs/estimate\` prices a body without reserving anything; \`GET /pricing\`
@@ -108,7 +108,8 @@ ${table(["status", "code"], errorRows)}
 ## Retention and links
 
 A completed job's files (videos, thumbnails, captions, metadata) are deleted ${ARTIFACT_RETENTION_DAYS} days after completion; the
-job record stays and \`artifacts_expires_at\` says when. Download links (\`url\`, \`zip_url\`) are valid for ${linkHours} hours
+job record stays and \`artifacts_expires_at\` says when; afterwards results, download-all and file links answer 410
+\`artifacts_expired\`. Download links (\`url\`, \`zip_url\`) are valid for ${linkHours} hours
 (deployment setting) and never beyond \`artifacts_expires_at\`; \`links_expire_at\` gives the exact time. Do not store
 links: call \`GET /jobs/{id}/results\` again for fresh ones.
 `;

@@ -23,11 +23,13 @@ interface OperationView {
   security?: Array<Record<string, unknown>>;
   tags?: string[];
   responses?: Record<string, { description?: string }>;
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
 }
 
 function authLabel(op: OperationView): string {
   const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-  if (schemes.length === 0) return "public";
+  // Presigned links carry their credential as ordinary query parameters, not as a security scheme.
+  if (schemes.length === 0) return op.parameters?.some((p) => p.in === "query" && p.name === "sig" && p.required) ? "signed link" : "public";
   return schemes.join(" or ");
 }
 
