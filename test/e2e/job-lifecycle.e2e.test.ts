@@ -178,11 +178,11 @@ describe("failure paths", () => {
     await expect
       .poll(async () => {
         const res = await api(`/jobs/${job.id}/webhooks`);
-        const body = (await res.json()) as { items?: { event: string; status: string; attempts: unknown[] }[] } | { event: string; status: string; attempts: unknown[] }[];
-        const items = Array.isArray(body) ? body : (body.items ?? []);
-        return items.find((d) => d.event === "job.failed")?.status;
+        const { deliveries: items } = (await res.json()) as { deliveries: { event: string; status: string; attempts: unknown[] }[] };
+        const failed = items.find((d) => d.event === "job.failed");
+        return failed ? `${failed.status}/${failed.attempts.length}` : undefined;
       }, { timeout: 10_000 })
-      .toBe("failed");
+      .toBe("failed/4");
   }, 120_000);
 
   it("a renderer that dies mid-job fails the job with a full refund and job.failed", async () => {
