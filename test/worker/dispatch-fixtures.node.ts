@@ -98,6 +98,8 @@ export function startWebhookReceiver(): Server {
     const url = new URL(req.url ?? "/", "http://hooks");
     const parts = url.pathname.split("/").filter(Boolean);
     const raw = await readBody(req);
+    // Never answers (until the client gives up): for delivery time-outs.
+    if (parts[0] === "__test" && parts[1] === "hang") return;
     if (parts[0] === "__test" && parts[1] === "boxes" && parts[2]) {
       const b = box(parts[2]);
       if (req.method === "PUT") b.config = JSON.parse(raw.toString() || "{}") as BoxConfig;

@@ -1,0 +1,191 @@
+import { env } from "cloudflare:workers";
+import { unzipSync } from "fflate";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RenderJob } from "../../common/contract";
+import type { Deliverable } from "../../worker/src/dispatch/results";
+import { artifactLink, zipToken } from "../../worker/src/artifacts/links";
+import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
+import { callWithEnv, completeJob, createJob, renderedFiles, sameBytes, startedJob, type RenderedFile } from "./job-flow";
+
+let acct: TestAccount;
+let render: RenderJob;
+let files: RenderedFile[];
+let results: { deliverables: Deliverable[]; zip_url: string; links_expire_at: string };
+
+const path = (url: string) => url.replace(/^https:\/\/api\.test/, "");
+const LINK_ENV = { LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! };
+
+beforeAll(async () => {
+  acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
+  ({ render } = await startedJob(acct.api_key));
+  files = renderedFiles();
+  // The renderer also stores its manifest as a file (kind "manifest").
+  const manifestText = new TextEncoder().encode(JSON.stringify({ from: "renderer", shorts_count: 1 }));
+  files.push({ ref: { name: "manifest.json", kind: "manifest", content_type: "application/json", size_bytes: manifestText.byteLength, run_name: null, index: null, title: null, duration_seconds: null, tags: null }, bytes: manifestText });
+  await completeJob(render, files);
+  const res = await get(acct.api_key, `/jobs/${render.job_id}/results`);
+  expect(res.status).toBe(200);
+  results = (await res.json()) as typeof results;
+});
+
+/** Compression method of every entry, read from the ZIP's central directory (0 stored, 8 deflated). */
+function zipMethods(zip: Uint8Array): Map<string, number> {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let eocd = zip.byteLength - 22;
+  while (eocd >= 0 && view.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  const count = view.getUint16(eocd + 10, true);
+  let p = view.getUint32(eocd + 16, true);
+  const out = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    expect(view.getUint32(p, true)).toBe(0x02014b50);
+    const method = view.getUint16(p + 10, true);
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    out.set(new TextDecoder().decode(zip.subarray(p + 46, p + 46 + nameLen)), method);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+describe("results and Worker-signed file links", () => {
+  it("lists one deliverable per stored file with a link that serves it byte for byte", async () => {
+    expect(results.deliverables.map((d) => d.name).sort()).toEqual(files.map((f) => f.ref.name).sort());
+    expect(Date.parse(results.links_expire_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    for (const d of results.deliverables) {
+      const f = files.find((x) => x.ref.name === d.name)!;
+      expect(d.url).toMatch(new RegExp(`^https://api\\.test/files/${render.job_id}/${d.name.replace(".", "\\.")}\\?expires=\\d+&sig=`));
+      // No API key: the signature is the credential.
+      const res = await call(path(d.url));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe(f.ref.content_type);
+      expect(res.headers.get("content-length")).toBe(String(f.bytes.byteLength));
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${d.name}"`);
+      expect(sameBytes(new Uint8Array(await res.arrayBuffer()), f.bytes)).toBe(true);
+    }
+  });
+
+  it("serves byte ranges (video players seek)", async () => {
+    const reel = results.deliverables.find((d) => d.type === "reel")!;
+    const bytes = files.find((f) => f.ref.name === reel.name)!.bytes;
+    const res = await call(path(reel.url), { headers: { Range: "bytes=1000-1999" } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe(`bytes 1000-1999/${bytes.byteLength}`);
+    expect(sameBytes(new Uint8Array(await res.arrayBuffer()), bytes.subarray(1000, 2000))).toBe(true);
+    const tail = await call(path(reel.url), { headers: { Range: "bytes=-500" } });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get("content-range")).toBe(`bytes ${bytes.byteLength - 500}-${bytes.byteLength - 1}/${bytes.byteLength}`);
+    expect(sameBytes(new Uint8Array(await tail.arrayBuffer()), bytes.subarray(bytes.byteLength - 500))).toBe(true);
+  });
+
+  it("refuses altered links (403 invalid_link) and expired ones (403 link_expired)", async () => {
+    const d = results.deliverables[0]!;
+    await expectError(await call(path(d.url).replace(/sig=./, "sig=A")), 403, "invalid_link");
+    await expectError(await call(path(d.url).replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 1}`)), 403, "invalid_link");
+    await expectError(await call(path(d.url).replace(/&sig=.*/, "")), 403, "invalid_link");
+    // Another file of the same job with this file's signature.
+    const other = results.deliverables[1]!;
+    await expectError(await call(path(d.url).replace(`/${d.name}?`, `/${other.name}?`)), 403, "invalid_link");
+    const expired = await artifactLink(LINK_ENV, "https://api.test", render.job_id, d.name, Math.floor(Date.now() / 1000) - 60);
+    const err = await expectError(await call(path(expired)), 403, "link_expired");
+    expect(err.message).toContain(`/jobs/${render.job_id}/results`);
+  });
+
+  it("answers 404 for a validly signed link to a file that does not exist", async () => {
+    const link = await artifactLink(LINK_ENV, "https://api.test", render.job_id, "short-09.mp4", Math.floor(Date.now() / 1000) + 600);
+    await expectError(await call(path(link)), 404, "file_not_found");
+  });
+});
+
+describe("GET /jobs/{id}/download-all", () => {
+  async function zipFrom(res: Response): Promise<Uint8Array> {
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${render.job_id}.zip"`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  it("zip_url streams every file byte for byte without an API key; videos and images stored, text deflated", async () => {
+    const zip = await zipFrom(await call(path(results.zip_url)));
+    const entries = unzipSync(zip);
+    expect(Object.keys(entries).sort()).toEqual(files.map((f) => f.ref.name).sort());
+    for (const f of files) expect(sameBytes(entries[f.ref.name]!, f.bytes), f.ref.name).toBe(true);
+    const methods = zipMethods(zip);
+    for (const f of files) {
+      const text = /json|subrip/.test(f.ref.content_type);
+      expect([f.ref.name, methods.get(f.ref.name)]).toEqual([f.ref.name, text ? 8 : 0]);
+    }
+  });
+
+  it("also works with the owner's X-API-Key; another account gets 404", async () => {
+    const zip = await zipFrom(await get(acct.api_key, `/jobs/${render.job_id}/download-all`));
+    expect(Object.keys(unzipSync(zip))).toHaveLength(files.length);
+    const other = await createAccount();
+    await expectError(await get(other.api_key, `/jobs/${render.job_id}/download-all`), 404, "job_not_found");
+  });
+
+  it("401 without token or key, 401 for a bad token or another job's token, 403 for an expired token", async () => {
+    const url = `/jobs/${render.job_id}/download-all`;
+    await expectError(await call(url), 401, "missing_api_key");
+    await expectError(await call(`${url}?token=garbage`), 401, "invalid_token");
+    const token = new URL(results.zip_url).searchParams.get("token")!;
+    await expectError(await call(`${url}?token=${token.slice(0, -2)}xx`), 401, "invalid_token");
+    const another = await startedJob(acct.api_key);
+    await expectError(await call(`/jobs/${another.ack.id}/download-all?token=${token}`), 401, "invalid_token");
+    const expired = await zipToken(LINK_ENV, render.job_id, Math.floor(Date.now() / 1000) - 1);
+    await expectError(await call(`${url}?token=${expired}`), 403, "link_expired");
+    await expectError(await call(url, { headers: { "X-API-Key": "hk_live_nope" } }), 401, "invalid_api_key");
+  });
+
+  it("answers 409 with the status until the job is completed", async () => {
+    const { ack } = await createJob(acct.api_key);
+    const err = await expectError(await get(acct.api_key, `/jobs/${ack.id}/download-all`), 409, "job_not_completed");
+    expect(err.status).toBe("pending");
+  });
+
+  it("skips a file that vanished from storage instead of breaking the archive", async () => {
+    const { render: r } = await startedJob(acct.api_key);
+    const fs = renderedFiles();
+    await completeJob(r, fs);
+    await env.ARTIFACTS.delete(`jobs/${r.job_id}/short-01.jpg`);
+    const res = await get(acct.api_key, `/jobs/${r.job_id}/download-all`);
+    expect(res.status).toBe(200);
+    const entries = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    // The renderer stored no manifest.json here: the ZIP carries the job's manifest.
+    expect(Object.keys(entries).sort()).toEqual([...fs.map((f) => f.ref.name).filter((n) => n !== "short-01.jpg"), "manifest.json"].sort());
+    expect(JSON.parse(new TextDecoder().decode(entries["manifest.json"]))).toMatchObject({ shorts_count: 1, summary: { total_shorts: 1 } });
+  });
+
+  it("streams a large archive without holding it (a 40 MB reel)", async () => {
+    const { render: r } = await startedJob(acct.api_key);
+    const big = renderedFiles();
+    const reel = big[0]!;
+    const bytes = new Uint8Array(40 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) & 0xff;
+    big[0] = { ref: { ...reel.ref, size_bytes: bytes.byteLength }, bytes };
+    await completeJob(r, big);
+    const res = await callWithEnv({}, `/jobs/${r.job_id}/download-all`, { headers: { "X-API-Key": acct.api_key } });
+    expect(res.status).toBe(200);
+    // Read chunk by chunk: the body is a stream, produced as it is pulled.
+    const reader = res.body!.getReader();
+    let total = 0;
+    let chunks = 0;
+    const parts: Uint8Array[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      chunks += 1;
+      parts.push(value);
+    }
+    expect(chunks).toBeGreaterThan(10);
+    const zip = new Uint8Array(total);
+    let off = 0;
+    for (const p of parts) {
+      zip.set(p, off);
+      off += p.byteLength;
+    }
+    const entries = unzipSync(zip);
+    expect(sameBytes(entries[reel.ref.name]!, bytes)).toBe(true);
+  });
+});

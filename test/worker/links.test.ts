@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { artifactLink, linkTtlSeconds, rendererJobToken, verifyArtifactLink, verifyZipToken, zipToken } from "../../worker/src/artifacts/links";
+
+const KEY = { LINK_SIGNING_KEY: "k1" };
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("Worker-signed file links", () => {
+  it("verify for exactly the job, file and expiry they were made for", async () => {
+    const exp = now() + 600;
+    const url = new URL(await artifactLink(KEY, "https://api.example", "job_A", "short-01.mp4", exp));
+    expect(url.origin + url.pathname).toBe("https://api.example/files/job_A/short-01.mp4");
+    expect(url.searchParams.get("expires")).toBe(String(exp));
+    const sig = url.searchParams.get("sig")!;
+    expect(await verifyArtifactLink(KEY, "job_A", "short-01.mp4", String(exp), sig)).toBe("ok");
+    expect(await verifyArtifactLink(KEY, "job_B", "short-01.mp4", String(exp), sig)).toBe("invalid");
+    expect(await verifyArtifactLink(KEY, "job_A", "short-02.mp4", String(exp), sig)).toBe("invalid");
+    expect(await verifyArtifactLink(KEY, "job_A", "short-01.mp4", String(exp + 1), sig)).toBe("invalid");
+    expect(await verifyArtifactLink({ LINK_SIGNING_KEY: "k2" }, "job_A", "short-01.mp4", String(exp), sig)).toBe("invalid");
+    expect(await verifyArtifactLink(KEY, "job_A", "short-01.mp4", "soon", sig)).toBe("invalid");
+    expect(await verifyArtifactLink(KEY, "job_A", "short-01.mp4", String(exp), undefined)).toBe("invalid");
+  });
+
+  it("expire at their expiry", async () => {
+    const exp = now() - 1;
+    const sig = new URL(await artifactLink(KEY, "https://x", "job_A", "a.mp4", exp)).searchParams.get("sig")!;
+    expect(await verifyArtifactLink(KEY, "job_A", "a.mp4", String(exp), sig)).toBe("expired");
+  });
+});
+
+describe("download-all token", () => {
+  it("grants one job's ZIP until it expires", async () => {
+    const token = await zipToken(KEY, "job_A", now() + 60);
+    expect(await verifyZipToken(KEY, "job_A", token)).toBe("ok");
+    expect(await verifyZipToken(KEY, "job_B", token)).toBe("invalid");
+    expect(await verifyZipToken(KEY, "job_A", token.replace(/^\d+/, (e) => String(Number(e) + 1)))).toBe("invalid");
+    expect(await verifyZipToken(KEY, "job_A", "nodot")).toBe("invalid");
+    expect(await verifyZipToken(KEY, "job_A", await zipToken(KEY, "job_A", now() - 1))).toBe("expired");
+  });
+});
+
+describe("renderer job token", () => {
+  it("differs per job and per signing key", async () => {
+    const a = await rendererJobToken(KEY, "job_A");
+    expect(a).toBe(await rendererJobToken(KEY, "job_A"));
+    expect(a).not.toBe(await rendererJobToken(KEY, "job_B"));
+    expect(a).not.toBe(await rendererJobToken({ LINK_SIGNING_KEY: "k2" }, "job_A"));
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("R2 presigned links (R2 API credentials configured)", () => {
+  const s3 = { ...KEY, R2_ACCESS_KEY_ID: "AKIDEXAMPLE", R2_SECRET_ACCESS_KEY: "secret", R2_ACCOUNT_ID: "acc123", R2_BUCKET_NAME: "bucket-x" };
+
+  it("point at the bucket's S3 endpoint with a SigV4 query signature for the remaining lifetime", async () => {
+    const url = new URL(await artifactLink(s3, "https://api.example", "job_A", "reel-balanced.mp4", now() + 3600));
+    expect(url.origin).toBe("https://acc123.r2.cloudflarestorage.com");
+    expect(url.pathname).toBe("/bucket-x/jobs/job_A/reel-balanced.mp4");
+    expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
+    expect(url.searchParams.get("X-Amz-Credential")).toMatch(/^AKIDEXAMPLE\/\d{8}\/auto\/s3\/aws4_request$/);
+    expect(Number(url.searchParams.get("X-Amz-Expires"))).toBeGreaterThan(3590);
+    expect(Number(url.searchParams.get("X-Amz-Expires"))).toBeLessThanOrEqual(3600);
+    expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("never exceed the S3 maximum of 7 days, and use R2_S3_ENDPOINT when set", async () => {
+    const url = new URL(await artifactLink({ ...s3, R2_S3_ENDPOINT: "http://127.0.0.1:9000/" }, "https://x", "job_A", "a.mp4", now() + 30 * 86400));
+    expect(url.origin).toBe("http://127.0.0.1:9000");
+    expect(Number(url.searchParams.get("X-Amz-Expires"))).toBe(7 * 86400);
+  });
+});
+
+describe("link lifetime", () => {
+  it("defaults to 24 h and follows LINK_TTL_SECONDS", () => {
+    expect(linkTtlSeconds(KEY)).toBe(86400);
+    expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "600" })).toBe(600);
+    expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "nonsense" })).toBe(86400);
+  });
+});
