@@ -104,7 +104,7 @@ export const ManifestHighlight = z.object({
 
 /**
  * The manifest of spec 2.9. Asset entries carry `name` (the stored file); the Worker adds `url` when it
- * publishes the manifest (results, job.completed webhook, manifest.json in the ZIP).
+ * publishes the manifest (results, job.completed webhook); the ZIP holds the renderer's manifest.json as stored.
  */
 export const ManifestAsset = z.object({
   name: z.string(),
