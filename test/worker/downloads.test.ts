@@ -65,6 +65,24 @@ describe("results and Worker-signed file links", () => {
     }
   });
 
+  it("orders deliverables by kind, titles non-video files after their video, and fills every manifest url", async () => {
+    expect(results.deliverables.map((d) => [d.type, d.name, d.title, d.duration_seconds, d.run_name ?? null, d.index ?? null])).toEqual([
+      ["reel", "reel-balanced.mp4", "Best of the night", 62.5, "balanced", null],
+      ["short", "short-01.mp4", "The clutch", 31, null, 1],
+      ["thumbnail", "reel-balanced.jpg", "Thumbnail: Best of the night", 62.5, "balanced", null],
+      ["thumbnail", "short-01.jpg", "Thumbnail: The clutch", 31, null, 1],
+      ["captions", "short-01.srt", "Captions (.srt): The clutch", 31, null, 1],
+      ["metadata", "metadata.json", "Metadata: Best of the night", 62.5, "balanced", null],
+      ["manifest", "manifest.json", "Manifest", 0, null, null],
+    ]);
+    expect(results.deliverables.find((d) => d.type === "short")!.tags).toEqual(["celeste", "clutch"]);
+    expect(results.deliverables.find((d) => d.type === "reel")!.tags).toBeUndefined();
+    const { manifest } = (await (await get(acct.api_key, `/jobs/${render.job_id}/results`)).json()) as { manifest: { artifacts: { assets: Record<string, { name: string; url?: string }[]> } } };
+    const assets = Object.values(manifest.artifacts.assets).flat();
+    expect(assets.length).toBeGreaterThan(0);
+    for (const a of assets) expect(a.url, a.name).toMatch(new RegExp(`^https://api\\.test/files/${render.job_id}/${a.name.replace(".", "\\.")}\\?expires=`));
+  });
+
   it("serves byte ranges (video players seek)", async () => {
     const reel = results.deliverables.find((d) => d.type === "reel")!;
     const bytes = files.find((f) => f.ref.name === reel.name)!.bytes;
@@ -76,6 +94,17 @@ describe("results and Worker-signed file links", () => {
     expect(tail.status).toBe(206);
     expect(tail.headers.get("content-range")).toBe(`bytes ${bytes.byteLength - 500}-${bytes.byteLength - 1}/${bytes.byteLength}`);
     expect(sameBytes(new Uint8Array(await tail.arrayBuffer()), bytes.subarray(bytes.byteLength - 500))).toBe(true);
+    const open = await call(path(reel.url), { headers: { Range: `bytes=${bytes.byteLength - 10}-${bytes.byteLength + 500}` } });
+    expect(open.status).toBe(206);
+    expect(open.headers.get("content-length")).toBe("10");
+    expect(sameBytes(new Uint8Array(await open.arrayBuffer()), bytes.subarray(bytes.byteLength - 10))).toBe(true);
+    const several = await call(path(reel.url), { headers: { Range: "bytes=0-1,5-6" } });
+    expect(several.status).toBe(200);
+    await several.body?.cancel();
+    const outside = await call(path(reel.url), { headers: { Range: `bytes=${bytes.byteLength + 10}-` } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get("content-range")).toBe(`bytes */${bytes.byteLength}`);
+    await outside.body?.cancel();
   });
 
   it("refuses altered links (403 invalid_link) and expired ones (403 link_expired)", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseByteRange } from "../../worker/src/artifacts/byte-range";
 import { artifactLink, linkTtlSeconds, rendererJobToken, verifyArtifactLink, verifyZipToken, zipToken } from "../../worker/src/artifacts/links";
 
 const KEY = { LINK_SIGNING_KEY: "k1" };
@@ -74,5 +75,18 @@ describe("link lifetime", () => {
     expect(linkTtlSeconds(KEY)).toBe(86400);
     expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "600" })).toBe(600);
     expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "nonsense" })).toBe(86400);
+  });
+});
+
+describe("Range header", () => {
+  it("parses single byte ranges against the file size", () => {
+    expect(parseByteRange("bytes=0-99", 1000)).toEqual({ offset: 0, length: 100 });
+    expect(parseByteRange("bytes=990-", 1000)).toEqual({ offset: 990, length: 10 });
+    expect(parseByteRange("bytes=990-5000", 1000)).toEqual({ offset: 990, length: 10 });
+    expect(parseByteRange("bytes=-100", 1000)).toEqual({ offset: 900, length: 100 });
+    expect(parseByteRange("bytes=-5000", 1000)).toEqual({ offset: 0, length: 1000 });
+    expect(parseByteRange("bytes=1000-", 1000)).toBe("unsatisfiable");
+    expect(parseByteRange("bytes=-0", 1000)).toBe("unsatisfiable");
+    for (const ignored of [undefined, "", "bytes=-", "bytes=5-3", "bytes=0-1,5-6", "items=0-5"]) expect(parseByteRange(ignored, 1000)).toBeNull();
   });
 });

@@ -54,7 +54,8 @@ export async function publishResults(env: LinkEnv, baseUrl: string, job: { id: s
   const expiresAt = Math.max(nowSec + 1, Math.min(nowSec + linkTtlSeconds(env), filesGoneAt));
 
   const videos = result.artifacts.filter((a) => a.kind === "reel" || a.kind === "short");
-  const sorted = [...result.artifacts].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.run_name ?? "").localeCompare(b.run_name ?? "") || (a.index ?? 0) - (b.index ?? 0));
+  // Kind, then the reels' files (no index) before the shorts' in short order, then by profile.
+  const sorted = [...result.artifacts].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.index ?? 0) - (b.index ?? 0) || (a.run_name ?? "").localeCompare(b.run_name ?? ""));
   const urls = new Map<string, string>();
   for (const a of sorted) urls.set(a.name, await artifactLink(env, baseUrl, job.id, a.name, expiresAt));
 

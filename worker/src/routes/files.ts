@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { parseByteRange } from "../artifacts/byte-range";
 import { artifactsExpired } from "../artifacts/expired";
 import { artifactKey, verifyArtifactLink } from "../artifacts/links";
 import type { AppEnv } from "../hono-env";
@@ -32,7 +33,13 @@ filesRoutes.get("/:job_id/:name", async (c) => {
   if (!job) throw new ApiError(404, "file_not_found", "No such file.");
   if (job.artifactsDeletedAt) throw artifactsExpired(job);
 
-  const object = await c.env.ARTIFACTS.get(artifactKey(jobId, name), { range: c.req.raw.headers });
+  const objectKey = artifactKey(jobId, name);
+  const rangeHeader = c.req.header("Range");
+  const head = rangeHeader ? await c.env.ARTIFACTS.head(objectKey) : null;
+  const range = head ? parseByteRange(rangeHeader, head.size) : null;
+  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head!.size}` } });
+
+  const object = await c.env.ARTIFACTS.get(objectKey, range ? { range } : {});
   if (!object) throw new ApiError(404, "file_not_found", "No such file.");
   const headers = new Headers({
     "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
@@ -41,12 +48,9 @@ filesRoutes.get("/:job_id/:name", async (c) => {
     ETag: object.httpEtag,
     "Cache-Control": "private, max-age=3600",
   });
-  const range = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
-  if (range && c.req.header("Range")) {
-    const offset = range.suffix !== undefined ? object.size - range.suffix : (range.offset ?? 0);
-    const length = range.suffix !== undefined ? range.suffix : (range.length ?? object.size - offset);
-    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
-    headers.set("Content-Length", String(length));
+  if (range) {
+    headers.set("Content-Range", `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
+    headers.set("Content-Length", String(range.length));
     return new Response(object.body, { status: 206, headers });
   }
   headers.set("Content-Length", String(object.size));
