@@ -1,6 +1,7 @@
 /** Live progress lines for several jobs: redrawn in place on a terminal, one line per change otherwise. */
 export class ProgressView {
   private readonly rows = new Map<string, string>();
+  private readonly steps = new Map<string, string>();
   private drawn = 0;
   private readonly tty = Boolean(process.stdout.isTTY);
 
@@ -12,7 +13,10 @@ export class ProgressView {
     if (this.rows.get(key) === line) return;
     this.rows.set(key, line);
     if (!this.tty) {
-      process.stdout.write(line + "\n");
+      // Logs (CI, pipes): a line per status or stage change and per 10 % step, not per percent.
+      const step = `${status} ${stage ?? ""} ${Math.floor(percent / 10)}`;
+      if (this.steps.get(key) !== step) process.stdout.write(line + "\n");
+      this.steps.set(key, step);
       return;
     }
     if (this.drawn) process.stdout.write(`\x1b[${this.drawn}A`);

@@ -143,6 +143,27 @@ describe("runRenderJob on a synthetic VOD", () => {
   });
 });
 
+describe("a shorts-only job", () => {
+  it("renders the shorts without a reel, even where the profile's other moments were never downloaded", async () => {
+    // Two planted moments, one short: the profile's second moment is reported but its video never fetched.
+    await generateSyntheticVod({ root, vodId: "900000323", durationSeconds: 150, seed: 13, width: 640, height: 360, moments: [{ kind: "hype", peak: 40 }, { kind: "hype", peak: 115 }] });
+    const job = await jobFor({
+      vod_url: "https://www.twitch.tv/videos/900000323",
+      compilation_enabled: false,
+      final_video_length_minutes: 0,
+      num_shorts: 1,
+      parameters: { max_highlight_duration: 20, shorts_crop_mode: "fit" },
+    });
+    const { result, out } = await run(job);
+    expect((await readdir(out)).sort()).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(result.manifest.summary).toMatchObject({ total_videos: 1, total_shorts: 1 });
+    expect(result.manifest.artifacts.assets.compilation).toEqual([]);
+    expect(result.manifest.highlights.length).toBeGreaterThanOrEqual(2);
+    const info = await probeMedia(path.join(out, "short-01.mp4"));
+    expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+  }, 600_000);
+});
+
 describe("runRenderJob failures", () => {
   it("fails with a clear job error when the VOD disappears before rendering", async () => {
     const job = await jobFor({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 1 });

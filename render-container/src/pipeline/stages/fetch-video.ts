@@ -52,8 +52,9 @@ export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, 
   }
   cuts.sort((a, b) => a - b);
   const refine = (m: Moment): Moment => {
-    if (m.source === "manual") return m;
-    const clip = clipFor(clips, m.start, m.end);
+    // Moments that are reported but not rendered (a shorts-only job's profile moments) have no video here.
+    const clip = clips.find((c) => c.media_start_seconds <= m.start + 1e-3 && c.media_end_seconds >= m.end - 1e-3);
+    if (m.source === "manual" || !clip) return m;
     const r = refineBoundaries(m, cuts, { minDuration: request.parameters.min_highlight_duration, maxDuration: request.parameters.max_highlight_duration, durationSeconds });
     const start = Math.max(r.start, clip.media_start_seconds);
     const end = Math.min(r.end, clip.media_end_seconds);
