@@ -49,7 +49,15 @@ export const RenderJob = z.object({
   job_id: z.string(),
   request: NormalizedJobRequest,
   vod: VodInfo,
-  callback: z.object({ url: z.string(), token: z.string() }),
+  callback: z.object({
+    url: z.string(),
+    token: z.string(),
+    /**
+     * Report at least this often, even when nothing changed (repeat the last progress event with a new seq):
+     * the Worker fails a running job that is silent for 4x this long (WATCHDOG_SECONDS).
+     */
+    heartbeat_seconds: z.number().positive().optional(),
+  }),
   upload: UploadTarget,
   twitch: z.object({ gql_url: z.string(), usher_url: z.string() }),
 });

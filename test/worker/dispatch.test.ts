@@ -26,6 +26,8 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect(job.job_id).toBe(ack.id);
     expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/events`);
     expect(job.callback.token.length).toBeGreaterThan(20);
+    // WATCHDOG_SECONDS 600 (default): report at least every 150 s.
+    expect(job.callback.heartbeat_seconds).toBe(150);
     expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/artifacts`, token: job.callback.token });
     expect(job.twitch).toEqual({ gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL });
     expect(job.request).toMatchObject({ vod_id: FIXTURE_VODS.public, num_shorts: 2, streamer_name: "SynthRunner" });

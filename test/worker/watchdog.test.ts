@@ -5,7 +5,7 @@ import { handleScheduled } from "../../worker/src/cron/scheduled";
 import type { JobState } from "../../worker/src/durable/job-state";
 import type { Env } from "../../worker/src/env";
 import { accountCredits, createAccount, minimalJob, type TestAccount } from "./helpers";
-import { createJob, eventually, jobState, record, sendEvent, startedJob, webhookBox } from "./job-flow";
+import { createJob, eventually, jobState, record, rendererLog, sendEvent, startedJob, webhookBox } from "./job-flow";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -37,6 +37,8 @@ describe("watchdog alarm", () => {
     expect(await accountCredits(acct.account_id)).toBe(before);
     const failed = await eventually(async () => (await box.received()).find((d) => d.body.includes('"job.failed"')));
     expect(JSON.parse(failed.body).payload).toMatchObject({ error_code: "renderer_stalled", refunded_credits: ack.credit_cost });
+    // The renderer, maybe only slow, is told to stop.
+    await eventually(async () => (await rendererLog(ack.id)).cancels === 1, 5000, "the renderer stop");
     // A late report from the renderer changes nothing now.
     await sendEvent(render, { type: "progress", seq: 3, stage: "rendering_reels", percent: 70 }, 409);
     expect(await deadlineOf(ack.id)).toBeUndefined();

@@ -2,6 +2,7 @@ import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
 import type { Env } from "../env";
 import type { JobRow } from "../storage/schema";
+import { watchdogMs } from "./watchdog";
 
 /** A setting the Worker needs before it can hand a job to the renderer is missing: nothing will fix it by retrying. */
 export class DispatchConfigError extends Error {
@@ -65,7 +66,12 @@ export async function buildRenderJob(env: Env, settings: DispatchSettings, row: 
     job_id: row.id,
     request,
     vod: vodInfoOf(row, request),
-    callback: { url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/events`, token },
+    callback: {
+      url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/events`,
+      token,
+      // Up to three missed heartbeats are forgiven before the watchdog fails the job.
+      heartbeat_seconds: Math.max(1, Math.floor(watchdogMs(env) / 4000)),
+    },
     upload: uploadTarget(env, settings, row.id, token),
     twitch: { gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL },
   };

@@ -1,6 +1,6 @@
 import type { JobStatus } from "../../../common/contract";
 import type { JobLifecycle } from "../domain/job-lifecycle";
-import { stopRendererOnCancel } from "../dispatch/cancel-hook";
+import { stopRendererOnFailure } from "../dispatch/stop-renderer-hook";
 import type { Env } from "../env";
 import { enqueueWebhooks } from "../webhooks/enqueue-hook";
 
@@ -30,4 +30,4 @@ export type TransitionHook = (transition: JobTransition, context: TransitionCont
  * run in order after the change is durable; a hook that throws is logged and does not undo the change or stop
  * the others, so anything that must not be lost has to be made durable by the hook itself (outbox + alarm).
  */
-export const transitionHooks: TransitionHook[] = [enqueueWebhooks, stopRendererOnCancel];
+export const transitionHooks: TransitionHook[] = [enqueueWebhooks, stopRendererOnFailure];
