@@ -18,15 +18,36 @@ export class CallbackReporter implements ProgressSink {
   private lastStage: RenderStage | null = null;
   private lastSentAt = 0;
   private chain: Promise<void> = Promise.resolve();
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private settled = false;
 
   constructor(
     private readonly url: string,
     private readonly token: string,
     private readonly log: Logger,
-    private readonly opts: { minIntervalMs?: number; retries?: number; fetchImpl?: typeof fetch } = {},
+    private readonly opts: {
+      minIntervalMs?: number;
+      retries?: number;
+      fetchImpl?: typeof fetch;
+      /** Repeat the last progress after this long without any event, so the Worker's watchdog sees a live job. */
+      heartbeatSeconds?: number;
+      /** The Worker answered 409/410: the job is over there (cancelled, failed by the watchdog); stop working. */
+      onSettled?: () => void;
+    } = {},
   ) {}
 
   started(): Promise<void> {
+    const every = (this.opts.heartbeatSeconds ?? 0) * 1000;
+    if (every > 0 && !this.heartbeat) {
+      this.heartbeat = setInterval(() => {
+        if (Date.now() - this.lastSentAt >= every && this.lastStage) {
+          this.lastSentAt = Date.now();
+          void this.enqueue({ type: "progress", stage: this.lastStage, percent: this.lastPercent }, false);
+        }
+      }, Math.max(250, every / 4));
+      this.heartbeat.unref?.();
+    }
+    this.lastSentAt = Date.now();
     return this.enqueue({ type: "started" }, true);
   }
 
@@ -42,16 +63,24 @@ export class CallbackReporter implements ProgressSink {
   }
 
   completed(body: Omit<Extract<RenderEvent, { type: "completed" }>, "seq" | "type">): Promise<void> {
+    this.stopHeartbeat();
     return this.enqueue({ type: "completed", ...body }, true);
   }
 
   failed(code: string, message: string): Promise<void> {
+    this.stopHeartbeat();
     return this.enqueue({ type: "failed", error: { code, message } }, true);
   }
 
   /** Waits for every queued event to be delivered (or given up on). */
   flush(): Promise<void> {
+    this.stopHeartbeat();
     return this.chain;
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   private enqueue(event: EventBody, mustDeliver: boolean): Promise<void> {
@@ -70,8 +99,21 @@ export class CallbackReporter implements ProgressSink {
           body,
           signal: AbortSignal.timeout(15_000),
         });
-        // 409/410 mean the Worker has already settled the job (e.g. cancelled): nothing left to tell it.
-        if (res.ok || res.status === 409 || res.status === 410) return;
+        // 409/410 mean the Worker has already settled the job (cancelled, failed by the watchdog): nothing
+        // left to tell it, and nothing left worth rendering.
+        if (res.status === 409 || res.status === 410) {
+          await res.body?.cancel();
+          if (!this.settled) {
+            this.settled = true;
+            this.stopHeartbeat();
+            this.opts.onSettled?.();
+          }
+          return;
+        }
+        if (res.ok) {
+          await res.body?.cancel();
+          return;
+        }
         if (res.status >= 400 && res.status < 500 && res.status !== 429) {
           this.log.warn("callback rejected", { status: res.status, body: (await res.text()).slice(0, 300) });
           return;

@@ -34,7 +34,14 @@ export class JobRegistry {
     if (this.running.has(job.job_id) || this.finished.has(job.job_id)) return false;
     const controller = new AbortController();
     const log = this.log.child({ job_id: job.job_id });
-    const reporter = new CallbackReporter(job.callback.url, job.callback.token, log, { fetchImpl: this.fetchImpl });
+    const reporter = new CallbackReporter(job.callback.url, job.callback.token, log, {
+      fetchImpl: this.fetchImpl,
+      heartbeatSeconds: job.callback.heartbeat_seconds,
+      onSettled: () => {
+        log.info("the Worker settled the job; stopping");
+        controller.abort(new Error("settled by the Worker"));
+      },
+    });
     const workDir = path.join(this.workRoot, job.job_id);
     const done = (async () => {
       let outcome: "completed" | "failed" | "cancelled" = "failed";

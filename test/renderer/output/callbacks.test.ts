@@ -52,4 +52,33 @@ describe("CallbackReporter", () => {
     expect(gone).toBe(1);
     await rec2.close();
   });
+
+  it("repeats the last progress as a heartbeat while a stage is silent, and stops at the end", async () => {
+    const rec = await startRecorder();
+    const r = new CallbackReporter(rec.url, "t", silentLogger, { minIntervalMs: 0, heartbeatSeconds: 0.3 });
+    await r.started();
+    r.progress("transcribing", 30);
+    await new Promise((res) => setTimeout(res, 1100));
+    await r.failed("x", "y");
+    const countAtEnd = rec.requests.length;
+    await new Promise((res) => setTimeout(res, 700));
+    await rec.close();
+    const bodies = rec.requests.map((q) => JSON.parse(q.body.toString()));
+    const beats = bodies.filter((b) => b.type === "progress" && b.stage === "transcribing" && b.percent === 30);
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(bodies.map((b) => b.seq)).size).toBe(bodies.length);
+    expect(rec.requests.length).toBe(countAtEnd);
+  });
+
+  it("tells its owner once when the Worker says the job is settled (409)", async () => {
+    const rec = await startRecorder((_q, res) => res.writeHead(409).end());
+    let settled = 0;
+    const r = new CallbackReporter(rec.url, "t", silentLogger, { minIntervalMs: 0, onSettled: () => settled++ });
+    r.progress("analysing", 10);
+    r.progress("selecting", 20);
+    await r.flush();
+    await rec.close();
+    expect(settled).toBe(1);
+  });
 });
+

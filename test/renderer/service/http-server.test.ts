@@ -117,4 +117,18 @@ describe("renderer HTTP service", () => {
     expect(body.error.detail.map((d) => d.field)).toContain("job_id");
     expect((await fetch(`${svc.url}/health`)).status).toBe(200);
   });
+
+  it("stops rendering when the Worker answers a callback with 409 (job settled there)", async () => {
+    const cb = await startRecorder((q, res) => res.writeHead(JSON.parse(q.body.toString()).type === "progress" ? 409 : 200).end());
+    closers.push(cb.close);
+    const svc = await startService(async (_job, ctx) => {
+      ctx.reporter.progress("analysing", 10);
+      await new Promise((_r, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+      throw new Error("unreachable");
+    });
+    await post(`${svc.url}/jobs`, renderJob(`${cb.url}/events`, "job_s"));
+    await expect.poll(() => svc.registry.status("job_s")).toBe("cancelled");
+    expect(cb.requests.map((r) => JSON.parse(r.body.toString()).type)).toEqual(["started", "progress"]);
+  });
 });
+
