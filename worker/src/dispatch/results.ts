@@ -1,4 +1,5 @@
 import type { ArtifactRef, Manifest, ManifestAsset } from "../../../common/contract/render";
+import type { Deliverable, JobResults } from "../../../common/contract/results";
 import { artifactLink, linkTtlSeconds, zipToken, type LinkEnv } from "../artifacts/links";
 
 /** What the renderer reported on completion, stored with the job. */
@@ -7,28 +8,9 @@ export interface StoredResult {
   artifacts: ArtifactRef[];
 }
 
-/** Spec 2.7: one entry per downloadable file. `type` is reel, short, thumbnail, captions, metadata or manifest. */
-export interface Deliverable {
-  type: ArtifactRef["kind"];
-  name: string;
-  title: string;
-  duration_seconds: number;
-  url: string;
-  size_bytes: number;
-  content_type: string;
-  run_name?: string;
-  index?: number;
-  tags?: string[];
-}
-
-export interface PublishedResults {
-  job_id: string;
-  status: "completed";
-  deliverables: Deliverable[];
-  zip_url: string;
-  links_expire_at: string;
-  manifest: Manifest;
-}
+/** Spec 2.7/2.8 shapes come from the contract, the same schemas the OpenAPI document is generated from. */
+export type { Deliverable } from "../../../common/contract/results";
+export type PublishedResults = JobResults;
 
 /** Files the ZIP and the retention sweep cover: every stored artifact plus the published manifest. */
 export const MANIFEST_FILE = "manifest.json";

@@ -1,27 +1,12 @@
+import type { JobFailedPayload, JobRunningPayload } from "../../../common/contract/webhooks";
 import type { JobLifecycle } from "../domain/job-lifecycle";
 import { publishResults, type PublishedResults, type StoredResult } from "../dispatch/results";
 import type { Env } from "../env";
 import type { JobRow } from "../storage/schema";
 
-/** job.running: the job was picked up (spec part 6 leaves the payload open). */
-export interface RunningPayload {
-  job_id: string;
-  status: "running";
-  started_at: string | null;
-  stage: string | null;
-  progress: number;
-}
-
-/** job.failed: failure or cancellation; `error` is the human message, `error_code` the stable code. */
-export interface FailedPayload {
-  job_id: string;
-  status: "failed";
-  error: string;
-  error_code: string;
-  refunded_credits: number;
-}
-
-/** job.completed: identical to GET /jobs/{id}/results (deliverables, zip_url, links_expire_at, manifest). */
+/** Payload shapes are the contract's (common/contract/webhooks.ts), the same ones the OpenAPI document shows. */
+export type RunningPayload = JobRunningPayload;
+export type FailedPayload = JobFailedPayload;
 export type CompletedPayload = PublishedResults;
 
 export function runningPayload(s: JobLifecycle): RunningPayload {
