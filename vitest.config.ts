@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 // the renderer, the Twitch protocol code and the dev tooling run in plain Node with real FFmpeg.
 export default defineConfig({
   test: {
+    // Logs of passing tests are noise (every request writes a JSON access-log line); failures keep theirs.
+    silent: "passed-only",
     projects: [
       {
         plugins: [
@@ -31,8 +33,6 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          // Logs of passing tests are noise (every request writes a JSON access-log line); failures keep theirs.
-          silent: "passed-only",
           include: ["test/worker/**/*.test.ts"],
           globalSetup: ["./test/worker/twitch-fixtures.node.ts", "./test/worker/openapi-validator.node.ts", "./test/worker/dispatch-fixtures.node.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
@@ -41,7 +41,6 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          silent: "passed-only",
           environment: "node",
           include: ["test/renderer/**/*.test.ts", "test/common/**/*.test.ts", "test/dev/**/*.test.ts", "test/e2e/**/*.test.ts"],
           testTimeout: 120_000,
