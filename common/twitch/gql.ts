@@ -94,7 +94,8 @@ export async function gqlRequest(opts: GqlOptions, operations: GqlOperation[]): 
 
 export async function readText(response: Response, what: string): Promise<string> {
   try {
-    return await response.text();
+    // Decoded by hand: workerd warns on .text() for playlist content types (application/vnd.apple.mpegurl).
+    return new TextDecoder().decode(await response.arrayBuffer());
   } catch (cause) {
     throw new TwitchUnavailableError(`${what} connection broke while reading the answer (${errorText(cause)})`, {
       status: response.status,
