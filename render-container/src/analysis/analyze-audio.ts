@@ -24,7 +24,7 @@ export interface AnalyzeAudioOptions {
 }
 
 /** Loudness below this is gated out of the baseline (ebur128 reports -120 LUFS for digital silence). */
-const GATE_LUFS = -70;
+export const GATE_LUFS = -70;
 
 /**
  * Analyses the audio of a file or playlist in one ffmpeg pass (see analysis-filtergraph.ts) and returns
