@@ -24,7 +24,7 @@ const VOD_ID = "900000321";
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "pipeline-vods-"));
-  ({ truth } = await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 11, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }] }));
+  ({ truth } = await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 11, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }], mutedSegments: [13] }));
   twitch = await startTwitchServer({ root });
 });
 afterAll(async () => {
@@ -89,6 +89,8 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(manifest.summary.source_vod_duration_seconds).toBeCloseTo(150, 0);
     for (const group of Object.values(manifest.artifacts.assets)) expect(Array.isArray(group)).toBe(true);
     expect(manifest.artifacts.assets.compilation[0].name).toBe("reel-balanced.mp4");
+    // Segment 13 (130-140 s) is served muted, as Twitch does for DMCA parts: said, not hidden.
+    expect(manifest.warnings.some((w) => /muted/.test(w))).toBe(true);
     const files = (await readdir(ran.out)).sort();
     expect(files).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
     expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);

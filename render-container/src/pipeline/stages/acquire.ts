@@ -46,6 +46,11 @@ export async function acquireSource(job: RenderJob, ctx: JobContext, progress: J
         : "Chat replay was only partly available: chat signals cover part of the VOD.",
     );
   }
+  if (audio.muted_ranges.length > 0) {
+    const seconds = audio.muted_ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
+    // Twitch serves DMCA-muted parts as silence: they score as quiet, so no moment is chosen for their audio.
+    warnings.push(`${Math.round(seconds)} s of this VOD are muted by Twitch (${audio.muted_ranges.length} part(s)); those parts were scored as silence.`);
+  }
   ctx.log.info("source acquired", { duration_seconds: durationSeconds, audio_bytes: audio.bytes, comments: chat.comments.length });
   return { media, durationSeconds, audioPath: audio.path, comments: chat.comments, warnings };
 }
