@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { probeMedia } from "../ffmpeg/probe";
-import { runFfmpeg } from "../ffmpeg/run-ffmpeg";
 import { concatPieces } from "./concat";
-import { audioTrim, cutInputArgs, cutRange, type CutRange, videoTrim } from "./cut";
-import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
+import { encodeCut } from "./encode-piece";
+import { audioTrim, cutRange, type CutRange, videoTrim } from "./cut";
+import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { mapLimit } from "./pool";
 import { audioSourceArgs } from "./source-input";
 import { titleOverlayFilters } from "./title-overlay";
@@ -85,19 +85,7 @@ async function renderPiece(
       `fade=t=in:st=0:d=${fade.toFixed(3)},fade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[vout]`,
     `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:st=0:d=${fade.toFixed(3)},afade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[aout]`,
   ].join(";");
-  await runFfmpeg(
-    [
-      ...cutInputArgs(piece.clip, range),
-      ...audio.args,
-      "-filter_complex", graph,
-      "-map", "[vout]", "-map", "[aout]",
-      ...videoEncoderArgs(),
-      ...audioEncoderArgs(),
-      ...FASTSTART,
-      out,
-    ],
-    { signal, expectedDurationSeconds: range.duration, onFraction },
-  );
+  await encodeCut({ clip: piece.clip, range, extraInputArgs: audio.args, graph, out, signal, onFraction });
 }
 
 /**

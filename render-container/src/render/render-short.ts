@@ -5,12 +5,12 @@ import { buildAssScript } from "../captions/ass";
 import type { Cue } from "../captions/types";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
 import { probeMedia } from "../ffmpeg/probe";
-import { runFfmpeg } from "../ffmpeg/run-ffmpeg";
-import { audioTrim, cutInputArgs, cutRange, videoTrim } from "./cut";
+import { audioTrim, cutRange, videoTrim } from "./cut";
 import { audioSourceArgs, sourceSize } from "./source-input";
-import { AUDIO_FORMAT, FASTSTART, OUTPUT_FPS, audioEncoderArgs, videoEncoderArgs } from "./encode";
+import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { facecamPixels, facecamRegionFromEnv } from "./facecam";
 import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { encodeCut } from "./encode-piece";
 import { buildShortLayout } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
@@ -92,19 +92,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
         `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:d=0.05,afade=t=out:st=${fadeOut.toFixed(3)}:d=0.15[aout]`,
       ].join(";");
 
-      await runFfmpeg(
-        [
-          ...cutInputArgs(o.clip, range),
-          ...audio.args,
-          "-filter_complex", graph,
-          "-map", "[vout]", "-map", "[aout]",
-          ...videoEncoderArgs(),
-          ...audioEncoderArgs(),
-          ...FASTSTART,
-          o.out,
-        ],
-        { signal: o.signal, expectedDurationSeconds: range.duration, onFraction: o.onProgress },
-      );
+      await encodeCut({ clip: o.clip, range, extraInputArgs: audio.args, graph, out: o.out, signal: o.signal, onFraction: o.onProgress });
       const written = await probeMedia(o.out, { signal: o.signal });
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),
