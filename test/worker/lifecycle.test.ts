@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { JobAck, JobRecord } from "../../common/contract";
-import type { StoredResult } from "../../worker/src/dispatch/results";
 import { transitionHooks, type JobTransition } from "../../worker/src/durable/transition-hooks";
+import { storedResult } from "./stored-result";
 import { accountCredits, createAccount, expect422, expectError, get, minimalJob, post, postJob, type TestAccount } from "./helpers";
 
 /** Lifecycle calls go to the job's JobState object over RPC, as the queue consumer and callbacks do. */
@@ -31,28 +31,6 @@ async function ledgerOf(jobId: string): Promise<{ kind: string; amount: number }
   return rows.results;
 }
 
-const storedResult: StoredResult = {
-  manifest: {
-    summary: { total_videos: 1, generated_video_duration_seconds: 60, total_shorts: 1, source_vod_duration_seconds: 3600 },
-    highlights: [{ story: "clutch", start: 100, end: 160, duration: 60, run_name: "balanced" }],
-    shorts_count: 1,
-    artifacts: {
-      assets: {
-        compilation: [{ name: "reel-balanced.mp4", run_name: "balanced" }],
-        shorts: [{ name: "short-01.mp4", index: 1 }],
-        thumbnails: [],
-        captions: [{ name: "short-01.srt", index: 1 }],
-        metadata: [],
-      },
-    },
-    warnings: [],
-  },
-  artifacts: [
-    { name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: 1000, run_name: "balanced", index: null, title: "Best of", duration_seconds: 60, tags: null },
-    { name: "short-01.mp4", kind: "short", content_type: "video/mp4", size_bytes: 500, run_name: null, index: 1, title: "Clutch", duration_seconds: 30, tags: ["celeste"] },
-    { name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: 50, run_name: null, index: 1, title: null, duration_seconds: null, tags: null },
-  ],
-};
 
 describe("JobState transitions", () => {
   it("goes pending -> running -> completed and mirrors every change into D1", async () => {
