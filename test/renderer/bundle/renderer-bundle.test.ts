@@ -1,0 +1,112 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RenderJob } from "../../../common/contract/render";
+import { probeVod } from "../../../common/twitch";
+import { freePort, startProcess, waitForHttp, type Managed } from "../../../dev/stack/processes";
+import { generateSyntheticVod } from "../../../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+import { SMALL_VOD } from "../../dev/fixture-vods";
+import { startRecorder } from "../../support/http-recorder";
+
+/**
+ * The renderer as the container image runs it: bundled by scripts/bundle-renderer.mjs (the script the
+ * Dockerfile's build stage runs, so the flags cannot drift), then `node renderer.mjs` started from a folder with
+ * no node_modules anywhere above it. A CI-able stand-in for building the image; no Docker needed.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const TOKEN = "bundle-test-token";
+let tmp: string;
+let bundle: string;
+let renderer: Managed;
+let rendererUrl: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "renderer-bundle-"));
+  bundle = path.join(tmp, "renderer.mjs");
+  await promisify(execFile)(process.execPath, [path.join(ROOT, "scripts/bundle-renderer.mjs"), bundle], { cwd: ROOT });
+  const port = await freePort();
+  rendererUrl = `http://127.0.0.1:${port}`;
+  // The image's environment (see the Dockerfile's ENV) on a free port.
+  renderer = startProcess("renderer", process.execPath, [bundle], {
+    cwd: tmp,
+    env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", WORK_DIR: path.join(tmp, "work"), RENDERER_TOKEN: TOKEN, RENDERER_VERSION: "bundle-test", NODE_PATH: "" },
+    logFile: path.join(tmp, "renderer.log"),
+  });
+  await waitForHttp(`${rendererUrl}/health`, { proc: renderer, timeoutMs: 20_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await renderer?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe("the bundled renderer (what the container image runs)", () => {
+  it("is one file outside the repository", () => {
+    expect(existsSync(bundle)).toBe(true);
+    expect(existsSync(path.join(tmp, "node_modules"))).toBe(false);
+    expect(path.relative(ROOT, tmp).startsWith("..")).toBe(true);
+  });
+
+  it("answers GET /health without the token, and guards the job routes with it", async () => {
+    const res = await fetch(`${rendererUrl}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, running_jobs: 0, version: "bundle-test" });
+    expect((await fetch(`${rendererUrl}/jobs`, { method: "POST", body: "{}" })).status).toBe(401);
+  });
+
+  it("renders a short end to end: Twitch fetch, analysis, pocketsphinx, burned captions and title font, upload, callbacks", async () => {
+    await generateSyntheticVod(SMALL_VOD);
+    const twitch: TwitchServer = await startTwitchServer({ root: SMALL_VOD.root });
+    const worker = await startRecorder();
+    try {
+      const prepared = await prepareJob(
+        {
+          vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`,
+          compilation_enabled: false,
+          final_video_length_minutes: 0,
+          num_shorts: 1,
+          burn_captions: true,
+          parameters: { min_highlight_duration: 10, max_highlight_duration: 12, shorts_crop_mode: "crop", shorts_title_card_enabled: true },
+        },
+        { plan: "pro", purchased: true },
+        (id) => probeVod(twitch, id),
+      );
+      const job: RenderJob = {
+        job_id: "job_bundle",
+        request: prepared.request,
+        vod: toVodInfo(prepared.probe!),
+        callback: { url: `${worker.url}/events`, token: "cb" },
+        upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" },
+        twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
+      };
+      const res = await fetch(`${rendererUrl}/jobs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(job) });
+      expect(res.status).toBe(202);
+
+      const events = () => worker.requests.filter((r) => r.url === "/events").map((r) => JSON.parse(r.body.toString()) as { type: string; manifest?: { warnings: string[] } });
+      await expect.poll(() => events().find((e) => e.type === "completed" || e.type === "failed")?.type, { timeout: 110_000, interval: 500 }).toBeDefined();
+      const last = events().at(-1)!;
+      expect(last, JSON.stringify(last)).toMatchObject({ type: "completed" });
+      // A missing pocketsphinx binary or model would not fail the job, only warn: captions must have been made.
+      expect(last.manifest!.warnings.filter((w) => /captions/i.test(w))).toEqual([]);
+
+      const uploads = worker.requests.filter((r) => r.method === "PUT" && r.url.startsWith("/upload/"));
+      const names = uploads.map((u) => decodeURIComponent(u.url.slice("/upload/".length))).sort();
+      expect(names).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+      const mp4 = path.join(tmp, "short-01.mp4");
+      await mkdir(path.dirname(mp4), { recursive: true });
+      await writeFile(mp4, uploads.find((u) => u.url.endsWith("short-01.mp4"))!.body);
+      expect((await probeMedia(mp4)).video).toMatchObject({ width: 1080, height: 1920 });
+      expect(uploads.find((u) => u.url.endsWith("short-01.srt"))!.body.toString()).toMatch(/-->/);
+    } finally {
+      await twitch.close();
+      await worker.close();
+    }
+  }, 120_000);
+});
