@@ -98,8 +98,8 @@ async function benchOne(minutes: number) {
     minutes,
     generate_seconds: genSeconds,
     stages: stats.stageSeconds,
-    analysis_x_realtime: vodSeconds / (stats.stageSeconds.analyse_select ?? Infinity),
-    acquire_x_realtime: vodSeconds / (stats.stageSeconds.acquire ?? Infinity),
+    // The analysis runs while the audio downloads, so its figure includes the download: a lower bound.
+    analysis_x_realtime: vodSeconds / ((stats.stageSeconds.acquire_analyse ?? Infinity) + (stats.stageSeconds.select ?? 0)),
     bytes: { downloaded, audio_rendition: audioRendition, covering_video: coveringVideo, whole_video: wholeVideo, ratio_to_minimum: downloaded / (audioRendition + coveringVideo) },
     wall_seconds: wall,
     encode_seconds: encodeSeconds,
@@ -117,8 +117,7 @@ for (const minutes of minutesList) {
   const st = Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(", ");
   console.log(`\n== ${minutes}-minute VOD (generated in ${r.generate_seconds.toFixed(0)} s, not counted)`);
   console.log(`stages: ${st}`);
-  console.log(`analysis (audio+chat analysis and selection): ${r.analysis_x_realtime.toFixed(0)}x realtime   [target >= 300x]`);
-  console.log(`source acquisition (resolve + audio + chat download): ${r.acquire_x_realtime.toFixed(0)}x realtime`);
+  console.log(`analysis (resolve + audio download and analysis side by side + chat + selection): ${r.analysis_x_realtime.toFixed(0)}x realtime   [target >= 300x]`);
   console.log(`downloaded ${fmtBytes(r.bytes.downloaded)} = ${r.bytes.ratio_to_minimum.toFixed(3)} x (audio rendition ${fmtBytes(r.bytes.audio_rendition)} + covering video ${fmtBytes(r.bytes.covering_video)})   [target <= 1.10]; whole video would be ${fmtBytes(r.bytes.whole_video)}`);
   console.log(`job wall ${r.wall_seconds.toFixed(1)} s / encode ${r.encode_seconds.toFixed(1)} s = ${r.wall_over_encode.toFixed(2)}   [target <= 1.3]`);
   console.log(`peak memory (renderer + ffmpeg children): ${r.peak_rss_mb.toFixed(0)} MB   [target < 1024]`);

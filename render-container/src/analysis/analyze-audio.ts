@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
-import { ProcessError } from "../ffmpeg/process";
+import { ProcessError, runProcess, type RunProcessOptions } from "../ffmpeg/process";
 import { FFMPEG_BIN } from "../ffmpeg/run-ffmpeg";
 import { buildAnalysisArgs, DEFAULT_ANALYSIS_GRAPH, type AnalysisGraphOptions } from "./analysis-filtergraph";
+import { createSilenceLogReader } from "./analysis-log";
 import { createMetadataLineParser } from "./metadata-lines";
 import { createPerSecondLevels } from "./per-second";
 import { median } from "./stats";
@@ -19,6 +19,8 @@ export interface AnalyzeAudioOptions {
   voice?: VoiceFeatureOptions;
   /** ffmpeg input options placed before `-i` (HTTP headers, reconnect flags, `-stream_loop` in benchmarks). */
   inputOptions?: readonly string[];
+  /** Writes the input to ffmpeg's stdin (input path `pipe:0`), e.g. segments as they download. */
+  feedStdin?: RunProcessOptions["feedStdin"];
   /** Called with the ffmpeg process id once it runs (benchmarks sample its memory). */
   onSpawn?: (pid: number) => void;
 }
@@ -35,7 +37,7 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
   const levels = createPerSecondLevels();
   const envelope = createVoiceEnvelopeBuilder(graph.sampleRate);
   let lastReported = -1;
-  const parser = createMetadataLineParser((frame) => {
+  const frames = createMetadataLineParser((frame) => {
     levels.addFrame(frame);
     if (opts.onProgress && opts.durationSeconds && opts.durationSeconds > 0) {
       const f = Math.min(1, frame.time / opts.durationSeconds);
@@ -46,20 +48,34 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
       }
     }
   });
-
-  await runAnalysisProcess(buildAnalysisArgs(inputPath, graph, opts.inputOptions), graph.metadataFd, {
-    signal: opts.signal,
-    onSpawn: opts.onSpawn,
-    onPcm: (chunk) => envelope.push(chunk),
-    onMetadataLine: (line) => parser.push(line),
+  const silenceLine = createSilenceLogReader({
+    onSilenceStart: (t) => levels.silenceStart(t),
+    onSilenceEnd: (end, dur) => levels.silenceEnd(end, dur),
   });
-  parser.end();
+
+  try {
+    await runProcess(FFMPEG_BIN, buildAnalysisArgs(inputPath, graph, opts.inputOptions), {
+      signal: opts.signal,
+      onSpawn: opts.onSpawn,
+      feedStdin: opts.feedStdin,
+      onStdoutData: (chunk) => envelope.push(chunk),
+      onStderrLine: silenceLine,
+      extraPipeLines: { [graph.metadataFd]: (line) => frames.push(line) },
+    });
+  } catch (err) {
+    if (err instanceof ProcessError) {
+      const last = err.stderrTail.trim().split("\n").slice(-3).join(" | ");
+      throw new ProcessError(`audio analysis failed (${err.exitSignal ?? `exit ${err.exitCode}`}): ${last}`, err.command, err.args, err.exitCode, err.exitSignal, err.stderrTail);
+    }
+    throw err;
+  }
+  frames.end();
   const env = envelope.finish();
 
   // The PCM branch carries every decoded sample, so its length is the audio's length.
   const measured = envelope.samples / graph.sampleRate || levels.seenSeconds;
   const durationSeconds = opts.durationSeconds && opts.durationSeconds > 0 ? opts.durationSeconds : measured;
-  const { loudnessLufs, rmsDb, silences } = levels.finish(durationSeconds);
+  const { loudnessLufs, silences } = levels.finish(durationSeconds);
   const seconds = loudnessLufs.length;
   const gated = loudnessLufs.filter((v) => v > GATE_LUFS);
   const baselineLufs = gated.length > 0 ? median(gated) : GATE_LUFS;
@@ -68,7 +84,6 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
 
   return {
     durationSeconds,
-    rmsDb,
     loudnessLufs,
     baselineLufs,
     loudnessAboveBaselineDb: loudnessLufs.map((v) => Math.max(v, GATE_LUFS) - baselineLufs),
@@ -79,70 +94,4 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     silences,
     quietPoints: voice.quietPoints,
   };
-}
-
-interface AnalysisProcessHandlers {
-  signal?: AbortSignal;
-  onSpawn?: (pid: number) => void;
-  onPcm: (chunk: Buffer) => void;
-  onMetadataLine: (line: string) => void;
-}
-
-/** Runs ffmpeg with PCM on stdout and metadata text on an extra pipe; rejects like runProcess does. */
-function runAnalysisProcess(args: string[], metadataFd: number, h: AnalysisProcessHandlers): Promise<void> {
-  const { signal } = h;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  return new Promise<void>((resolve, reject) => {
-    const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
-    while (stdio.length <= metadataFd) stdio.push("pipe");
-    const child = spawn(FFMPEG_BIN, args, { stdio });
-    if (child.pid !== undefined) h.onSpawn?.(child.pid);
-    let stderrTail = "";
-    let rest = "";
-    let aborted = false;
-    let killTimer: NodeJS.Timeout | undefined;
-
-    child.stdout!.on("data", (c: Buffer) => h.onPcm(c));
-    child.stderr!.on("data", (c: Buffer) => {
-      stderrTail = (stderrTail + c.toString("utf8")).slice(-4000);
-    });
-    const meta = child.stdio[metadataFd] as NodeJS.ReadableStream;
-    meta.setEncoding("utf8");
-    meta.on("data", (text: string) => {
-      const lines = (rest + text).split("\n");
-      rest = lines.pop() ?? "";
-      for (const l of lines) h.onMetadataLine(l);
-    });
-
-    const onAbort = () => {
-      aborted = true;
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), 2000);
-      killTimer.unref();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (err) => {
-      signal?.removeEventListener("abort", onAbort);
-      reject(new ProcessError(`ffmpeg could not start: ${err.message}`, FFMPEG_BIN, args, null, null, stderrTail));
-    });
-    child.on("close", (code, sig) => {
-      signal?.removeEventListener("abort", onAbort);
-      if (killTimer) clearTimeout(killTimer);
-      if (rest) h.onMetadataLine(rest);
-      if (aborted && signal) return reject(abortError(signal));
-      if (code !== 0) {
-        const last = stderrTail.trim().split("\n").slice(-3).join(" | ");
-        return reject(new ProcessError(`audio analysis failed (${sig ?? `exit ${code}`}): ${last}`, FFMPEG_BIN, args, code, sig, stderrTail));
-      }
-      resolve();
-    });
-  });
-}
-
-function abortError(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  if (r instanceof Error) return r;
-  const e = new Error(typeof r === "string" ? r : "The operation was aborted");
-  e.name = "AbortError";
-  return e;
 }

@@ -7,8 +7,6 @@ export interface SilenceRange {
 
 export interface AudioAnalysis {
   durationSeconds: number;
-  /** Full-band RMS per second, dBFS (astats over 100 ms frames, power-averaged). */
-  rmsDb: number[];
   /** Loudest EBU R128 momentary loudness within each second, LUFS. */
   loudnessLufs: number[];
   /** The stream's own typical loudness (median of `loudnessLufs`). */

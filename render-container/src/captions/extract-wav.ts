@@ -14,12 +14,17 @@ export async function extractWav(
   start: number,
   end: number,
   out: string,
-  opts: { signal?: AbortSignal } = {},
+  opts: { signal?: AbortSignal; seekInput?: boolean } = {},
 ): Promise<{ path: string; duration_seconds: number }> {
-  const range = cutRange(clip, start, end);
+  const whole = cutRange(clip, start, end);
+  // A long audio-only file (the analysis' rendition parts) is seeked instead of decoded from its start; on
+  // audio-only MPEG-TS every frame is a sync point, so the input seek is exact and the trim stays exact too.
+  const seek = opts.seekInput ? Math.max(0, Math.floor(whole.from) - 1) : 0;
+  const range = { from: whole.from - seek, to: whole.to - seek, duration: whole.duration };
   await fs.mkdir(path.dirname(out), { recursive: true });
   await runFfmpeg(
     [
+      ...(seek > 0 ? ["-ss", String(seek)] : []),
       ...cutInputArgs(clip, range),
       "-filter_complex", `${audioTrim("[0:a]", range)},aresample=16000,aformat=sample_fmts=s16:channel_layouts=mono[a]`,
       "-map", "[a]",

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 
 /** A child process failed: carries the tail of stderr because ffmpeg explains itself only at the end. */
 export class ProcessError extends Error {
@@ -20,6 +21,20 @@ export interface RunProcessOptions {
   cwd?: string;
   /** Called with each complete stdout line (newline stripped). */
   onStdoutLine?: (line: string) => void;
+  /** Called with each raw stdout chunk (binary output such as PCM). */
+  onStdoutData?: (chunk: Buffer) => void;
+  /**
+   * Extra output pipes by file descriptor (3, 4, ...), each read line by line. ffmpeg writes a `file='pipe:3'`
+   * in buffered blocks, far cheaper for the reader than the same text as one log write per line on stderr.
+   */
+  extraPipeLines?: Record<number, (line: string) => void>;
+  /**
+   * Writes the process's stdin (e.g. media segments as they download); stdin is closed when it resolves. If it
+   * rejects, the process is killed and its error is the result. Use writeWithBackpressure for each chunk.
+   */
+  feedStdin?: (stdin: Writable) => Promise<void>;
+  /** Called with the process id once it runs (benchmarks sample its memory). */
+  onSpawn?: (pid: number) => void;
   /** Called with each complete stderr line (newline stripped). */
   onStderrLine?: (line: string) => void;
   /** Keep stdout and return it; off by default so long runs do not accumulate output. */
@@ -73,18 +88,41 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
   const maxStdout = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
 
   return new Promise<ProcessResult>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const extraFds = Object.keys(opts.extraPipeLines ?? {}).map(Number);
+    const stdio: ("ignore" | "pipe")[] = [opts.feedStdin ? "pipe" : "ignore", "pipe", "pipe"];
+    while (stdio.length <= Math.max(2, ...extraFds)) stdio.push(extraFds.includes(stdio.length) ? "pipe" : "ignore");
+    const child = spawn(command, args, { cwd: opts.cwd, stdio });
+    if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     let stderrTail = "";
     const stdoutChunks: Buffer[] = [];
     let stdoutBytes = 0;
     let overflow = false;
     let aborted = false;
     let killTimer: NodeJS.Timeout | undefined;
+    let feedError: unknown = null;
+    if (opts.feedStdin) {
+      const stdin = child.stdin!;
+      // A process that exits early makes the next write fail with EPIPE; its exit status tells why.
+      stdin.on("error", () => undefined);
+      opts.feedStdin(stdin).then(
+        () => stdin.end(),
+        (err: unknown) => {
+          feedError = err;
+          child.kill("SIGKILL");
+        },
+      );
+    }
 
     const outLines = opts.onStdoutLine ? lineSplitter(opts.onStdoutLine) : null;
     const errLines = opts.onStderrLine ? lineSplitter(opts.onStderrLine) : null;
+    const extraLines = extraFds.map((fd) => {
+      const split = lineSplitter(opts.extraPipeLines![fd]!);
+      (child.stdio[fd] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => split.push(chunk));
+      return split;
+    });
 
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      opts.onStdoutData?.(chunk);
       outLines?.push(chunk);
       if (opts.collectStdout && !overflow) {
         stdoutBytes += chunk.length;
@@ -94,7 +132,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
         } else stdoutChunks.push(chunk);
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
       errLines?.push(chunk);
       stderrTail = (stderrTail + chunk.toString("utf8")).slice(-tailMax);
     });
@@ -116,7 +154,10 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
       if (killTimer) clearTimeout(killTimer);
       outLines?.end();
       errLines?.end();
+      for (const l of extraLines) l.end();
       if (aborted && signal) return reject(abortReason(signal));
+      const brokenPipe = (feedError as NodeJS.ErrnoException | null)?.code === "EPIPE";
+      if (feedError && !(brokenPipe && code !== 0)) return reject(feedError);
       if (overflow) {
         return reject(new ProcessError(`${command} wrote more than ${maxStdout} bytes to stdout`, command, args, code, sig, stderrTail));
       }
@@ -127,5 +168,27 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
       }
       resolve({ stdout: Buffer.concat(stdoutChunks), stderrTail });
     });
+  });
+}
+
+/** Writes a chunk to a pipe and waits while the reader is behind, so a slow consumer bounds memory. */
+export async function writeWithBackpressure(stream: Writable, chunk: Buffer): Promise<void> {
+  const closed = () => Object.assign(new Error("the process closed its input"), { code: "EPIPE" });
+  if (stream.destroyed || stream.writableEnded) throw closed();
+  if (stream.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const settle = (err?: unknown) => {
+      stream.off("drain", onDrain);
+      stream.off("close", onClose);
+      stream.off("error", onError);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(closed());
+    const onError = (err: unknown) => settle(err);
+    stream.on("drain", onDrain);
+    stream.on("close", onClose);
+    stream.on("error", onError);
   });
 }

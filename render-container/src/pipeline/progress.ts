@@ -4,17 +4,19 @@ import type { ProgressSink } from "../output/callbacks";
 /**
  * Maps each stage's own 0..1 progress onto the whole job's percent. The spans reflect where time goes:
  * encoding dominates (MEDIA.md), so the render stages own most of the bar; their split follows the planned
- * output seconds once the plan is known.
+ * output seconds once the plan is known. Some stages run side by side (the audio downloads while it is analysed;
+ * captions are made while the video downloads): their spans start together and the bar never moves back, so
+ * the stage shown is whichever is further along.
  */
 export class JobProgress {
   private spans = new Map<RenderStage, [number, number]>([
     ["resolving", [0, 2]],
-    ["downloading_audio", [2, 10]],
-    ["fetching_chat", [2, 10]],
-    ["analysing", [10, 16]],
+    ["downloading_audio", [2, 12]],
+    ["fetching_chat", [2, 12]],
+    ["analysing", [2, 16]],
     ["selecting", [16, 18]],
     ["downloading_video", [18, 26]],
-    ["transcribing", [26, 32]],
+    ["transcribing", [18, 32]],
     ["writing_metadata", [32, 34]],
     ["rendering_reels", [34, 60]],
     ["rendering_shorts", [60, 96]],
@@ -36,9 +38,14 @@ export class JobProgress {
     this.spans.set("rendering_shorts", [split, end]);
   }
 
+  private last = 0;
+
   report(stage: RenderStage, fraction: number, message?: string): void {
     const [a, b] = this.spans.get(stage) ?? [0, 0];
-    this.sink.progress(stage, a + (b - a) * Math.max(0, Math.min(1, fraction)), message);
+    const percent = a + (b - a) * Math.max(0, Math.min(1, fraction));
+    if (percent < this.last) return;
+    this.last = percent;
+    this.sink.progress(stage, percent, message);
   }
 
   reporter(stage: RenderStage): (fraction: number) => void {

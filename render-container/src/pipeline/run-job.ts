@@ -1,18 +1,19 @@
 import path from "node:path";
 import { writeFile } from "node:fs/promises";
 import type { RenderJob } from "../../../common/contract/render";
-import { createTranscriber } from "../captions";
+import { createTranscriber, planCaptions } from "../captions";
 import type { RendererConfig } from "../config";
 import { facecamRegionFromEnv } from "../render";
-import { ByteCounter } from "../source";
+import { BOUNDARY_RULES } from "../selection";
+import { ByteCounter, type TimeRange } from "../source";
 import { artifactNames } from "./artifact-names";
 import { buildManifest } from "./manifest";
 import { JobProgress } from "./progress";
 import { acquireSource } from "./stages/acquire";
 import { chooseMoments } from "./stages/choose-moments";
-import { fetchVideo } from "./stages/fetch-video";
+import { fetchVideo, planRendering } from "./stages/fetch-video";
 import { renderOutputs } from "./stages/render-outputs";
-import { transcribeRendered } from "./stages/transcribe";
+import { transcribeRanges, transcriptsFrom } from "./stages/transcribe";
 import { writeTexts } from "./stages/write-texts";
 import type { JobContext, JobResult } from "./types";
 
@@ -22,11 +23,11 @@ export interface RunStats {
 }
 
 /**
- * One job from VOD to uploaded files: resolve → audio + chat → analysis and selection → covering video
- * segments → captions → titles → encodes → uploads → manifest. Stages never look at the whole video; cost
- * grows with what is rendered, not with the VOD's length.
+ * One job from VOD to uploaded files: resolve → chat ∥ audio analysed as it downloads → selection → covering
+ * video segments ∥ captions from the audio → titles → encodes → uploads → manifest. Stages never look at the
+ * whole video, and what can overlap does, so cost grows with what is rendered, not with the VOD's length.
  */
-export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick<RendererConfig, "downloadConcurrency" | "maxVideoBytesPerJob" | "encodeConcurrency" | "env">, stats?: RunStats): Promise<JobResult> {
+export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick<RendererConfig, "downloadConcurrency" | "maxVideoBytesPerJob" | "encodeConcurrency" | "env"> & { splitAnalysisAboveSeconds?: number }, stats?: RunStats): Promise<JobResult> {
   const request = job.request;
   const progress = new JobProgress(ctx.reporter);
   const audioBytes = new ByteCounter();
@@ -41,15 +42,31 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
     }
   };
 
-  const source = await timed("acquire", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency));
-  const chosen = await timed("analyse_select", () => chooseMoments(request, source.audioPath, source.comments, source.durationSeconds, ctx, progress));
-  const video = await timed("download_video", () =>
-    fetchVideo(request, chosen, source.media.videoPlaylist, source.durationSeconds, ctx, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
-  );
+  const source = await timed("acquire_analyse", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
+  const chosen = await timed("select", async () => chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress));
+  const firstPlan = planRendering(request, chosen);
+
   const language = request.stream_language ?? job.vod.language ?? source.media.probe.language ?? null;
-  const transcripts = await timed("transcribe", () =>
-    transcribeRendered(video.plan, video.clips, createTranscriber(config.env, ctx.fetchImpl), language ?? "en", request.burn_captions, ctx, progress),
-  );
+  const transcriber = createTranscriber(config.env, ctx.fetchImpl);
+  const captionPlan = planCaptions(transcriber, language ?? "en", request.burn_captions);
+  // Captions are read from the audio rendition, so they are made while the video segments download; a failing
+  // download stops them.
+  const sideBySide = new AbortController();
+  const sideCtx: JobContext = { ...ctx, signal: AbortSignal.any([ctx.signal, sideBySide.signal]) };
+  const stopOthersOnFailure = <T>(p: Promise<T>) =>
+    p.catch((err: unknown) => {
+      sideBySide.abort(err);
+      throw err;
+    });
+  const [video, early] = await Promise.all([
+    stopOthersOnFailure(timed("download_video", () =>
+      fetchVideo(request, chosen, firstPlan, source.media.videoPlaylist, source.durationSeconds, sideCtx, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
+    )),
+    stopOthersOnFailure(timed("transcribe", () => transcribeRanges(padRanges(firstPlan.videoRanges, BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, sideCtx, progress))),
+  ]);
+  // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
+  const transcribed = await timed("transcribe_rest", () => transcribeRanges(video.plan.videoRanges, source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
+  const transcripts = transcriptsFrom(transcribed, captionPlan);
   const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, language, ctx, progress, config.env));
   const artifacts = await timed("render", () =>
     renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: facecamRegionFromEnv(config.env) }),
@@ -78,4 +95,9 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   }
   ctx.log.info("job rendered", { timings, audio_bytes: audioBytes.total, video_bytes: videoBytes.total, artifacts: artifacts.length });
   return { manifest, artifacts };
+}
+
+/** Ranges widened on both sides, within the VOD (the pieces overlapping after widening are fine to repeat). */
+function padRanges(ranges: readonly TimeRange[], pad: number, durationSeconds: number): TimeRange[] {
+  return ranges.map((r) => ({ start: Math.max(0, r.start - pad), end: Math.min(durationSeconds, r.end + pad) }));
 }

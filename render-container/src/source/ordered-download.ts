@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { MediaSegment } from "../../../common/twitch";
-import { fetchSegment, type SegmentFetchOptions } from "./fetch-segment";
+import { fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
 
 export interface OrderedDownloadOptions extends SegmentFetchOptions {
   concurrency?: number;
@@ -8,6 +8,10 @@ export interface OrderedDownloadOptions extends SegmentFetchOptions {
   onSegmentWritten?: (written: number) => void;
   /** Checked before each write; throwing stops the download. */
   beforeWrite?: (bytes: number) => void;
+  /** Called with each segment's bytes after they are written, in order; awaited (a consumer may be slower). */
+  onSegmentData?: (data: Buffer, position: number) => Promise<void>;
+  /** Segments already fetched, by position in `segments`. */
+  prefetched?: ReadonlyMap<number, FetchedSegment>;
 }
 
 export interface OrderedDownloadResult {
@@ -33,7 +37,8 @@ export async function downloadSegmentsToFile(
   const fetchOpts = { ...opts, signal: inner.signal };
   const inFlight: Promise<Awaited<ReturnType<typeof fetchSegment>>>[] = [];
   const start = (i: number) => {
-    const p = fetchSegment(segments[i]!, fetchOpts);
+    const ready = opts.prefetched?.get(i);
+    const p = ready ? Promise.resolve(ready) : fetchSegment(segments[i]!, fetchOpts);
     p.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
     inFlight[i] = p;
   };
@@ -51,6 +56,7 @@ export async function downloadSegmentsToFile(
       await file.write(data);
       bytes += data.length;
       if (muted) mutedIndexes.push(segments[i]!.index);
+      await opts.onSegmentData?.(data, i);
       opts.onSegmentWritten?.(i + 1);
     }
   } catch (error) {

@@ -17,7 +17,7 @@ describe("analysing a VOD's audio in parallel spans", () => {
 
   it("gives the same per-second signals as one pass", () => {
     expect(split.durationSeconds).toBeCloseTo(whole.durationSeconds, 6);
-    for (const key of ["rmsDb", "loudnessLufs", "voiceDb"] as const) {
+    for (const key of ["loudnessLufs", "voiceDb", "speechActivity"] as const) {
       expect(split[key]).toHaveLength(whole[key].length);
       const worst = Math.max(...split[key].map((v, i) => Math.abs(v - whole[key][i]!)));
       // ebur128's 400 ms momentary window restarts at the span boundary; everything else matches closely.
@@ -37,13 +37,13 @@ describe("analysing a VOD's audio in parallel spans", () => {
 
   it("joins a silence cut in two by a span boundary", () => {
     const part = (silences: { start: number; end: number }[], seconds: number): AudioAnalysis => ({
-      durationSeconds: seconds, rmsDb: new Array(seconds).fill(-60), loudnessLufs: new Array(seconds).fill(-30), baselineLufs: -30,
+      durationSeconds: seconds, loudnessLufs: new Array(seconds).fill(-30), baselineLufs: -30,
       loudnessAboveBaselineDb: new Array(seconds).fill(0), voiceDb: new Array(seconds).fill(-60), voiceFloorDb: -70,
       speechActivity: new Array(seconds).fill(0), speechRate: new Array(seconds).fill(0), silences, quietPoints: [1],
     });
     const merged = mergeAnalyses([part([{ start: 8, end: 10 }], 10), part([{ start: 0, end: 3 }, { start: 5, end: 6 }], 10)], [0, 10]);
     expect(merged.silences).toEqual([{ start: 8, end: 13 }, { start: 15, end: 16 }]);
     expect(merged.quietPoints).toEqual([1, 11]);
-    expect(merged.rmsDb).toHaveLength(20);
+    expect(merged.loudnessLufs).toHaveLength(20);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createSilenceLogReader } from "../../../render-container/src/analysis/analysis-log";
 import { createMetadataLineParser, parseLevel, type MetadataFrame } from "../../../render-container/src/analysis/metadata-lines";
 import { createPerSecondLevels, secondsCovering } from "../../../render-container/src/analysis/per-second";
 import { createVoiceEnvelopeBuilder } from "../../../render-container/src/analysis/voice-envelope";
@@ -42,29 +43,48 @@ describe("ametadata print parser", () => {
   });
 });
 
+describe("silence marks from the analysis log", () => {
+  it("reads silencedetect's lines by their filter prefix and ignores every other line", () => {
+    const marks: string[] = [];
+    const read = createSilenceLogReader({ onSilenceStart: (t) => marks.push(`start ${t}`), onSilenceEnd: (e, d) => marks.push(`end ${e} ${d}`) });
+    for (const l of [
+      "Input #0, mpegts, from 'audio.ts':",
+      "[silencedetect @ 0x5574c6215580] silence_start: 29.0205",
+      "[Parsed_ametadata_5 @ 0x5574c6277540] lavfi.r128.M=-23.5",
+      "silence_start: 99",
+      "[silencedetect @ 0x5574c6215580] silence_end: 51.0224 | silence_duration: 22.0019",
+      "size=N/A time=03:00:00.02 bitrate=N/A speed= 780x",
+      "[silencedetect @ 0x5574c6215580] silence_start: -0.00125",
+    ])
+      read(l);
+    expect(marks).toEqual(["start 29.0205", "end 51.0224 22.0019", "start 0"]);
+  });
+});
+
 describe("per-second folding of 100 ms frames", () => {
   const frame = (time: number, kv: Record<string, string>): MetadataFrame => ({ time, values: new Map(Object.entries(kv)) });
 
-  it("keeps the loudest momentary value and the power-mean RMS of each second", () => {
+  it("keeps the loudest momentary value of each second", () => {
     const l = createPerSecondLevels();
     for (let i = 0; i < 20; i++) {
       const t = i / 10;
-      l.addFrame(frame(t, { "lavfi.r128.M": t === 1.3 ? "-10" : "-30", "lavfi.astats.1.RMS_level": i < 10 ? "-20" : "-inf" }));
+      l.addFrame(frame(t, { "lavfi.r128.M": t === 1.3 ? "-10" : i < 10 ? "-30" : "-inf" }));
     }
     const out = l.finish(2);
     expect(out.loudnessLufs).toEqual([-30, -10]);
-    expect(out.rmsDb[0]).toBeCloseTo(-20, 5);
-    expect(out.rmsDb[1]).toBe(-120);
+    expect(l.seenSeconds).toBeCloseTo(2, 6);
   });
 
   it("pairs silence marks into ranges and closes one left open at the end", () => {
     const l = createPerSecondLevels();
-    l.addFrame(frame(1, { "lavfi.silence_start": "0.8" }));
-    l.addFrame(frame(2, { "lavfi.silence_end": "2.0", "lavfi.silence_duration": "1.2" }));
-    l.addFrame(frame(4, { "lavfi.silence_start": "3.5" }));
+    l.silenceStart(0.8);
+    l.silenceEnd(2.0, 1.2);
+    l.silenceEnd(3.0, 0.5); // an end without a start: the duration tells where it began
+    l.silenceStart(3.5);
     const out = l.finish(5);
     expect(out.silences).toEqual([
       { start: 0.8, end: 2 },
+      { start: 2.5, end: 3 },
       { start: 3.5, end: 5 },
     ]);
   });

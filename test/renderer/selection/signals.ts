@@ -44,7 +44,6 @@ export function audio(seconds: number, spec: AudioSpec = {}): AudioAnalysis {
   }
   return {
     durationSeconds: seconds,
-    rmsDb: loudDb.map((d) => -40 + d),
     loudnessLufs: loudDb.map((d) => -35 + d),
     baselineLufs: -35,
     loudnessAboveBaselineDb: loudDb,

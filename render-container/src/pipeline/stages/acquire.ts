@@ -1,23 +1,28 @@
 import path from "node:path";
 import type { RenderJob } from "../../../../common/contract/render";
 import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
-import { downloadAudio, resolveVodMedia, type ByteCounter, type ResolvedVodMedia } from "../../source";
+import type { AudioAnalysis } from "../../analysis";
+import { resolveVodMedia, type ByteCounter, type ClipSource, type ResolvedVodMedia } from "../../source";
+import { analyseWhileDownloading } from "../analyse-while-downloading";
 import type { JobContext } from "../types";
 import type { JobProgress } from "../progress";
 
 export interface Acquired {
   media: ResolvedVodMedia;
   durationSeconds: number;
-  audioPath: string;
+  /** The audio-only rendition on disk, in parts with their VOD times (captions read from it). */
+  audioParts: ClipSource[];
+  audio: AudioAnalysis;
   comments: ChatComment[];
   warnings: string[];
 }
 
 /**
- * Resolves the VOD through Twitch's GQL + usher, then fetches the audio-only rendition and the chat replay
- * in parallel. Only audio is downloaded here: the video comes later, and only where moments were chosen.
+ * Resolves the VOD through Twitch's GQL + usher, then fetches the chat replay while the audio-only rendition
+ * downloads and is analysed as it arrives (both cores). Only audio is downloaded here: the video comes later,
+ * and only where moments were chosen.
  */
-export async function acquireSource(job: RenderJob, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, concurrency: number): Promise<Acquired> {
+export async function acquireSource(job: RenderJob, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, concurrency: number, opts: { splitAboveSeconds?: number } = {}): Promise<Acquired> {
   const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl };
   progress.report("resolving", 0);
   const media = await resolveVodMedia(twitch, job.vod.vod_id);
@@ -26,11 +31,15 @@ export async function acquireSource(job: RenderJob, ctx: JobContext, progress: J
 
   const warnings: string[] = [];
   const [audio, chat] = await Promise.all([
-    downloadAudio(media.audioPlaylist, path.join(ctx.workDir, "audio"), {
+    analyseWhileDownloading(media.audioPlaylist, durationSeconds, path.join(ctx.workDir, "audio"), {
+      parts: 2,
       concurrency,
       signal: ctx.signal,
       counter: bytes,
-      onProgress: progress.reporter("downloading_audio"),
+      fetch: ctx.fetchImpl,
+      splitAboveSeconds: opts.splitAboveSeconds,
+      onDownloadProgress: progress.reporter("downloading_audio"),
+      onAnalysisProgress: progress.reporter("analysing"),
     }),
     fetchChatReplay(twitch, job.vod.vod_id, durationSeconds).catch((err: unknown) => ({
       comments: [] as ChatComment[],
@@ -52,5 +61,5 @@ export async function acquireSource(job: RenderJob, ctx: JobContext, progress: J
     warnings.push(`${Math.round(seconds)} s of this VOD are muted by Twitch (${audio.muted_ranges.length} part(s)); those parts were scored as silence.`);
   }
   ctx.log.info("source acquired", { duration_seconds: durationSeconds, audio_bytes: audio.bytes, comments: chat.comments.length });
-  return { media, durationSeconds, audioPath: audio.path, comments: chat.comments, warnings };
+  return { media, durationSeconds, audioParts: audio.parts, audio: audio.analysis, comments: chat.comments, warnings };
 }

@@ -1,7 +1,7 @@
 import type { RunProfile } from "../../../../common/contract/enums";
 import type { NormalizedJobRequest } from "../../../../common/contract/normalized-request";
 import type { ChatComment } from "../../../../common/twitch";
-import { analyzeAudioInParts, analyzeChat } from "../../analysis";
+import { analyzeChat, type AudioAnalysis } from "../../analysis";
 import { pickShorts, selectMoments } from "../../selection";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
@@ -13,10 +13,7 @@ export interface Chosen {
 }
 
 /** Scores the whole VOD from its audio and chat, then picks each executed profile's moments and the shorts. */
-export async function chooseMoments(request: NormalizedJobRequest, audioPath: string, comments: ChatComment[], durationSeconds: number, ctx: JobContext, progress: JobProgress): Promise<Chosen> {
-  progress.report("analysing", 0);
-  // Both cores: the audio pass dominates analysis of long VODs.
-  const audio = await analyzeAudioInParts(audioPath, durationSeconds, 2, { signal: ctx.signal, onProgress: progress.reporter("analysing") });
+export function chooseMoments(request: NormalizedJobRequest, audio: AudioAnalysis, comments: ChatComment[], durationSeconds: number, ctx: JobContext, progress: JobProgress): Chosen {
   const chat = analyzeChat(comments, durationSeconds);
   progress.report("selecting", 0);
 

@@ -25,18 +25,23 @@ export function clipFor(clips: readonly ClipSource[], start: number, end: number
   return clip;
 }
 
-/**
- * Downloads only the source-quality segments that cover the planned moments, then snaps automatic moments'
- * ends to scene cuts found on those segments (keyframe-only detection), staying inside what was downloaded.
- */
-export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, playlist: MediaPlaylist, durationSeconds: number, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, opts: { concurrency: number; maxBytes: number }): Promise<FetchedVideo> {
-  const firstPlan = buildRenderPlan(request, chosen.momentsByProfile, chosen.shorts);
-  if (firstPlan.reels.length === 0 && firstPlan.shorts.length === 0) {
+/** The first render plan from the chosen moments; a job with nothing to render fails here, before any download. */
+export function planRendering(request: NormalizedJobRequest, chosen: Chosen): RenderPlan {
+  const plan = buildRenderPlan(request, chosen.momentsByProfile, chosen.shorts);
+  if (plan.reels.length === 0 && plan.shorts.length === 0) {
     throw new JobError(
       "no_highlights_found",
       "No moment of this VOD scored above highlight_min_score, so there was nothing to render. Lower highlight_min_score in run_overrides or add manual_highlights. Your credits were refunded.",
     );
   }
+  return plan;
+}
+
+/**
+ * Downloads only the source-quality segments that cover the planned moments, then snaps automatic moments'
+ * ends to scene cuts found on those segments (keyframe-only detection), staying inside what was downloaded.
+ */
+export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, firstPlan: RenderPlan, playlist: MediaPlaylist, durationSeconds: number, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, opts: { concurrency: number; maxBytes: number }): Promise<FetchedVideo> {
   progress.report("downloading_video", 0);
   const clips = await downloadCoveringSegments(playlist, firstPlan.videoRanges, path.join(ctx.workDir, "video"), {
     concurrency: opts.concurrency,

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { rm } from "node:fs/promises";
-import { extractWav, planCaptions, wordsToCues, type Transcriber } from "../../captions";
+import { extractWav, wordsToCues, type CaptionPlan, type Transcriber } from "../../captions";
 import type { Cue, Word } from "../../captions/types";
 import { mapLimit } from "../../render/pool";
-import type { ClipSource } from "../../source";
+import type { ClipSource, TimeRange } from "../../source";
+import { JobError } from "../job-error";
+import { mergeRanges } from "../render-plan";
 import type { JobProgress } from "../progress";
-import type { RenderPlan } from "../render-plan";
 import type { JobContext } from "../types";
-import { clipFor } from "./fetch-video";
 
 export interface Transcripts {
   /** Words with VOD times, from every rendered range. */
@@ -21,53 +21,104 @@ export interface Transcripts {
   textFor(start: number, end: number): string;
 }
 
+export interface TranscribedRanges {
+  words: Word[];
+  /** VOD ranges already transcribed (or attempted), so a later call only does what is missing. */
+  covered: TimeRange[];
+  warnings: string[];
+}
+
 /**
- * Transcribes only what is rendered: each merged range of the plan once (shorts usually overlap reel moments),
- * then slices the words per short and per moment.
+ * Transcribes only what is rendered, from the audio-only rendition the analysis downloaded (so it can run
+ * while the video segments download): each merged range once (shorts usually overlap reel moments), in
+ * pieces of about a minute, two at a time. Pass an earlier result as `done` to transcribe only what it did not
+ * cover (moments moved a little when snapped to scene cuts).
  */
-export async function transcribeRendered(plan: RenderPlan, clips: readonly ClipSource[], transcriber: Transcriber, language: string | null, burnRequested: boolean, ctx: JobContext, progress: JobProgress): Promise<Transcripts> {
-  const captionPlan = planCaptions(transcriber, language, burnRequested);
-  const warnings = captionPlan.warning ? [captionPlan.warning] : [];
-  const words: Word[] = [];
-  if (captionPlan.transcribe) {
-    // Recognisers are single-threaded: pieces of about a minute, two at a time, keep both cores busy.
-    const pieces = plan.videoRanges.flatMap((r) => splitRange(r, 60));
-    const total = pieces.reduce((s, r) => s + (r.end - r.start), 0) || 1;
-    let done = 0;
-    await mapLimit(
-      pieces,
-      2,
-      async (range, i, signal) => {
-        const wav = path.join(ctx.workDir, `speech-${i}.wav`);
-        try {
-          await extractWav(clipFor(clips, range.start, range.end), range.start, range.end, wav, { signal });
-          for (const w of await transcriber.transcribe(wav, { language, signal })) {
-            words.push({ ...w, start: w.start + range.start, end: w.end + range.start });
-          }
-        } catch (err) {
-          if (ctx.signal.aborted) throw err;
-          // Captions are an extra: a failing recogniser must not sink the videos.
-          ctx.log.warn("transcription failed", { error: String(err), range });
-          warnings.push(`Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).`);
-        } finally {
-          await rm(wav, { force: true });
+export async function transcribeRanges(ranges: readonly TimeRange[], audio: readonly ClipSource[], transcriber: Transcriber, language: string | null, captionPlan: CaptionPlan, ctx: JobContext, progress: JobProgress, done?: TranscribedRanges): Promise<TranscribedRanges> {
+  const words: Word[] = [...(done?.words ?? [])];
+  const covered: TimeRange[] = [...(done?.covered ?? [])];
+  const warnings = [...(done?.warnings ?? [])];
+  if (!captionPlan.transcribe) return { words, covered, warnings };
+  // Recognisers are single-threaded: pieces of about a minute, two at a time, keep both cores busy.
+  // Merged first: overlapping ranges would transcribe the same words twice.
+  const pieces = mergeRanges(ranges)
+    .flatMap((r) => subtractRanges(r, covered))
+    .filter((r) => r.end - r.start >= MIN_PIECE_SECONDS)
+    .flatMap((r) => splitAtSources(r, audio))
+    .flatMap(({ range, source }) => splitRange(range, 60).map((piece) => ({ range: piece, source })));
+  const total = pieces.reduce((s, p) => s + (p.range.end - p.range.start), 0) || 1;
+  let seconds = 0;
+  await mapLimit(
+    pieces,
+    2,
+    async ({ range, source }, i, signal) => {
+      const wav = path.join(ctx.workDir, `speech-${covered.length}-${i}.wav`);
+      try {
+        await extractWav(source, range.start, range.end, wav, { signal, seekInput: true });
+        for (const w of await transcriber.transcribe(wav, { language, signal })) {
+          words.push({ ...w, start: w.start + range.start, end: w.end + range.start });
         }
-        done += range.end - range.start;
-        progress.report("transcribing", done / total);
-      },
-      ctx.signal,
-    );
-  }
-  words.sort((a, b) => a.start - b.start);
+      } catch (err) {
+        if (ctx.signal.aborted || signal.aborted) throw err;
+        // Captions are an extra: a failing recogniser must not sink the videos.
+        ctx.log.warn("transcription failed", { error: String(err), range });
+        warnings.push(`Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).`);
+      } finally {
+        await rm(wav, { force: true });
+      }
+      seconds += range.end - range.start;
+      progress.report("transcribing", seconds / total);
+    },
+    ctx.signal,
+  );
+  covered.push(...pieces.map((p) => p.range));
+  return { words, covered, warnings };
+}
+
+/** Slices transcribed words per short and per moment. */
+export function transcriptsFrom(run: TranscribedRanges, captionPlan: CaptionPlan): Transcripts {
+  const words = [...run.words].sort((a, b) => a.start - b.start);
   const inside = (start: number, end: number) => words.filter((w) => w.start >= start - 0.05 && w.end <= end + 0.05);
   return {
     words,
     burn: captionPlan.burn,
-    warnings,
+    warnings: [...(captionPlan.warning ? [captionPlan.warning] : []), ...run.warnings],
     cuesFor: (start, end) =>
       wordsToCues(inside(start, end).map((w) => ({ ...w, start: Math.max(0, w.start - start), end: Math.min(end - start, w.end - start) }))),
     textFor: (start, end) => inside(start, end).map((w) => w.word).join(" "),
   };
+}
+
+/** Leftovers shorter than this hold no word worth a recogniser start. */
+const MIN_PIECE_SECONDS = 0.5;
+
+/** The parts of `r` not inside any of `covered`. */
+export function subtractRanges(r: TimeRange, covered: readonly TimeRange[]): TimeRange[] {
+  let rest: TimeRange[] = [{ start: r.start, end: r.end }];
+  for (const c of covered) {
+    rest = rest.flatMap((x) => {
+      if (c.end <= x.start || c.start >= x.end) return [x];
+      const out: TimeRange[] = [];
+      if (c.start > x.start) out.push({ start: x.start, end: c.start });
+      if (c.end < x.end) out.push({ start: c.end, end: x.end });
+      return out;
+    });
+  }
+  return rest;
+}
+
+/** Cuts a range where the audio file holding it changes (the rendition is stored in parts). */
+export function splitAtSources(r: TimeRange, sources: readonly ClipSource[]): { range: TimeRange; source: ClipSource }[] {
+  const out: { range: TimeRange; source: ClipSource }[] = [];
+  let t = r.start;
+  while (r.end - t > 1e-3) {
+    const source = sources.find((s) => s.media_start_seconds <= t + 1e-3 && s.media_end_seconds > t + 1e-3);
+    if (!source) throw new JobError("render_failed", `No downloaded audio covers ${t.toFixed(2)} s.`);
+    const end = Math.min(r.end, source.media_end_seconds);
+    out.push({ range: { start: t, end }, source });
+    t = end;
+  }
+  return out;
 }
 
 /** Splits a range into pieces of about `target` seconds (no piece shorter than half of it). */

@@ -1,0 +1,140 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { MediaPlaylist, MediaSegment } from "../../../common/twitch";
+import { analyzeAudio, analyzeAudioInParts, combinedProgress, mergeAnalyses, planAudioSpans, type AudioAnalysis, type AudioSpan } from "../analysis";
+import { writeWithBackpressure } from "../ffmpeg/process";
+import { downloadAudio, downloadSegmentsToFile, fetchSegment, firstPtsSeconds, mutedRanges, type ByteCounter, type ClipSource, type FetchedSegment, type TimeRange } from "../source";
+import type { FetchLike } from "../../../common/twitch";
+
+export interface AnalysedAudio {
+  analysis: AudioAnalysis;
+  /** The downloaded audio-only rendition, as one file per span; each knows the VOD times it holds. */
+  parts: ClipSource[];
+  bytes: number;
+  muted_ranges: TimeRange[];
+}
+
+export interface AnalyseWhileDownloadingOptions {
+  /** Parallel analysis passes for long VODs (one per core). */
+  parts: number;
+  /** Parallel segment downloads in all. */
+  concurrency: number;
+  signal: AbortSignal;
+  counter?: ByteCounter;
+  fetch?: FetchLike;
+  onDownloadProgress?: (fraction: number) => void;
+  onAnalysisProgress?: (fraction: number) => void;
+  /** Below this VOD length one pass is enough (tests lower it). */
+  splitAboveSeconds?: number;
+}
+
+/** Playlist durations only approximate segment starts, so each span takes the segments within a second of it. */
+const SPAN_MARGIN_SECONDS = 1;
+
+/**
+ * Downloads the audio-only rendition and analyses it at the same time: the VOD is cut into whole-second spans
+ * (one per core), each span's segments are downloaded in order and piped into its own ffmpeg pass as they
+ * arrive, and written to a part file for the captions later. The analysis then costs little more than the
+ * download itself instead of coming after it. Spans are cut on the segments' own timestamps (`-copyts` and
+ * `atrim` on the PTS of the VOD's first segment), because segments piped in cannot be seeked.
+ *
+ * Segments that are not MPEG-TS (no PTS found) fall back to downloading one file and analysing it after.
+ */
+export async function analyseWhileDownloading(playlist: MediaPlaylist, durationSeconds: number, destDir: string, opts: AnalyseWhileDownloadingOptions): Promise<AnalysedAudio> {
+  await mkdir(destDir, { recursive: true });
+  const segments = playlist.segments;
+  const fetchOpts = { signal: opts.signal, counter: opts.counter, fetch: opts.fetch };
+  const first = segments.length > 0 ? await fetchSegment(segments[0]!, fetchOpts) : null;
+  const origin = first ? firstPtsSeconds(first.data) : null;
+  if (first === null || origin === null) return downloadThenAnalyse(playlist, durationSeconds, destDir, opts);
+
+  const spans = planAudioSpans(durationSeconds, opts.parts, opts.splitAboveSeconds);
+  const perSpan = spans.map((s) => segments.filter((g) => g.start + g.duration > s.start - SPAN_MARGIN_SECONDS && g.start < s.start + s.length + SPAN_MARGIN_SECONDS));
+  const totalSegments = perSpan.reduce((n, s) => n + s.length, 0) || 1;
+  let written = 0;
+  const analysisProgress = combinedProgress(spans.length, opts.onAnalysisProgress);
+
+  // One failing span stops the others: their ffmpeg passes and downloads are pointless then.
+  const inner = new AbortController();
+  const onOuterAbort = () => inner.abort(opts.signal.reason);
+  opts.signal.addEventListener("abort", onOuterAbort, { once: true });
+  try {
+    const results = await Promise.all(
+      spans.map((span, k) =>
+        analyseSpan(span, perSpan[k]!, origin, path.join(destDir, `audio-${k}.ts`), {
+          concurrency: Math.max(1, Math.ceil(opts.concurrency / spans.length)),
+          signal: inner.signal,
+          counter: opts.counter,
+          fetch: opts.fetch,
+          prefetched: perSpan[k]![0] === segments[0] ? new Map([[0, first]]) : undefined,
+          onSegment: () => opts.onDownloadProgress?.(++written / totalSegments),
+          onProgress: analysisProgress(k),
+        }).catch((err: unknown) => {
+          inner.abort(err);
+          throw err;
+        }),
+      ),
+    );
+    const mutedIndexes = new Set(results.flatMap((r) => r.mutedIndexes));
+    return {
+      analysis: mergeAnalyses(results.map((r) => r.analysis), spans.map((s) => s.start)),
+      parts: results.map((r) => r.part),
+      // The segments on a span boundary were fetched for both spans; count what crossed the network.
+      bytes: results.reduce((n, r) => n + r.part.bytes, 0),
+      muted_ranges: mutedRanges(playlist, [...mutedIndexes]),
+    };
+  } finally {
+    opts.signal.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+interface SpanOptions {
+  concurrency: number;
+  signal: AbortSignal;
+  counter?: ByteCounter;
+  fetch?: FetchLike;
+  prefetched?: ReadonlyMap<number, FetchedSegment>;
+  onSegment: () => void;
+  onProgress?: (fraction: number) => void;
+}
+
+async function analyseSpan(span: AudioSpan, segments: MediaSegment[], origin: number, file: string, o: SpanOptions): Promise<{ analysis: AudioAnalysis; part: ClipSource; mutedIndexes: number[] }> {
+  let partStart: number | null = null;
+  let download: { bytes: number; mutedIndexes: number[] } | null = null;
+  const analysis = await analyzeAudio("pipe:0", {
+    signal: o.signal,
+    durationSeconds: span.length,
+    inputOptions: ["-copyts", "-f", "mpegts"],
+    graph: { trim: { start: origin + span.start, duration: span.length } },
+    onProgress: o.onProgress,
+    feedStdin: async (stdin) => {
+      download = await downloadSegmentsToFile(segments, file, {
+        concurrency: o.concurrency,
+        signal: o.signal,
+        counter: o.counter,
+        fetch: o.fetch,
+        prefetched: o.prefetched,
+        onSegmentData: async (data, position) => {
+          if (position === 0) partStart = (firstPtsSeconds(data) ?? origin + segments[0]!.start) - origin;
+          o.onSegment();
+          await writeWithBackpressure(stdin, data);
+        },
+      });
+    },
+  });
+  const { bytes, mutedIndexes } = download ?? { bytes: 0, mutedIndexes: [] };
+  const start = partStart ?? segments[0]?.start ?? span.start;
+  const listed = segments.reduce((s, g) => s + g.duration, 0);
+  return {
+    analysis,
+    part: { path: file, media_start_seconds: start, media_end_seconds: start + listed, bytes, muted_ranges: [] },
+    mutedIndexes,
+  };
+}
+
+async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: number, destDir: string, opts: AnalyseWhileDownloadingOptions): Promise<AnalysedAudio> {
+  const audio = await downloadAudio(playlist, destDir, { concurrency: opts.concurrency, signal: opts.signal, counter: opts.counter, fetch: opts.fetch, onProgress: opts.onDownloadProgress });
+  const analysis = await analyzeAudioInParts(audio.path, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
+  const end = playlist.segments.reduce((s, g) => Math.max(s, g.start + g.duration), 0);
+  return { analysis, parts: [{ path: audio.path, media_start_seconds: 0, media_end_seconds: end, bytes: audio.bytes, muted_ranges: audio.muted_ranges }], bytes: audio.bytes, muted_ranges: audio.muted_ranges };
+}
