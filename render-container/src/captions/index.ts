@@ -3,7 +3,7 @@ export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, pri
 export { PocketsphinxTranscriber, parsePocketsphinxOutput } from "./pocketsphinx";
 export { WhisperApiTranscriber, TranscriptionApiError, segmentsToWords, type WhisperApiOptions } from "./whisper-api";
 export { createTranscriber, planCaptions, type CaptionPlan } from "./create-transcriber";
-export { extractWav } from "./extract-wav";
+export { extractJoinedWav, extractWav, locateInJoined, type JoinedWavLayout, type WavPiece } from "./extract-wav";
 export { wordsToCues, clipCues, type CueOptions } from "./cues";
 export { formatSrt, parseSrt, formatSrtTime } from "./srt";
 export { buildAssScript, escapeAssText, SRT_FORCE_STYLE, type CaptionStyle } from "./ass";

@@ -98,17 +98,23 @@ interface SpanOptions {
   onProgress?: (fraction: number) => void;
 }
 
-async function analyseSpan(span: AudioSpan, segments: MediaSegment[], origin: number, file: string, o: SpanOptions): Promise<{ analysis: AudioAnalysis; part: ClipSource; mutedIndexes: number[] }> {
+/**
+ * One span: its segments are downloaded in order into the part file and piped into its analysis pass. The pass
+ * stops reading once its span is analysed (the trailing margin segment is not needed), but the part file is
+ * completed anyway, because captions are read from it later.
+ */
+export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], origin: number, file: string, o: SpanOptions): Promise<{ analysis: AudioAnalysis; part: ClipSource; mutedIndexes: number[] }> {
   let partStart: number | null = null;
-  let download: { bytes: number; mutedIndexes: number[] } | null = null;
+  let download: Promise<{ bytes: number; mutedIndexes: number[] }> | null = null;
+  let analysing = true;
   const analysis = await analyzeAudio("pipe:0", {
     signal: o.signal,
     durationSeconds: span.length,
     inputOptions: ["-copyts", "-f", "mpegts"],
     graph: { trim: { start: origin + span.start, duration: span.length } },
     onProgress: o.onProgress,
-    feedStdin: async (stdin) => {
-      download = await downloadSegmentsToFile(segments, file, {
+    feedStdin: (stdin) => {
+      download = downloadSegmentsToFile(segments, file, {
         concurrency: o.concurrency,
         signal: o.signal,
         counter: o.counter,
@@ -117,12 +123,22 @@ async function analyseSpan(span: AudioSpan, segments: MediaSegment[], origin: nu
         onSegmentData: async (data, position) => {
           if (position === 0) partStart = (firstPtsSeconds(data) ?? origin + segments[0]!.start) - origin;
           o.onSegment();
-          await writeWithBackpressure(stdin, data);
+          if (!analysing) return;
+          try {
+            await writeWithBackpressure(stdin, data);
+          } catch (err) {
+            // The pass closed its input: it has its whole span (or failed, and its exit status says why).
+            if ((err as NodeJS.ErrnoException).code !== "EPIPE") throw err;
+            analysing = false;
+          }
         },
       });
+      // Until the process exits, a failed download is the pass's failure; afterwards it is awaited below.
+      return download.then(() => undefined);
     },
   });
-  const { bytes, mutedIndexes } = download ?? { bytes: 0, mutedIndexes: [] };
+  analysing = false;
+  const { bytes, mutedIndexes } = download ? await download : { bytes: 0, mutedIndexes: [] };
   const start = partStart ?? segments[0]?.start ?? span.start;
   const listed = segments.reduce((s, g) => s + g.duration, 0);
   return {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { rm } from "node:fs/promises";
-import { extractWav, wordsToCues, type CaptionPlan, type Transcriber } from "../../captions";
+import { extractJoinedWav, locateInJoined, wordsToCues, type CaptionPlan, type Transcriber } from "../../captions";
 import type { Cue, Word } from "../../captions/types";
 import { mapLimit } from "../../render/pool";
 import type { ClipSource, TimeRange } from "../../source";
@@ -28,10 +28,16 @@ export interface TranscribedRanges {
   warnings: string[];
 }
 
+/** Silence after each range in a joined wav: longer than pocketsphinx's end-of-utterance pause (0.5 s). */
+const JOIN_GAP_SECONDS = 1;
+/** Upper bound of one recogniser run (remote speech APIs limit uploads to about 25 MB, i.e. 13 min of wav). */
+const MAX_BIN_SECONDS = 600;
+
 /**
  * Transcribes only what is rendered, from the audio-only rendition the analysis downloaded (so it can run
- * while the video segments download): each merged range once (shorts usually overlap reel moments), in
- * pieces of about a minute, two at a time. Pass an earlier result as `done` to transcribe only what it did not
+ * while the video segments download): each merged range once (shorts usually overlap reel moments). The
+ * ranges are packed into one joined wav per core, so the recogniser starts twice, not once per range, and
+ * the words are mapped back to VOD times. Pass an earlier result as `done` to transcribe only what it did not
  * cover (moments moved a little when snapped to scene cuts).
  */
 export async function transcribeRanges(ranges: readonly TimeRange[], audio: readonly ClipSource[], transcriber: Transcriber, language: string | null, captionPlan: CaptionPlan, ctx: JobContext, progress: JobProgress, done?: TranscribedRanges): Promise<TranscribedRanges> {
@@ -39,40 +45,60 @@ export async function transcribeRanges(ranges: readonly TimeRange[], audio: read
   const covered: TimeRange[] = [...(done?.covered ?? [])];
   const warnings = [...(done?.warnings ?? [])];
   if (!captionPlan.transcribe) return { words, covered, warnings };
-  // Recognisers are single-threaded: pieces of about a minute, two at a time, keep both cores busy.
   // Merged first: overlapping ranges would transcribe the same words twice.
   const pieces = mergeRanges(ranges)
     .flatMap((r) => subtractRanges(r, covered))
     .filter((r) => r.end - r.start >= MIN_PIECE_SECONDS)
     .flatMap((r) => splitAtSources(r, audio))
-    .flatMap(({ range, source }) => splitRange(range, 60).map((piece) => ({ range: piece, source })));
+    .flatMap(({ range, source }) => splitRange(range, MAX_BIN_SECONDS).map((piece) => ({ range: piece, source })));
+  const bins = packBins(pieces, 2, MAX_BIN_SECONDS);
   const total = pieces.reduce((s, p) => s + (p.range.end - p.range.start), 0) || 1;
   let seconds = 0;
   await mapLimit(
-    pieces,
+    bins,
     2,
-    async ({ range, source }, i, signal) => {
+    async (bin, i, signal) => {
       const wav = path.join(ctx.workDir, `speech-${covered.length}-${i}.wav`);
       try {
-        await extractWav(source, range.start, range.end, wav, { signal, seekInput: true });
+        const layout = await extractJoinedWav(bin.map((p) => ({ clip: p.source, start: p.range.start, end: p.range.end })), JOIN_GAP_SECONDS, wav, { signal, seekInput: true });
         for (const w of await transcriber.transcribe(wav, { language, signal })) {
-          words.push({ ...w, start: w.start + range.start, end: w.end + range.start });
+          const at = locateInJoined(layout, w.start);
+          if (!at) continue;
+          const r = bin[at.piece]!.range;
+          words.push({ ...w, start: r.start + at.at, end: Math.min(r.end, r.start + at.at + (w.end - w.start)) });
         }
       } catch (err) {
         if (ctx.signal.aborted || signal.aborted) throw err;
         // Captions are an extra: a failing recogniser must not sink the videos.
-        ctx.log.warn("transcription failed", { error: String(err), range });
-        warnings.push(`Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).`);
+        ctx.log.warn("transcription failed", { error: String(err), ranges: bin.map((p) => p.range) });
+        for (const { range } of bin) warnings.push(`Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).`);
       } finally {
         await rm(wav, { force: true });
       }
-      seconds += range.end - range.start;
+      seconds += bin.reduce((s, p) => s + (p.range.end - p.range.start), 0);
       progress.report("transcribing", seconds / total);
     },
     ctx.signal,
   );
   covered.push(...pieces.map((p) => p.range));
   return { words, covered, warnings };
+}
+
+/**
+ * Packs pieces into at most `bins` groups of similar total length (longest first onto the lightest group),
+ * opening more groups only when one would exceed `maxSeconds`. Each group keeps VOD order.
+ */
+export function packBins<T extends { range: TimeRange }>(pieces: readonly T[], bins: number, maxSeconds: number): T[][] {
+  const len = (p: T) => p.range.end - p.range.start;
+  const groups: { items: T[]; seconds: number }[] = [];
+  for (const p of [...pieces].sort((a, b) => len(b) - len(a))) {
+    const open = groups.filter((g) => g.seconds + len(p) <= maxSeconds).sort((a, b) => a.seconds - b.seconds)[0];
+    if (open && groups.length >= bins) {
+      open.items.push(p);
+      open.seconds += len(p);
+    } else if (groups.length < bins || !open) groups.push({ items: [p], seconds: len(p) });
+  }
+  return groups.map((g) => g.items.sort((a, b) => a.range.start - b.range.start));
 }
 
 /** Slices transcribed words per short and per moment. */
