@@ -4,6 +4,11 @@
  * Twitch-compatible server, and prints per stage wall time and x-realtime, bytes downloaded against the
  * minimum needed, the job's wall time against its encode time, and peak memory of the renderer and its
  * FFmpeg children. Figures, not assertions: targets are printed beside them.
+ *
+ * BENCH_OUTPUT=small (default) renders a deliberately small output (1-minute reel, two 30 s shorts), the worst
+ * case for the wall/encode ratio because the fixed costs (audio download + analysis, captions) weigh most;
+ * BENCH_OUTPUT=default sends the request with the API's defaults (the profile's own reel length) plus three
+ * shorts, a typical job.
  */
 import { readFile } from "node:fs/promises";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -20,6 +25,7 @@ import { runRenderJob, type RunStats } from "../render-container/src/pipeline/ru
 import { prepareJob, toVodInfo } from "../worker/src/domain/prepare-job";
 
 const minutesList = (process.env.BENCH_MINUTES ?? "10,60,180").split(",").map(Number);
+const outputKind = process.env.BENCH_OUTPUT === "default" ? "default" : "small";
 
 /** Resident memory (kB) of this process and all its descendants, read from /proc. */
 async function treeRssKb(rootPid: number): Promise<number> {
@@ -54,14 +60,11 @@ async function benchOne(minutes: number) {
   const { truth } = await generateSyntheticVod({ root, vodId, durationSeconds: minutes * 60, seed: 42 });
   const genSeconds = (performance.now() - genStart) / 1000;
   const twitch = await startTwitchServer({ root });
-  const body = {
-    vod_url: `https://www.twitch.tv/videos/${vodId}`,
-    num_shorts: 2,
-    final_video_length_minutes: 1,
-    streamer_name: "BenchStreamer",
-    game_name: "Bench Game",
-    parameters: { max_highlight_duration: 30, shorts_crop_mode: "crop" },
-  };
+  const common = { vod_url: `https://www.twitch.tv/videos/${vodId}`, streamer_name: "BenchStreamer", game_name: "Bench Game" };
+  const body =
+    outputKind === "small"
+      ? { ...common, num_shorts: 2, final_video_length_minutes: 1, parameters: { max_highlight_duration: 30, shorts_crop_mode: "crop" } }
+      : { ...common, num_shorts: 3 };
   const prepared = await prepareJob(body, { plan: "pro", purchased: true }, (id) => probeVod(twitch, id));
   const job: RenderJob = {
     job_id: `bench_${minutes}`,
@@ -115,7 +118,7 @@ for (const minutes of minutesList) {
   const r = await benchOne(minutes);
   results.push(r);
   const st = Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(", ");
-  console.log(`\n== ${minutes}-minute VOD (generated in ${r.generate_seconds.toFixed(0)} s, not counted)`);
+  console.log(`\n== ${minutes}-minute VOD, ${outputKind} output (generated in ${r.generate_seconds.toFixed(0)} s, not counted)`);
   console.log(`stages: ${st}`);
   console.log(`analysis (resolve + audio download and analysis side by side + chat + selection): ${r.analysis_x_realtime.toFixed(0)}x realtime   [target >= 300x]`);
   console.log(`downloaded ${fmtBytes(r.bytes.downloaded)} = ${r.bytes.ratio_to_minimum.toFixed(3)} x (audio rendition ${fmtBytes(r.bytes.audio_rendition)} + covering video ${fmtBytes(r.bytes.covering_video)})   [target <= 1.10]; whole video would be ${fmtBytes(r.bytes.whole_video)}`);
