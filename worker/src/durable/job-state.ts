@@ -205,7 +205,7 @@ export class JobState extends DurableObject<Env> {
     }
     const state = await this.load();
     if (state) {
-      await jobOutbox(this.ctx.storage, this.env).runDue((d) => deliverWebhook(this.env, state.account_id, d));
+      await jobOutbox(this.ctx.storage, this.env).runDue((d) => deliverWebhook(this.env, state, d));
     }
     await armJobAlarm(this.ctx.storage, this.env);
   }
@@ -215,7 +215,10 @@ export class JobState extends DurableObject<Env> {
     return jobOutbox(this.ctx.storage, this.env).list();
   }
 
-  /** Sends one delivery's event again, as a new delivery due now; null when there is no such delivery. */
+  /**
+   * Sends one delivery's event again, as a new delivery due now (same event id); null when there is no such
+   * delivery. A job.completed body gets freshly signed links when it is sent, like every attempt.
+   */
   async redeliverWebhook(deliveryId: string): Promise<{ id: string } | null> {
     const created = jobOutbox(this.ctx.storage, this.env).redeliver(deliveryId);
     if (created) await armJobAlarm(this.ctx.storage, this.env);

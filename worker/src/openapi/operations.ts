@@ -247,8 +247,9 @@ export const OPERATIONS: OperationSpec[] = [
     tag: "webhooks",
     summary: "Send a delivery again",
     description:
-      "Queues a new delivery of the same event (same body and X-Service-Event-Id, so receivers can de-duplicate), " +
-      "with its own retries. No body.",
+      "Queues a new delivery of the same event (same X-Service-Event-Id, so receivers can de-duplicate), with its " +
+      "own retries. job.running and job.failed go out byte for byte as before; a job.completed body is rebuilt with " +
+      "freshly signed links (same shape), even when the original's have expired. No body.",
     auth: "apiKey",
     pathParams: { ...jobId, delivery_id: "Delivery id (`dlv_...`) from GET /jobs/{id}/webhooks." },
     success: { status: 202, description: "Queued.", schema: "WebhookRedelivery" },

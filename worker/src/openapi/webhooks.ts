@@ -30,7 +30,7 @@ const deliveryHeaders: JsonSchema[] = [
   {
     name: "X-Service-Event-Id",
     required: true,
-    description: "Same for every attempt and redelivery of one event: de-duplicate on it.",
+    description: "Same for every attempt and redelivery of one event: de-duplicate on it (not on the body: job.completed links are re-signed per attempt).",
     schema: { type: "string" },
   },
   { name: "X-Service-Delivery-Id", required: true, description: "This delivery (see GET /jobs/{id}/webhooks).", schema: { type: "string" } },
@@ -60,8 +60,11 @@ const EVENTS: Array<{ name: WebhookEventName; schema: ResponseSchemaName; summar
     schema: "JobCompletedEvent",
     summary: "Everything is rendered",
     description:
-      "The payload is identical to GET /jobs/{id}/results at that moment: deliverables, zip_url, links_expire_at " +
-      "and the manifest. Links expire: fetch fresh ones from the results endpoint when needed.",
+      "The payload is identical to GET /jobs/{id}/results at the moment the attempt is sent: deliverables, zip_url, " +
+      "links_expire_at and the manifest. Every attempt (first try, retry, redelivery) re-signs the links, so they are " +
+      "valid for the full link lifetime from that attempt; the body and its signatures can therefore differ between " +
+      "attempts of one event (de-duplicate on X-Service-Event-Id). Links expire: fetch fresh ones from the results " +
+      "endpoint when needed.",
   },
   {
     name: "job.failed",

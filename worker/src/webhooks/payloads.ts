@@ -2,6 +2,9 @@ import type { JobFailedPayload, JobRunningPayload } from "../../../common/contra
 import type { JobLifecycle } from "../domain/job-lifecycle";
 import { publishResults, type PublishedResults, type StoredResult } from "../dispatch/results";
 import type { Env } from "../env";
+import { logEvent } from "../lib/log";
+import { openDb } from "../storage/db";
+import { findJobById } from "../storage/jobs";
 import type { JobRow } from "../storage/schema";
 
 /** Payload shapes are the contract's (common/contract/webhooks.ts), the same ones the OpenAPI document shows. */
@@ -35,4 +38,27 @@ export async function completedPayload(env: Env, row: JobRow): Promise<Completed
     { id: row.id, artifacts_expires_at: row.artifactsExpiresAt },
     JSON.parse(row.resultJson) as StoredResult,
   );
+}
+
+/**
+ * The body one attempt sends. job.completed carries signed links that expire (LINK_TTL_SECONDS), and a retry or a
+ * redelivery can go out hours or days after the event, so its payload is rebuilt from the job's stored result for
+ * every attempt: the same event and shape, links signed at send time. job.running and job.failed carry no links and
+ * go out as stored. The stored body is also sent when the files are already deleted (retention) or the links cannot
+ * be built (a logged misconfiguration): a stale body beats no delivery.
+ */
+export async function bodyForAttempt(env: Env, jobId: string, d: { event: string; body: string; id?: string }): Promise<string> {
+  if (d.event !== "job.completed") return d.body;
+  try {
+    const row = await findJobById(openDb(env.DB), jobId);
+    if (!row || row.status !== "completed" || row.artifactsDeletedAt) return d.body;
+    return JSON.stringify({ event: d.event, payload: await completedPayload(env, row) });
+  } catch (error) {
+    logEvent("warn", "job.completed links could not be re-signed; sending the stored body", {
+      job_id: jobId,
+      delivery_id: d.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return d.body;
+  }
 }
