@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseByteRange } from "../../worker/src/artifacts/byte-range";
-import { artifactLink, linkTtlSeconds, rendererJobToken, verifyArtifactLink, verifyZipToken, zipToken } from "../../worker/src/artifacts/links";
+import { artifactLink, linkTtlSeconds, rendererJobToken, verificationKeys, verifyArtifactLink, verifyRendererJobToken, verifyZipToken, zipToken } from "../../worker/src/artifacts/links";
 
 const KEY = { LINK_SIGNING_KEY: "k1" };
 const now = () => Math.floor(Date.now() / 1000);
@@ -46,6 +46,56 @@ describe("renderer job token", () => {
     expect(a).not.toBe(await rendererJobToken(KEY, "job_B"));
     expect(a).not.toBe(await rendererJobToken({ LINK_SIGNING_KEY: "k2" }, "job_A"));
     expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("signing-key rotation (LINK_SIGNING_KEY_PREVIOUS)", () => {
+  const OLD = { LINK_SIGNING_KEY: "k1" };
+  const ROTATED = { LINK_SIGNING_KEY: "k2", LINK_SIGNING_KEY_PREVIOUS: "k1" };
+  const sigOf = async (env: typeof OLD, exp: number) => new URL(await artifactLink(env, "https://x", "job_A", "a.mp4", exp)).searchParams.get("sig")!;
+
+  it("signs with the current key only", async () => {
+    const exp = now() + 600;
+    expect(await sigOf(ROTATED, exp)).toBe(await sigOf({ LINK_SIGNING_KEY: "k2" }, exp));
+    expect(await zipToken(ROTATED, "job_A", exp)).toBe(await zipToken({ LINK_SIGNING_KEY: "k2" }, "job_A", exp));
+    expect(await rendererJobToken(ROTATED, "job_A")).toBe(await rendererJobToken({ LINK_SIGNING_KEY: "k2" }, "job_A"));
+  });
+
+  it("accepts file links, zip tokens and renderer tokens made with either key, and no third", async () => {
+    const exp = now() + 600;
+    for (const env of [OLD, ROTATED, { LINK_SIGNING_KEY: "k2" }]) {
+      const sig = await sigOf(env, exp);
+      expect(await verifyArtifactLink(ROTATED, "job_A", "a.mp4", String(exp), sig)).toBe("ok");
+      expect(await verifyZipToken(ROTATED, "job_A", await zipToken(env, "job_A", exp))).toBe("ok");
+      expect(await verifyRendererJobToken(ROTATED, "job_A", await rendererJobToken(env, "job_A"))).toBe(true);
+    }
+    const other = { LINK_SIGNING_KEY: "k3" };
+    expect(await verifyArtifactLink(ROTATED, "job_A", "a.mp4", String(exp), await sigOf(other, exp))).toBe("invalid");
+    expect(await verifyZipToken(ROTATED, "job_A", await zipToken(other, "job_A", exp))).toBe("invalid");
+    expect(await verifyRendererJobToken(ROTATED, "job_A", await rendererJobToken(other, "job_A"))).toBe(false);
+    // Still bound to the job, file and expiry under the previous key.
+    const oldSig = await sigOf(OLD, exp);
+    expect(await verifyArtifactLink(ROTATED, "job_B", "a.mp4", String(exp), oldSig)).toBe("invalid");
+    expect(await verifyArtifactLink(ROTATED, "job_A", "a.mp4", String(exp + 1), oldSig)).toBe("invalid");
+    expect(await verifyRendererJobToken(ROTATED, "job_B", await rendererJobToken(OLD, "job_A"))).toBe(false);
+    // Expired stays expired whichever key signed it.
+    expect(await verifyArtifactLink(ROTATED, "job_A", "a.mp4", String(now() - 1), await sigOf(OLD, now() - 1))).toBe("expired");
+    expect(await verifyZipToken(ROTATED, "job_A", await zipToken(OLD, "job_A", now() - 1))).toBe("expired");
+  });
+
+  it("without the previous key, the old key's signatures are invalid (the rotation ends by removing it)", async () => {
+    const exp = now() + 600;
+    const current = { LINK_SIGNING_KEY: "k2" };
+    expect(await verifyArtifactLink(current, "job_A", "a.mp4", String(exp), await sigOf(OLD, exp))).toBe("invalid");
+    expect(await verifyZipToken(current, "job_A", await zipToken(OLD, "job_A", exp))).toBe("invalid");
+    expect(await verifyRendererJobToken(current, "job_A", await rendererJobToken(OLD, "job_A"))).toBe(false);
+  });
+
+  it("ignores an empty previous key and a previous key equal to the current one", () => {
+    expect(verificationKeys({ LINK_SIGNING_KEY: "k2", LINK_SIGNING_KEY_PREVIOUS: "" })).toEqual(["k2"]);
+    expect(verificationKeys({ LINK_SIGNING_KEY: "k2", LINK_SIGNING_KEY_PREVIOUS: "  " })).toEqual(["k2"]);
+    expect(verificationKeys({ LINK_SIGNING_KEY: "k2", LINK_SIGNING_KEY_PREVIOUS: "k2" })).toEqual(["k2"]);
+    expect(verificationKeys(ROTATED)).toEqual(["k2", "k1"]);
   });
 });
 

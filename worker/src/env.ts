@@ -37,6 +37,8 @@ export interface Env {
   /** Bearer token the renderer service requires (sent on start and cancel). */
   RENDERER_TOKEN?: string;
   LINK_SIGNING_KEY?: string;
+  /** The signing key before the last rotation: still accepted when verifying links, zip tokens and renderer tokens. */
+  LINK_SIGNING_KEY_PREVIOUS?: string;
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;

@@ -6,7 +6,13 @@ import { hmacBase64Url } from "./signing";
 export const DEFAULT_LINK_TTL_SECONDS = 24 * 60 * 60;
 
 export interface LinkEnv {
+  /** Signs every new link, zip token and renderer token; also accepted when verifying. */
   LINK_SIGNING_KEY: string;
+  /**
+   * The key before the last rotation, accepted when verifying (never used to sign), so rotating LINK_SIGNING_KEY
+   * does not break outstanding links, zip tokens and running jobs' renderer tokens. Unset once they are gone.
+   */
+  LINK_SIGNING_KEY_PREVIOUS?: string;
   LINK_TTL_SECONDS?: string;
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;
@@ -36,6 +42,22 @@ export function s3Endpoint(env: S3Env): string {
   return env.R2_S3_ENDPOINT?.replace(/\/$/, "") || `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
 }
 
+/** Keys a signature may have been made with: the current one first, then the previous one if set. */
+export function verificationKeys(env: Pick<LinkEnv, "LINK_SIGNING_KEY" | "LINK_SIGNING_KEY_PREVIOUS">): string[] {
+  const keys = [env.LINK_SIGNING_KEY, env.LINK_SIGNING_KEY_PREVIOUS?.trim() ? env.LINK_SIGNING_KEY_PREVIOUS : undefined];
+  return [...new Set(keys.filter((k): k is string => Boolean(k)))];
+}
+
+/** True when `given` is the signature of `payload` under any accepted key (each compared in constant time). */
+async function signedByAcceptedKey(env: LinkEnv, payload: string, given: string): Promise<boolean> {
+  let ok = false;
+  // Every key is checked (no early exit), so the time taken does not say which key matched.
+  for (const key of verificationKeys(env)) {
+    if (await timingSafeEqualStrings(await hmacBase64Url(key, payload), given)) ok = true;
+  }
+  return ok;
+}
+
 const fileSigPayload = (jobId: string, name: string, expires: number) => `file\n${jobId}\n${name}\n${expires}`;
 const zipSigPayload = (jobId: string, expires: number) => `zip\n${jobId}\n${expires}`;
 
@@ -60,8 +82,7 @@ export async function artifactLink(env: LinkEnv, baseUrl: string, jobId: string,
 export async function verifyArtifactLink(env: LinkEnv, jobId: string, name: string, expires: string | undefined, sig: string | undefined): Promise<"ok" | "expired" | "invalid"> {
   const exp = Number(expires);
   if (!sig || !Number.isInteger(exp)) return "invalid";
-  const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, fileSigPayload(jobId, name, exp));
-  if (!(await timingSafeEqualStrings(expected, sig))) return "invalid";
+  if (!(await signedByAcceptedKey(env, fileSigPayload(jobId, name, exp), sig))) return "invalid";
   return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
 }
 
@@ -74,12 +95,21 @@ export async function verifyZipToken(env: LinkEnv, jobId: string, token: string)
   const [expStr, sig] = token.split(".", 2);
   const exp = Number(expStr);
   if (!sig || !Number.isInteger(exp)) return "invalid";
-  const expected = await hmacBase64Url(env.LINK_SIGNING_KEY, zipSigPayload(jobId, exp));
-  if (!(await timingSafeEqualStrings(expected, sig))) return "invalid";
+  if (!(await signedByAcceptedKey(env, zipSigPayload(jobId, exp), sig))) return "invalid";
   return exp < Math.floor(Date.now() / 1000) ? "expired" : "ok";
 }
 
+const rendererTokenPayload = (jobId: string) => `renderer\n${jobId}`;
+
 /** Per-job bearer token for renderer callbacks and uploads: derived, so nothing secret is stored per job. */
 export async function rendererJobToken(env: LinkEnv, jobId: string): Promise<string> {
-  return hmacBase64Url(env.LINK_SIGNING_KEY, `renderer\n${jobId}`);
+  return hmacBase64Url(env.LINK_SIGNING_KEY, rendererTokenPayload(jobId));
+}
+
+/**
+ * A renderer's bearer token for this job, made with the current or the previous key: a job dispatched before a
+ * rotation keeps reporting with the token it was given.
+ */
+export async function verifyRendererJobToken(env: LinkEnv, jobId: string, token: string): Promise<boolean> {
+  return signedByAcceptedKey(env, rendererTokenPayload(jobId), token);
 }

@@ -23,7 +23,7 @@ filesRoutes.get("/:job_id/:name", async (c) => {
   const name = c.req.param("name");
   const key = c.env.LINK_SIGNING_KEY;
   if (!key) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
-  const verdict = await verifyArtifactLink({ LINK_SIGNING_KEY: key }, jobId, name, c.req.query("expires"), c.req.query("sig"));
+  const verdict = await verifyArtifactLink({ LINK_SIGNING_KEY: key, LINK_SIGNING_KEY_PREVIOUS: c.env.LINK_SIGNING_KEY_PREVIOUS }, jobId, name, c.req.query("expires"), c.req.query("sig"));
   if (verdict === "invalid") throw new ApiError(403, "invalid_link", "This download link is not valid (it was altered or is incomplete).");
   if (verdict === "expired") {
     throw new ApiError(403, "link_expired", `This download link has expired. Request GET /jobs/${jobId}/results for fresh links.`);
