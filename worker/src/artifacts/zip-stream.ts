@@ -1,4 +1,16 @@
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import { Deflate } from "fflate";
+import {
+  archiveEnd,
+  centralDirectoryHeader,
+  crc32,
+  dataDescriptor,
+  localFileHeader,
+  METHOD_DEFLATE,
+  METHOD_STORE,
+  needs64,
+  type MemberInfo,
+  type WrittenMember,
+} from "./zip-records";
 
 export interface ZipEntrySource {
   name: string;
@@ -7,64 +19,123 @@ export interface ZipEntrySource {
   /** Videos and images are already compressed: store them. Text compresses well. */
   compress: boolean;
   mtime?: Date;
+  /**
+   * Size in bytes when known in advance (the stored object's size). A member's local header is sent before its
+   * data, so this decides whether it needs ZIP64 sizes; an unknown size gets them, to be safe.
+   */
+  size?: number;
+}
+
+export interface ZipOptions {
+  /** Every ZIP64 record and field even where nothing needs them (to check that readers accept them). */
+  forceZip64?: boolean;
 }
 
 /**
- * Builds a ZIP as a pull-driven stream: each pull reads one chunk of the current file and pushes it through
- * fflate, so memory stays at a chunk or two whatever the archive size. Missing files are skipped (a file
- * deleted between listing and zipping must not break the archive).
+ * Whether a member's local header must carry ZIP64 sizes. Deflate can grow incompressible input a little (a few
+ * bytes per block), so a compressed member gets a margin.
  */
-export function zipStream(entries: ZipEntrySource[]): ReadableStream<Uint8Array> {
-  let controllerRef: ReadableStreamDefaultController<Uint8Array>;
-  let failed: Error | null = null;
-  const zip = new Zip((err, chunk, final) => {
-    if (err) {
-      failed = err;
-      return;
-    }
-    if (chunk.length) controllerRef.enqueue(chunk);
-    if (final) controllerRef.close();
-  });
+export function memberNeedsZip64(size: number | undefined, compress: boolean): boolean {
+  if (size === undefined || !Number.isFinite(size) || size < 0) return true;
+  return needs64(compress ? size + Math.ceil(size / 16_384) * 5 + 1024 : size);
+}
 
+interface CurrentMember {
+  info: MemberInfo;
+  offset: number;
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  crc: number;
+  size: number;
+  compressedSize: number;
+  deflate: Deflate | null;
+  out: Uint8Array[];
+}
+
+/**
+ * Builds a ZIP as a pull-driven stream: each pull reads one chunk of the current file and sends it on (stored) or
+ * through a deflate stream, so memory stays at a chunk or two whatever the archive size. Sizes and CRCs follow each
+ * member in a data descriptor; ZIP64 records are written only when the archive needs them (members or offsets of
+ * 4 GiB and more, 65535 members or more; see zip-records.ts). Missing files are skipped (a file deleted between
+ * listing and zipping must not break the archive).
+ */
+export function zipStream(entries: ZipEntrySource[], options: ZipOptions = {}): ReadableStream<Uint8Array> {
+  const force = Boolean(options.forceZip64);
+  const written: WrittenMember[] = [];
+  let offset = 0;
   let index = 0;
-  let current: { file: ZipPassThrough | ZipDeflate; reader: ReadableStreamDefaultReader<Uint8Array> } | null = null;
+  let current: CurrentMember | null = null;
+
+  const emit = (controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array) => {
+    if (!chunk.byteLength) return;
+    controller.enqueue(chunk);
+    offset += chunk.byteLength;
+  };
+
+  const finish = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    const cdOffset = offset;
+    const headers = written.map((m) => centralDirectoryHeader(m, force));
+    const cd = new Uint8Array(headers.reduce((n, h) => n + h.byteLength, 0));
+    let p = 0;
+    for (const h of headers) cd.set(h, p), (p += h.byteLength);
+    emit(controller, cd);
+    const anyZip64Member = written.some((m) => m.zip64Local || needs64(m.size) || needs64(m.compressedSize) || needs64(m.offset));
+    emit(controller, archiveEnd({ entries: written.length, cdSize: cd.byteLength, cdOffset, anyZip64Member, force64: force }));
+    controller.close();
+  };
 
   return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
-        controllerRef = controller;
-      },
       async pull(controller) {
-        if (failed) return controller.error(failed);
-        // Keep going until fflate has produced output for this pull (or the archive ended).
-        for (;;) {
-          if (!current) {
-            if (index >= entries.length) {
-              zip.end();
-              return;
+        try {
+          // Keep going until something was queued for this pull (or the archive ended).
+          for (;;) {
+            if (!current) {
+              if (index >= entries.length) return finish(controller);
+              const entry = entries[index++]!;
+              const body = await entry.open();
+              if (!body) continue;
+              const info: MemberInfo = {
+                name: entry.name,
+                method: entry.compress ? METHOD_DEFLATE : METHOD_STORE,
+                mtime: entry.mtime ?? new Date(),
+                zip64Local: force || memberNeedsZip64(entry.size, entry.compress),
+              };
+              const member: CurrentMember = { info, offset, reader: body.getReader(), crc: 0, size: 0, compressedSize: 0, deflate: null, out: [] };
+              if (entry.compress) member.deflate = new Deflate({ level: 6 }, (data) => void member.out.push(data));
+              current = member;
+              emit(controller, localFileHeader(info));
             }
-            const entry = entries[index++];
-            const body = await entry.open();
-            if (!body) continue;
-            const file = entry.compress ? new ZipDeflate(entry.name, { level: 6 }) : new ZipPassThrough(entry.name);
-            if (entry.mtime) file.mtime = entry.mtime;
-            zip.add(file);
-            current = { file, reader: body.getReader() };
+            const member: CurrentMember = current;
+            const { value, done } = await member.reader.read();
+            if (value?.byteLength) {
+              member.crc = crc32(value, member.crc);
+              member.size += value.byteLength;
+              if (member.deflate) member.deflate.push(value);
+              else member.out.push(value);
+            }
+            if (done) member.deflate?.push(new Uint8Array(0), true);
+            for (const chunk of member.out) {
+              member.compressedSize += chunk.byteLength;
+              emit(controller, chunk);
+            }
+            member.out = [];
+            if (done) {
+              const finished: WrittenMember = { ...member.info, crc: member.crc, size: member.size, compressedSize: member.compressedSize, offset: member.offset };
+              emit(controller, dataDescriptor(finished));
+              written.push(finished);
+              current = null;
+            }
+            if ((controller.desiredSize ?? 1) <= 0) return;
           }
-          const { value, done } = await current.reader.read();
-          if (done) {
-            current.file.push(new Uint8Array(0), true);
-            current = null;
-          } else if (value?.length) {
-            current.file.push(value);
-          }
-          if (failed) return controller.error(failed);
-          if ((controller.desiredSize ?? 1) <= 0 || done) return;
+        } catch (error) {
+          await current?.reader.cancel().catch(() => undefined);
+          current = null;
+          controller.error(error);
         }
       },
-      async cancel() {
-        await current?.reader.cancel().catch(() => undefined);
-        zip.terminate();
+      async cancel(reason) {
+        await current?.reader.cancel(reason).catch(() => undefined);
+        current = null;
       },
     },
     { highWaterMark: 2 },

@@ -56,12 +56,14 @@ downloadRoutes.get("/:id/download-all", async (c) => {
     name: a.name,
     compress: isCompressible(a.content_type),
     mtime,
+    // Verified against storage when the job completed; decides whether the member needs ZIP64 sizes (>= 4 GiB).
+    size: a.size_bytes,
     open: async () => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name)))?.body ?? null,
   }));
   if (!result.artifacts.some((a) => a.name === MANIFEST_FILE)) {
     // A renderer that did not store its manifest: the ZIP still describes itself (asset names are ZIP paths).
     const manifestBytes = new TextEncoder().encode(`${JSON.stringify(result.manifest, null, 2)}\n`);
-    entries.push({ name: MANIFEST_FILE, compress: true, mtime, open: async () => new Response(manifestBytes).body });
+    entries.push({ name: MANIFEST_FILE, compress: true, mtime, size: manifestBytes.byteLength, open: async () => new Response(manifestBytes).body });
   }
 
   return new Response(zipStream(entries), {
