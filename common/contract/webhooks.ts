@@ -34,7 +34,10 @@ export const JobFailedPayload = z
 export type JobFailedPayload = z.infer<typeof JobFailedPayload>;
 
 export const JobRunningEvent = z.object({ event: z.literal("job.running"), payload: JobRunningPayload });
-/** The job.completed payload is identical to the answer of GET /jobs/{id}/results at completion. */
+/**
+ * The job.completed payload has the shape of GET /jobs/{id}/results; its download links are signed afresh for
+ * every delivery attempt (retries and redeliveries), so they are valid when the receiver gets them.
+ */
 export const JobCompletedEvent = z.object({ event: z.literal("job.completed"), payload: JobResults });
 export const JobFailedEvent = z.object({ event: z.literal("job.failed"), payload: JobFailedPayload });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { MediaPlaylist, MediaSegment } from "../../../common/twitch";
 import { analyzeAudio, analyzeAudioInParts, combinedProgress, mergeAnalyses, planAudioSpans, type AudioAnalysis, type AudioSpan } from "../analysis";
 import { writeWithBackpressure } from "../ffmpeg/process";
-import { downloadAudio, downloadSegmentsToFile, fetchSegment, firstPtsSeconds, mutedRanges, type ByteCounter, type ClipSource, type FetchedSegment, type TimeRange } from "../source";
+import { downloadSegmentsToFile, fetchSegment, firstPtsSeconds, mutedRanges, type ByteCounter, type ClipSource, type FetchedSegment, type TimeRange } from "../source";
 import type { FetchLike } from "../../../common/twitch";
 
 export interface AnalysedAudio {
@@ -46,7 +46,7 @@ export async function analyseWhileDownloading(playlist: MediaPlaylist, durationS
   const fetchOpts = { signal: opts.signal, counter: opts.counter, fetch: opts.fetch };
   const first = segments.length > 0 ? await fetchSegment(segments[0]!, fetchOpts) : null;
   const origin = first ? firstPtsSeconds(first.data) : null;
-  if (first === null || origin === null) return downloadThenAnalyse(playlist, durationSeconds, destDir, opts);
+  if (first === null || origin === null) return downloadThenAnalyse(playlist, durationSeconds, destDir, opts, first);
 
   const spans = planAudioSpans(durationSeconds, opts.parts, opts.splitAboveSeconds);
   const perSpan = spans.map((s) => segments.filter((g) => g.start + g.duration > s.start - SPAN_MARGIN_SECONDS && g.start < s.start + s.length + SPAN_MARGIN_SECONDS));
@@ -148,9 +148,20 @@ export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], ori
   };
 }
 
-async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: number, destDir: string, opts: AnalyseWhileDownloadingOptions): Promise<AnalysedAudio> {
-  const audio = await downloadAudio(playlist, destDir, { concurrency: opts.concurrency, signal: opts.signal, counter: opts.counter, fetch: opts.fetch, onProgress: opts.onDownloadProgress });
-  const analysis = await analyzeAudioInParts(audio.path, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
+async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: number, destDir: string, opts: AnalyseWhileDownloadingOptions, first: FetchedSegment | null): Promise<AnalysedAudio> {
+  const file = path.join(destDir, "audio.ts");
+  const total = Math.max(1, playlist.segments.length);
+  // The first segment was already fetched to look for timestamps: it is not fetched twice.
+  const audio = await downloadSegmentsToFile(playlist.segments, file, {
+    concurrency: opts.concurrency,
+    signal: opts.signal,
+    counter: opts.counter,
+    fetch: opts.fetch,
+    prefetched: first ? new Map([[0, first]]) : undefined,
+    onSegmentWritten: (n) => opts.onDownloadProgress?.(n / total),
+  });
+  const analysis = await analyzeAudioInParts(file, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
   const end = playlist.segments.reduce((s, g) => Math.max(s, g.start + g.duration), 0);
-  return { analysis, parts: [{ path: audio.path, media_start_seconds: 0, media_end_seconds: end, bytes: audio.bytes, muted_ranges: audio.muted_ranges }], bytes: audio.bytes, muted_ranges: audio.muted_ranges };
+  const muted = mutedRanges(playlist, audio.mutedIndexes);
+  return { analysis, parts: [{ path: file, media_start_seconds: 0, media_end_seconds: end, bytes: audio.bytes, muted_ranges: muted }], bytes: audio.bytes, muted_ranges: muted };
 }

@@ -1,4 +1,7 @@
 import { readFile, mkdtemp, rm, stat } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { runFfmpeg } from "../../../render-container/src/ffmpeg/run-ffmpeg";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,5 +151,44 @@ describe("analysing the audio while it downloads", () => {
     setTimeout(() => ac.abort(new Error("job cancelled")), 300);
     await expect(run).rejects.toThrow("job cancelled");
     server.faults.latencyMs = 0;
+  });
+
+  it("falls back to download-then-analyse for segments without MPEG-TS timestamps, fetching each segment once", async () => {
+    // Two ADTS (raw AAC) segments: no TS packets, so no PTS to cut spans on.
+    const adts = path.join(work, "adts");
+    await runFfmpeg(["-i", whole.path, "-t", "50", "-c:a", "copy", "-f", "adts", `${adts}-0.aac`]);
+    await runFfmpeg(["-ss", "50", "-i", whole.path, "-c:a", "copy", "-f", "adts", `${adts}-1.aac`]);
+    const served: string[] = [];
+    const srv = http.createServer(async (req, res) => {
+      served.push(req.url!);
+      const body = await readFile(`${adts}-${req.url!.includes("1.aac") ? 1 : 0}.aac`);
+      res.writeHead(200, { "content-type": "audio/aac", "content-length": body.length }).end(body);
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    try {
+      const playlist = {
+        target_duration: 50,
+        total_duration: truth.duration_seconds,
+        ended: true,
+        segments: [
+          { uri: `${base}/0.aac`, duration: 50, start: 0, index: 0, muted: false },
+          { uri: `${base}/1.aac`, duration: truth.duration_seconds - 50, start: 50, index: 1, muted: false },
+        ],
+      };
+      const counter = new ByteCounter();
+      const out = await analyseWhileDownloading(playlist, truth.duration_seconds, path.join(work, "adts-out"), { parts: 2, concurrency: 2, signal: new AbortController().signal, counter, splitAboveSeconds: 0 });
+      expect(served.sort()).toEqual(["/0.aac", "/1.aac"]);
+      const expected = (await stat(`${adts}-0.aac`)).size + (await stat(`${adts}-1.aac`)).size;
+      expect(counter.total).toBe(expected);
+      expect(out.parts).toHaveLength(1);
+      expect((await stat(out.parts[0]!.path)).size).toBe(expected);
+      expect(out.analysis.loudnessLufs).toHaveLength(whole.analysis.loudnessLufs.length);
+      const planted = whole.analysis.loudnessAboveBaselineDb.indexOf(Math.max(...whole.analysis.loudnessAboveBaselineDb));
+      const found = out.analysis.loudnessAboveBaselineDb.indexOf(Math.max(...out.analysis.loudnessAboveBaselineDb));
+      expect(Math.abs(found - planted)).toBeLessThanOrEqual(1);
+    } finally {
+      await new Promise((r) => srv.close(r));
+    }
   });
 });
