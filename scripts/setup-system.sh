@@ -5,6 +5,8 @@ need=()
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+# The synthetic-VOD generator (tests, demo, benchmark) resamples espeak-ng's speech with sox.
+command -v sox >/dev/null 2>&1 || need+=(sox)
 command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
