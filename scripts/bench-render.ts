@@ -49,6 +49,29 @@ async function treeRssKb(rootPid: number): Promise<number> {
   return total;
 }
 
+/** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
+async function cpuJiffies(): Promise<{ busy: number; total: number }> {
+  const line = (await readFile("/proc/stat", "utf8")).split("\n")[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Share of the machine's CPU in use during each stage's window, from samples taken every 200 ms. */
+function busyPerStage(samples: { t: number; busy: number; total: number }[], windows: Record<string, { start: number; end: number }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, w] of Object.entries(windows)) {
+    if (w.end - w.start < 0.4) continue;
+    const inside = samples.filter((s) => s.t >= w.start && s.t <= w.end);
+    if (inside.length < 2) continue;
+    const a = inside[0]!;
+    const b = inside[inside.length - 1]!;
+    out[name] = (b.busy - a.busy) / Math.max(1, b.total - a.total);
+  }
+  return out;
+}
+
 function fmtBytes(n: number) {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
@@ -78,9 +101,14 @@ async function benchOne(minutes: number) {
   const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-out-"));
   twitch.stats.reset();
   let peakKb = 0;
-  const sampler = setInterval(() => void treeRssKb(process.pid).then((kb) => (peakKb = Math.max(peakKb, kb))), 200);
-  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
+  const cpuSamples: { t: number; busy: number; total: number }[] = [];
   const t0 = performance.now();
+  const sampler = setInterval(() => {
+    void treeRssKb(process.pid).then((kb) => (peakKb = Math.max(peakKb, kb)));
+    const t = (performance.now() - t0) / 1000;
+    void cpuJiffies().then((j) => cpuSamples.push({ t, ...j }));
+  }, 200);
+  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
   const result = await runRenderJob(job, { signal: new AbortController().signal, workDir, reporter: { progress() {} }, uploader: new LocalDirUploader(outDir), log: silentLogger, fetchImpl: fetch }, loadConfig(), stats);
   const wall = (performance.now() - t0) / 1000;
   clearInterval(sampler);
@@ -101,6 +129,8 @@ async function benchOne(minutes: number) {
     minutes,
     generate_seconds: genSeconds,
     stages: stats.stageSeconds,
+    // Machine-wide, so only meaningful on a quiet machine: how much of the 2 cores each stage kept busy.
+    cpu_busy: busyPerStage(cpuSamples, stats.stageWindows ?? {}),
     // The analysis runs while the audio downloads, so its figure includes the download: a lower bound.
     analysis_x_realtime: vodSeconds / ((stats.stageSeconds.acquire_analyse ?? Infinity) + (stats.stageSeconds.select ?? 0)),
     bytes: { downloaded, audio_rendition: audioRendition, covering_video: coveringVideo, whole_video: wholeVideo, ratio_to_minimum: downloaded / (audioRendition + coveringVideo) },
@@ -120,6 +150,7 @@ for (const minutes of minutesList) {
   const st = Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(", ");
   console.log(`\n== ${minutes}-minute VOD, ${outputKind} output (generated in ${r.generate_seconds.toFixed(0)} s, not counted)`);
   console.log(`stages: ${st}`);
+  console.log(`machine CPU busy per stage: ${Object.entries(r.cpu_busy).map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(", ")}`);
   console.log(`analysis (resolve + audio download and analysis side by side + chat + selection): ${r.analysis_x_realtime.toFixed(0)}x realtime   [target >= 300x]`);
   console.log(`downloaded ${fmtBytes(r.bytes.downloaded)} = ${r.bytes.ratio_to_minimum.toFixed(3)} x (audio rendition ${fmtBytes(r.bytes.audio_rendition)} + covering video ${fmtBytes(r.bytes.covering_video)})   [target <= 1.10]; whole video would be ${fmtBytes(r.bytes.whole_video)}`);
   console.log(`job wall ${r.wall_seconds.toFixed(1)} s / encode ${r.encode_seconds.toFixed(1)} s = ${r.wall_over_encode.toFixed(2)}   [target <= 1.3]`);

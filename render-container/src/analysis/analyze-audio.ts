@@ -1,12 +1,10 @@
 import { ProcessError, runProcess, type RunProcessOptions } from "../ffmpeg/process";
 import { FFMPEG_BIN } from "../ffmpeg/run-ffmpeg";
 import { buildAnalysisArgs, DEFAULT_ANALYSIS_GRAPH, type AnalysisGraphOptions } from "./analysis-filtergraph";
-import { createSilenceLogReader } from "./analysis-log";
-import { createMetadataLineParser } from "./metadata-lines";
+import { createPcmAnalyser } from "./pcm-analyser";
 import { createPerSecondLevels } from "./per-second";
 import { median } from "./stats";
 import type { AudioAnalysis } from "./types";
-import { createVoiceEnvelopeBuilder } from "./voice-envelope";
 import { deriveVoiceFeatures, type VoiceFeatureOptions } from "./voice-features";
 
 export interface AnalyzeAudioOptions {
@@ -29,28 +27,25 @@ export interface AnalyzeAudioOptions {
 export const GATE_LUFS = -70;
 
 /**
- * Analyses the audio of a file or playlist in one ffmpeg pass (see analysis-filtergraph.ts) and returns
- * per-second signals. Both outputs are consumed as they arrive; memory stays at a few numbers per second.
+ * Analyses the audio of a file or playlist: one ffmpeg pass decodes it to 8 kHz PCM (analysis-filtergraph.ts),
+ * pcm-analyser.ts turns the samples into signals as they arrive, folded to per-second values: memory stays at
+ * a few numbers per second.
  */
 export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions = {}): Promise<AudioAnalysis> {
   const graph = { ...DEFAULT_ANALYSIS_GRAPH, ...opts.graph };
   const levels = createPerSecondLevels();
-  const envelope = createVoiceEnvelopeBuilder(graph.sampleRate);
-  let lastReported = -1;
-  const frames = createMetadataLineParser((frame) => {
-    levels.addFrame(frame);
-    if (opts.onProgress && opts.durationSeconds && opts.durationSeconds > 0) {
-      const f = Math.min(1, frame.time / opts.durationSeconds);
-      // A report per percent is plenty; per frame would be 36 000 callbacks an hour.
-      if (f - lastReported >= 0.01) {
-        lastReported = f;
-        opts.onProgress(f);
-      }
-    }
-  });
-  const silenceLine = createSilenceLogReader({
-    onSilenceStart: (t) => levels.silenceStart(t),
-    onSilenceEnd: (end, dur) => levels.silenceEnd(end, dur),
+  const progressEvery = opts.onProgress && opts.durationSeconds && opts.durationSeconds > 0 ? Math.max(1, Math.round(opts.durationSeconds / 10)) : 0;
+  let blocks = 0;
+  const pcm = createPcmAnalyser({
+    sampleRate: graph.sampleRate,
+    silenceThresholdDb: graph.silenceThresholdDb,
+    silenceMinSeconds: graph.silenceMinSeconds,
+    onBlock: (time, momentary) => {
+      levels.addBlock(time, momentary);
+      // A report per percent of the audio (duration / 10 blocks); per block would be 36 000 calls an hour.
+      if (progressEvery > 0 && ++blocks % progressEvery === 0) opts.onProgress!(Math.min(1, (time + 0.1) / opts.durationSeconds!));
+    },
+    onSilence: (start, end) => levels.addSilence(start, end),
   });
 
   try {
@@ -58,9 +53,7 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
       signal: opts.signal,
       onSpawn: opts.onSpawn,
       feedStdin: opts.feedStdin,
-      onStdoutData: (chunk) => envelope.push(chunk),
-      onStderrLine: silenceLine,
-      extraPipeLines: { [graph.metadataFd]: (line) => frames.push(line) },
+      onStdoutData: (chunk) => pcm.push(chunk),
     });
   } catch (err) {
     if (err instanceof ProcessError) {
@@ -69,17 +62,16 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     }
     throw err;
   }
-  frames.end();
-  const env = envelope.finish();
+  const env = pcm.finish();
 
-  // The PCM branch carries every decoded sample, so its length is the audio's length.
-  const measured = envelope.samples / graph.sampleRate || levels.seenSeconds;
+  // Every decoded sample reaches the analyser, so its count is the audio's length.
+  const measured = pcm.samples / graph.sampleRate || levels.seenSeconds;
   const durationSeconds = opts.durationSeconds && opts.durationSeconds > 0 ? opts.durationSeconds : measured;
   const { loudnessLufs, silences } = levels.finish(durationSeconds);
   const seconds = loudnessLufs.length;
   const gated = loudnessLufs.filter((v) => v > GATE_LUFS);
   const baselineLufs = gated.length > 0 ? median(gated) : GATE_LUFS;
-  const voice = deriveVoiceFeatures(env, envelope.frameSeconds, seconds, silences, opts.voice);
+  const voice = deriveVoiceFeatures(env, pcm.envelopeFrameSeconds, seconds, silences, opts.voice);
   opts.onProgress?.(1);
 
   return {

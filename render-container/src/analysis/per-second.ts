@@ -1,55 +1,45 @@
-import type { MetadataFrame } from "./metadata-lines";
-import { parseLevel } from "./metadata-lines";
 import type { SilenceRange } from "./types";
 
 /**
- * Folds the 100 ms analysis frames (EBU R128 momentary loudness) and silencedetect's marks into per-second
- * values as they stream in, so only one number per second is kept.
+ * Folds the 100 ms blocks of momentary loudness and the silences into per-second values as they stream in,
+ * so only one number per second is kept.
  */
 export interface PerSecondLevels {
-  addFrame(frame: MetadataFrame): void;
-  silenceStart(time: number): void;
-  silenceEnd(end: number, durationSeconds: number): void;
-  /** Seconds of audio seen so far (end of the last frame). */
+  /** A block starting at `time` seconds with this momentary loudness (LUFS). */
+  addBlock(time: number, momentaryLufs: number, blockSeconds?: number): void;
+  addSilence(start: number, end: number): void;
+  /** Seconds of audio seen so far (end of the last block). */
   readonly seenSeconds: number;
   finish(durationSeconds: number): { loudnessLufs: number[]; silences: SilenceRange[] };
 }
 
 const FLOOR_DB = -120;
 
-export function createPerSecondLevels(frameSeconds = 0.1): PerSecondLevels {
+export function createPerSecondLevels(): PerSecondLevels {
   const loud: number[] = [];
   const silences: SilenceRange[] = [];
-  let openSilence: number | null = null;
   let seen = 0;
 
   return {
     get seenSeconds() {
       return seen;
     },
-    addFrame({ time, values }) {
-      // Attribute a frame to the second holding its middle: frames straddle boundaries by a few ms.
-      const sec = Math.max(0, Math.floor(time + frameSeconds / 2));
+    addBlock(time, momentaryLufs, blockSeconds = 0.1) {
+      // Attribute a block to the second holding its middle.
+      const sec = Math.max(0, Math.floor(time + blockSeconds / 2));
       while (loud.length <= sec) loud.push(FLOOR_DB);
-      seen = Math.max(seen, time + frameSeconds);
-      const m = parseLevel(values.get("lavfi.r128.M"));
-      if (m !== null && m > loud[sec]!) loud[sec] = m;
+      seen = Math.max(seen, time + blockSeconds);
+      const m = Number.isFinite(momentaryLufs) ? Math.max(FLOOR_DB, momentaryLufs) : FLOOR_DB;
+      if (m > loud[sec]!) loud[sec] = m;
     },
-    silenceStart(time) {
-      openSilence = Math.max(0, time);
-    },
-    silenceEnd(end, durationSeconds) {
-      const start = openSilence ?? (Number.isFinite(durationSeconds) ? end - durationSeconds : end);
-      if (end > start) silences.push({ start, end });
-      openSilence = null;
+    addSilence(start, end) {
+      if (end > start) silences.push({ start: Math.max(0, start), end });
     },
     finish(durationSeconds) {
       const n = secondsCovering(durationSeconds);
       const loudnessLufs: number[] = [];
       for (let i = 0; i < n; i++) loudnessLufs.push(i < loud.length ? loud[i]! : FLOOR_DB);
-      // A silence still open at the end runs to the end of the audio.
-      if (openSilence !== null && durationSeconds > openSilence) silences.push({ start: openSilence, end: durationSeconds });
-      return { loudnessLufs, silences };
+      return { loudnessLufs, silences: silences.filter((s) => s.start < durationSeconds).map((s) => ({ start: s.start, end: Math.min(s.end, durationSeconds) })) };
     },
   };
 }

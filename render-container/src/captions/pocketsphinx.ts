@@ -40,6 +40,7 @@ export function parsePocketsphinxOutput(text: string): Word[] {
  */
 export class PocketsphinxTranscriber implements Transcriber {
   readonly name = "pocketsphinx";
+  readonly local = true;
   private readonly modelDir: string;
   private readonly binary: string;
   private readonly fast: boolean;

@@ -10,6 +10,8 @@ export interface TranscribeOptions {
 export interface Transcriber {
   /** Short name for logs and warnings, e.g. "pocketsphinx" or "whisper-api". */
   readonly name: string;
+  /** Runs on this machine's CPU (competing with the encodes), rather than behind an API. */
+  readonly local: boolean;
   /** Whether captions in this language can be produced at all (null: unknown language). */
   supportsLanguage(language: string | null): boolean;
   transcribe(wavPath: string, opts: TranscribeOptions): Promise<Word[]>;

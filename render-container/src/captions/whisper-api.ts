@@ -74,6 +74,7 @@ export function wordsFromResponse(body: VerboseTranscription): Word[] {
  */
 export class WhisperApiTranscriber implements Transcriber {
   readonly name = "whisper-api";
+  readonly local = false;
   private readonly model: string;
 
   constructor(private readonly opts: WhisperApiOptions) {

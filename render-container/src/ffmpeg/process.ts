@@ -24,11 +24,6 @@ export interface RunProcessOptions {
   /** Called with each raw stdout chunk (binary output such as PCM). */
   onStdoutData?: (chunk: Buffer) => void;
   /**
-   * Extra output pipes by file descriptor (3, 4, ...), each read line by line. ffmpeg writes a `file='pipe:3'`
-   * in buffered blocks, far cheaper for the reader than the same text as one log write per line on stderr.
-   */
-  extraPipeLines?: Record<number, (line: string) => void>;
-  /**
    * Writes the process's stdin (e.g. media segments as they download); stdin is closed when it resolves. If it
    * rejects, the process is killed and its error is the result. Use writeWithBackpressure for each chunk.
    */
@@ -88,9 +83,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
   const maxStdout = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
 
   return new Promise<ProcessResult>((resolve, reject) => {
-    const extraFds = Object.keys(opts.extraPipeLines ?? {}).map(Number);
     const stdio: ("ignore" | "pipe")[] = [opts.feedStdin ? "pipe" : "ignore", "pipe", "pipe"];
-    while (stdio.length <= Math.max(2, ...extraFds)) stdio.push(extraFds.includes(stdio.length) ? "pipe" : "ignore");
     const child = spawn(command, args, { cwd: opts.cwd, stdio });
     if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     let stderrTail = "";
@@ -115,11 +108,6 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
 
     const outLines = opts.onStdoutLine ? lineSplitter(opts.onStdoutLine) : null;
     const errLines = opts.onStderrLine ? lineSplitter(opts.onStderrLine) : null;
-    const extraLines = extraFds.map((fd) => {
-      const split = lineSplitter(opts.extraPipeLines![fd]!);
-      (child.stdio[fd] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => split.push(chunk));
-      return split;
-    });
 
     child.stdout!.on("data", (chunk: Buffer) => {
       opts.onStdoutData?.(chunk);
@@ -154,7 +142,6 @@ export function runProcess(command: string, args: readonly string[], opts: RunPr
       if (killTimer) clearTimeout(killTimer);
       outLines?.end();
       errLines?.end();
-      for (const l of extraLines) l.end();
       if (aborted && signal) return reject(abortReason(signal));
       const brokenPipe = (feedError as NodeJS.ErrnoException | null)?.code === "EPIPE";
       if (feedError && !(brokenPipe && code !== 0)) return reject(feedError);

@@ -13,13 +13,15 @@ import { acquireSource } from "./stages/acquire";
 import { chooseMoments } from "./stages/choose-moments";
 import { fetchVideo, planRendering } from "./stages/fetch-video";
 import { renderOutputs } from "./stages/render-outputs";
-import { transcribeRanges, transcriptsFrom } from "./stages/transcribe";
+import { speechRanges, transcribeRanges, transcriptsFrom } from "./stages/transcribe";
 import { writeTexts } from "./stages/write-texts";
 import type { JobContext, JobResult } from "./types";
 
 export interface RunStats {
   bytesDownloaded: { audio: number; video: number };
   stageSeconds: Record<string, number>;
+  /** When each stage ran, seconds from the job's start (stages overlap where the pipeline overlaps them). */
+  stageWindows?: Record<string, { start: number; end: number }>;
 }
 
 /**
@@ -33,12 +35,16 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   const audioBytes = new ByteCounter();
   const videoBytes = new ByteCounter();
   const timings: Record<string, number> = {};
+  const windows: Record<string, { start: number; end: number }> = {};
+  const jobStart = performance.now();
   const timed = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     try {
       return await fn();
     } finally {
-      timings[name] = (performance.now() - t0) / 1000;
+      const t1 = performance.now();
+      timings[name] = (t1 - t0) / 1000;
+      windows[name] = { start: (t0 - jobStart) / 1000, end: (t1 - jobStart) / 1000 };
     }
   };
 
@@ -62,10 +68,10 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
     stopOthersOnFailure(timed("download_video", () =>
       fetchVideo(request, chosen, firstPlan, source.media.videoPlaylist, source.durationSeconds, sideCtx, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
     )),
-    stopOthersOnFailure(timed("transcribe", () => transcribeRanges(padRanges(firstPlan.videoRanges, BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, sideCtx, progress))),
+    stopOthersOnFailure(timed("transcribe", () => transcribeRanges(padRanges(speechRanges(firstPlan, transcriber.local), BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, sideCtx, progress))),
   ]);
   // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
-  const transcribed = await timed("transcribe_rest", () => transcribeRanges(video.plan.videoRanges, source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
+  const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
   const transcripts = transcriptsFrom(transcribed, captionPlan);
   const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, language, ctx, progress, config.env));
   const artifacts = await timed("render", () =>
@@ -92,6 +98,7 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   if (stats) {
     stats.bytesDownloaded = { audio: audioBytes.total, video: videoBytes.total };
     stats.stageSeconds = timings;
+    stats.stageWindows = windows;
   }
   ctx.log.info("job rendered", { timings, audio_bytes: audioBytes.total, video_bytes: videoBytes.total, artifacts: artifacts.length });
   return { manifest, artifacts };

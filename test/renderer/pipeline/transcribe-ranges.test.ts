@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { splitAtSources, splitRange, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
+import type { Moment } from "../../../render-container/src/selection/types";
+import { speechRanges, splitAtSources, splitRange, STORY_WINDOW, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
 
 const part = (start: number, end: number) => ({ path: `/tmp/p${start}`, media_start_seconds: start, media_end_seconds: end, bytes: 0, muted_ranges: [] });
 
@@ -27,5 +28,31 @@ describe("what is left to transcribe", () => {
   it("splits long ranges into pieces of about a minute", () => {
     expect(splitRange({ start: 0, end: 150 }, 60).map((r) => r.end - r.start)).toEqual([50, 50, 50]);
     expect(splitRange({ start: 0, end: 20 }, 60)).toEqual([{ start: 0, end: 20 }]);
+  });
+});
+
+describe("what is transcribed for a plan", () => {
+  const m = (start: number, end: number, peak: number) => ({ start, end, peak }) as Moment;
+  const a = m(100, 160, 140);
+  const b = m(300, 330, 302);
+  const c = m(600, 640, 639);
+  const plan = { reels: [{ profile: "balanced" as const, moments: [a, b, c], coldOpen: [{ start: 135, end: 145 }] }], shorts: [{ index: 1, moment: c }] };
+
+  it("takes shorts whole and only the window around each other reel moment's peak with a local recogniser", () => {
+    expect(speechRanges(plan, true)).toEqual([
+      { start: 140 - STORY_WINDOW.beforePeak, end: 140 + STORY_WINDOW.afterPeak },
+      // Clipped to the moment: its peak is near the start.
+      { start: 300, end: 302 + STORY_WINDOW.afterPeak },
+      // The short: whole, its captions need every word.
+      { start: 600, end: 640 },
+    ]);
+  });
+
+  it("takes every moment whole with a remote recogniser", () => {
+    expect(speechRanges(plan, false)).toEqual([
+      { start: 100, end: 160 },
+      { start: 300, end: 330 },
+      { start: 600, end: 640 },
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import type { Cue, Word } from "../../captions/types";
 import { mapLimit } from "../../render/pool";
 import type { ClipSource, TimeRange } from "../../source";
 import { JobError } from "../job-error";
-import { mergeRanges } from "../render-plan";
+import { mergeRanges, type RenderPlan } from "../render-plan";
 import type { JobProgress } from "../progress";
 import type { JobContext } from "../types";
 
@@ -26,6 +26,27 @@ export interface TranscribedRanges {
   /** VOD ranges already transcribed (or attempted), so a later call only does what is missing. */
   covered: TimeRange[];
   warnings: string[];
+}
+
+/**
+ * Around a reel moment's peak, the words its title and story are written from: the climax and what led to it.
+ * Only shorts carry captions, so with a local recogniser (CPU shared with the encodes, ~7x realtime per core)
+ * the rest of a reel moment is not transcribed; a typical 5-minute reel then costs about a third of the
+ * recogniser time. Remote recognisers transcribe whole moments.
+ */
+export const STORY_WINDOW = { beforePeak: 10, afterPeak: 5 } as const;
+
+/**
+ * What to transcribe for a plan: every short whole (its captions), and each reel moment either whole or, when
+ * `storyWindowsOnly`, the window around its peak (its metadata). Teaser snippets are inside moments.
+ */
+export function speechRanges(plan: Pick<RenderPlan, "reels" | "shorts">, storyWindowsOnly: boolean): TimeRange[] {
+  const shorts = plan.shorts.map((s) => ({ start: s.moment.start, end: s.moment.end }));
+  const moments = plan.reels.flatMap((r) => r.moments);
+  const stories = moments.map((m) =>
+    storyWindowsOnly ? { start: Math.max(m.start, m.peak - STORY_WINDOW.beforePeak), end: Math.min(m.end, m.peak + STORY_WINDOW.afterPeak) } : { start: m.start, end: m.end },
+  );
+  return mergeRanges([...shorts, ...stories]);
 }
 
 /** Silence after each range in a joined wav: longer than pocketsphinx's end-of-utterance pause (0.5 s). */
