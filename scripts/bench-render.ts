@@ -132,7 +132,10 @@ async function benchOne(minutes: number) {
   const cpuSamples: { t: number; busy: number; total: number }[] = [];
   const lastSeen = new Map<number, { name: string; ticks: number }>();
   const cpuTimeline: { t: number; byName: Record<string, number> }[] = [];
-  const nodeTicksBefore = sampleTree(process.pid).cpu.get(process.pid)?.ticks ?? 0;
+  const before = sampleTree(process.pid).cpu;
+  const nodeTicksBefore = before.get(process.pid)?.ticks ?? 0;
+  // CPU this process spent before the job (generating the VOD) is not the job's: the timeline starts from here.
+  cpuTimeline.push({ t: 0, byName: cpuByName(before) });
   const t0 = performance.now();
   const sampler = setInterval(() => {
     const t = (performance.now() - t0) / 1000;
