@@ -10,6 +10,7 @@ command -v sox >/dev/null 2>&1 || need+=(sox)
 command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
 if [ ${#need[@]} -eq 0 ]; then
   echo "system packages: all present"

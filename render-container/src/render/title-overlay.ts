@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
-import { BOLD_FONT_FILE } from "./fonts";
+import { titleFontFor } from "./fonts";
 import { sanitizeDisplayText, wrapText } from "./text";
 
 export interface TitleOverlayOptions {
@@ -31,9 +31,10 @@ export interface TitleOverlayOptions {
 export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<string> {
   const clean = sanitizeDisplayText(o.text);
   if (!clean) return "";
-  // DejaVu Sans Bold averages ~0.62 em per character; keep a margin of 6 % of the width on each side.
+  const font = titleFontFor(clean);
+  // Keep a margin of 6 % of the width on each side.
   const usable = o.frameWidth * (o.left !== undefined ? 0.9 : 0.88) - (o.left ?? 0);
-  const maxChars = Math.max(8, Math.floor(usable / (o.fontSize * 0.62)));
+  const maxChars = Math.max(8, Math.floor(usable / (o.fontSize * font.emPerChar)));
   const lines = wrapText(clean, maxChars, o.maxLines);
   const lineHeight = Math.round(o.fontSize * 1.45);
   const blockHeight = lines.length * lineHeight;
@@ -47,7 +48,7 @@ export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<strin
     const x = o.left !== undefined ? String(o.left) : "(w-text_w)/2";
     filters.push(
       [
-        `drawtext=fontfile=${escapeFilterValue(BOLD_FONT_FILE)}`,
+        `drawtext=fontfile=${escapeFilterValue(font.file)}`,
         `textfile=${escapeFilterValue(file)}`,
         "expansion=none",
         `fontsize=${o.fontSize}`,
