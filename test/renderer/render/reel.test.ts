@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { runFfmpeg } from "../../../render-container/src/ffmpeg/run-ffmpeg";
 import { concatListLine } from "../../../render-container/src/render/concat";
 import { mapLimit } from "../../../render-container/src/render/pool";
 import { renderReel } from "../../../render-container/src/render/render-reel";
@@ -10,6 +11,7 @@ import { makeThumbnail } from "../../../render-container/src/render/thumbnail";
 import type { Size } from "../../../render-container/src/render/types";
 import { readFrameRgb, regionDifference, regionMean, type TestClip } from "../../support/media";
 import { renderTestSource, SOURCE_START, truthFrame } from "./fixtures";
+import { expectFaststart, topLevelBoxes } from "./mp4-boxes";
 
 const HD: Size = { width: 1280, height: 720 };
 let clip: TestClip;
@@ -50,7 +52,8 @@ describe("renderReel with cold open and title cards", () => {
     expect(r.size_bytes).toBe((await fs.stat(out)).size);
   });
 
-  it("is a 1280x720 H.264/AAC MP4 whose length is the sum of its pieces", async () => {
+  it("is a 1280x720 H.264/AAC faststart MP4 whose length is the sum of its pieces", async () => {
+    await expectFaststart(out);
     const info = await probeMedia(out);
     expect([info.video?.width, info.video?.height]).toEqual([1280, 720]);
     expect(info.video?.codecName).toBe("h264");
@@ -146,6 +149,14 @@ describe("renderReel without extras", () => {
 });
 
 describe("reel helpers", () => {
+  it("topLevelBoxes tells a faststart MP4 from a plain one (the check above can fail)", async () => {
+    const plain = path.join(dir, "plain.mp4");
+    await runFfmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=10:duration=1", "-c:v", "libx264", "-preset", "ultrafast", plain]);
+    const boxes = await topLevelBoxes(plain);
+    expect(boxes[0]).toBe("ftyp");
+    expect(boxes.indexOf("mdat")).toBeLessThan(boxes.indexOf("moov"));
+  });
+
   it("quotes concat list paths", () => {
     expect(concatListLine("/tmp/it's here/a.mp4")).toBe("file '/tmp/it'\\''s here/a.mp4'");
   });
