@@ -7,7 +7,7 @@ import { fitBetween } from "./free-interval";
 import { manualMoment } from "./manual-moments";
 import { describeMoment } from "./moment-signals";
 import { computeSecondScores } from "./second-scores";
-import { isNearDuplicate } from "./similarity";
+import { isNearDuplicate, overlapSeconds, type Span } from "./similarity";
 import { momentDuration, type HighlightDurationParams, type Moment } from "./types";
 
 export interface SelectMomentsInput {
@@ -66,7 +66,7 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
     const win = momentWindow(cand.peakSecond, ctx);
     let w = fitBetween(win, peak, taken, minLen, duration);
     if (!w) continue;
-    if (momentDuration(w) > budget) w = shrinkTo(w, peak, win.onset, budget, ctx);
+    if (momentDuration(w) > budget) w = shrinkTo(w, peak, win.onset, budget, taken, ctx);
     if (!w) continue;
 
     const moment: Moment = {
@@ -92,12 +92,14 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
  * Shortens a window to the remaining budget. The setup is what makes a clip make sense, so the reaction after
  * the peak is cut first (down to `tailSeconds` past the peak), then the start moves up, but never into the
  * minimum lead-in before the onset: a clip without its setup is left out instead (a shorter moment may fit).
+ * Snapping never moves an end into `taken` (manual highlights, moments already chosen).
  */
-function shrinkTo(w: { start: number; end: number }, peak: number, onset: number, length: number, ctx: WindowContext): { start: number; end: number } | null {
+function shrinkTo(w: Span, peak: number, onset: number, length: number, taken: readonly Span[], ctx: WindowContext): Span | null {
   if (length < Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9) return null;
   const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
   const start = Math.max(w.start, end - length);
   if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
   const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length });
-  return momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
+  const clear = taken.every((t) => overlapSeconds(snapped, t) === 0);
+  return clear && momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
 }

@@ -182,6 +182,17 @@ describe("selectMoments: manual highlights (spec 2.2)", () => {
     expect(covers(ms.filter((m) => m.source === "auto"), 231)).toBe(true);
   });
 
+  it("never snaps a trimmed moment into a manual range next to it", () => {
+    // The moment is cut to end where the manual range begins, then shortened to the budget; scene cuts 2 s
+    // later at both ends would slide it 2 s into the manual range.
+    const a2 = audio(N, { loud: [{ at: 200, len: 2 }], talk: [{ start: 172, end: 200 }] });
+    const man = manual(202.5, 240.5);
+    const ms = run({ audio: a2, tuning: { ...streamerOnly, target_duration_seconds: 38 + 25 }, manual: [man], sceneCuts: [179.5, 204.5] });
+    const auto = ms.filter((m) => m.source === "auto");
+    expect(covers(auto, 201)).toBe(true);
+    for (const m of auto) expect(m.end).toBeLessThanOrEqual(202.5 + 1e-9);
+  });
+
   it("does not add an automatic moment for a peak inside a manual range", () => {
     const ms = run({ audio: a, tuning: streamerOnly, manual: [manual(90, 130)] });
     expect(ms.filter((m) => m.start < 130 && m.end > 90)).toHaveLength(1);
