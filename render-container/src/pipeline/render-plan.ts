@@ -41,7 +41,7 @@ export function mergeRanges(ranges: readonly { start: number; end: number }[], g
   for (const r of sorted) {
     const last = out.at(-1);
     if (last && r.start <= last.end + gap) last.end = Math.max(last.end, r.end);
-    else out.push({ ...r });
+    else out.push({ start: r.start, end: r.end });
   }
   return out;
 }
