@@ -1,13 +1,14 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { BOUNDARY_RULES, momentWindow, snapWindow, type WindowContext } from "./boundaries";
+import { momentWindow, type WindowContext } from "./boundaries";
+import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
 import { manualMoment } from "./manual-moments";
 import { describeMoment } from "./moment-signals";
 import { computeSecondScores } from "./second-scores";
-import { isNearDuplicate, overlapSeconds, type Span } from "./similarity";
+import { isNearDuplicate } from "./similarity";
 import { momentDuration, type HighlightDurationParams, type Moment } from "./types";
 
 export interface SelectMomentsInput {
@@ -30,7 +31,8 @@ export interface SelectMomentsInput {
  * 2. give each peak a window: the setup before it, the reaction after it, clamped to [min, max] and snapped
  *    to quiet points / scene cuts;
  * 3. drop near-duplicates (similarity_threshold) and make room for manual highlights;
- * 4. fill greedily by score up to the target length minus the manual seconds;
+ * 4. fill greedily by score up to the target length minus the manual seconds (the last moment may run over
+ *    the target when that lands closer to it than leaving it out: never by a whole clip);
  * 5. return manual + automatic moments in chronological order.
  */
 export function selectMoments(input: SelectMomentsInput): Moment[] {
@@ -57,16 +59,16 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
 
   const chosen: Moment[] = [];
   for (const cand of candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score)) {
-    if (budget < Math.min(minLen, duration) - 1e-9) break;
+    // Even the shortest clip would now overshoot the target by more than the shortfall it fills.
+    if (2 * budget <= Math.min(minLen, duration) + 1e-9) break;
     const peak = cand.peakSecond + 0.5;
     const taken = [...manual, ...chosen];
     // A peak inside a range already in the reel is that range's moment, not a new one.
     if (taken.some((t) => t.start <= peak && peak < t.end)) continue;
 
     const win = momentWindow(cand.peakSecond, ctx);
-    let w = fitBetween(win, peak, taken, minLen, duration);
-    if (!w) continue;
-    if (momentDuration(w) > budget) w = shrinkTo(w, peak, win.onset, budget, taken, ctx);
+    const gap = fitBetween(win, peak, taken, minLen, duration);
+    const w = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
     if (!w) continue;
 
     const moment: Moment = {
@@ -86,20 +88,4 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
     budget -= momentDuration(moment);
   }
   return [...manual, ...chosen].sort((a, b) => a.start - b.start || a.end - b.end);
-}
-
-/**
- * Shortens a window to the remaining budget. The setup is what makes a clip make sense, so the reaction after
- * the peak is cut first (down to `tailSeconds` past the peak), then the start moves up, but never into the
- * minimum lead-in before the onset: a clip without its setup is left out instead (a shorter moment may fit).
- * Snapping never moves an end into `taken` (manual highlights, moments already chosen).
- */
-function shrinkTo(w: Span, peak: number, onset: number, length: number, taken: readonly Span[], ctx: WindowContext): Span | null {
-  if (length < Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9) return null;
-  const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
-  const start = Math.max(w.start, end - length);
-  if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
-  const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length });
-  const clear = taken.every((t) => overlapSeconds(snapped, t) === 0);
-  return clear && momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
 }

@@ -141,6 +141,22 @@ describe("selectMoments: target length", () => {
     expect(covers(ms, 761)).toBe(false);
   });
 
+  it("lands as close to the target as the moments allow: the last one may run over, never by a whole clip", () => {
+    for (let target = 30; target <= 220; target += 7) {
+      const ms = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: target } });
+      const longest = Math.max(...ms.map(dur));
+      // Each step of 7 s lands within half a clip of the target, over or under.
+      expect(Math.abs(total(ms) - target)).toBeLessThanOrEqual(longest / 2 + 1e-9);
+    }
+    // 3 clips (87 s) fall 13 s short of 100 s; a 4th trimmed to its setup and payoff runs over by less.
+    const ms = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: 100 } });
+    expect(ms).toHaveLength(4);
+    expect(total(ms) - 100).toBeGreaterThan(0);
+    expect(total(ms) - 100).toBeLessThan(13);
+    const last = ms.find((m) => covers([m], 361))!;
+    expect(last.start).toBeLessThanOrEqual(360 - 20);
+  });
+
   it("returns moments in chronological order", () => {
     const ms = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: 600 } });
     expect(ms.length).toBe(8);
