@@ -1,4 +1,3 @@
-import { TwitchUnavailableError } from "./errors";
 import { errorText, gqlRequest, type FetchLike, type GqlResult } from "./gql";
 
 export const CHAT_REPLAY_OPERATION = "VideoCommentsByOffsetOrCursor";
@@ -31,7 +30,7 @@ export interface ChatReplayOptions {
   fetch?: FetchLike;
   /** Timeline chunks read at the same time. */
   concurrency?: number;
-  /** Retries of a page after a transport failure (not after an integrity refusal). */
+  /** Retries of a page after a transient failure (network, 5xx, 429, GraphQL "service timeout"; never after an integrity refusal or other 4xx). */
   retries?: number;
   retryDelayMs?: number;
   signal?: AbortSignal;
@@ -43,7 +42,7 @@ interface Page {
   hasNextPage: boolean;
 }
 
-type PageOutcome = { ok: true; page: Page | null } | { ok: false; error: string };
+type PageOutcome = { ok: true; page: Page | null } | { ok: false; error: string; integrity: boolean };
 
 interface RawEdge {
   cursor?: unknown;
@@ -76,12 +75,13 @@ function toComment(edge: RawEdge): ChatComment | null {
 function readPage(result: GqlResult): PageOutcome {
   const video = (result.data as { video?: unknown } | null)?.video;
   if (result.errors.length > 0 && !(video as { comments?: unknown } | null | undefined)?.comments) {
-    return { ok: false, error: result.errors.map((e) => e.message).join("; ") };
+    const error = result.errors.map((e) => e.message).join("; ");
+    return { ok: false, error, integrity: /integrity/i.test(error) };
   }
   if (video === null) return { ok: true, page: null };
   const comments = (video as { comments?: { edges?: RawEdge[]; pageInfo?: { hasNextPage?: unknown } } } | undefined)
     ?.comments;
-  if (!comments || !Array.isArray(comments.edges)) return { ok: false, error: "answer without comments" };
+  if (!comments || !Array.isArray(comments.edges)) return { ok: false, error: "answer without comments", integrity: false };
   const edges = comments.edges;
   const last = edges[edges.length - 1];
   return {
@@ -96,6 +96,11 @@ function readPage(result: GqlResult): PageOutcome {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * One page. Transport failures are retried inside gqlRequest (network, 5xx, 429; never other 4xx); GraphQL-level
+ * errors such as "service timeout" are retried here, except "failed integrity check", which Twitch repeats for
+ * the same request (the caller pages on by offset instead).
+ */
 async function requestPage(
   opts: ChatReplayOptions,
   vodId: string,
@@ -105,6 +110,7 @@ async function requestPage(
     "cursor" in position ? { videoID: vodId, cursor: position.cursor } : { videoID: vodId, contentOffsetSeconds: position.offset };
   const retries = opts.retries ?? 2;
   for (let attempt = 0; ; attempt++) {
+    let outcome: PageOutcome;
     try {
       const [result] = await gqlRequest(opts, [
         {
@@ -113,12 +119,13 @@ async function requestPage(
           extensions: { persistedQuery: { version: 1, sha256Hash: CHAT_REPLAY_QUERY_HASH } },
         },
       ]);
-      return readPage(result!);
+      outcome = readPage(result!);
     } catch (error) {
       if (opts.signal?.aborted) throw error;
-      if (!(error instanceof TwitchUnavailableError) || attempt >= retries) return { ok: false, error: errorText(error) };
-      await sleep((opts.retryDelayMs ?? 500) * 2 ** attempt);
+      return { ok: false, error: errorText(error), integrity: false };
     }
+    if (outcome.ok || outcome.integrity || attempt >= retries) return outcome;
+    await sleep((opts.retryDelayMs ?? 500) * 2 ** attempt);
   }
 }
 

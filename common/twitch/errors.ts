@@ -4,9 +4,17 @@
  */
 export class TwitchUnavailableError extends Error {
   readonly status: number | null;
-  constructor(message: string, options: { status?: number | null; cause?: unknown } = {}) {
+  /** Worth asking again: no answer at all, a broken transfer, 5xx, 408 or 429. Other 4xx are not. */
+  readonly transient: boolean;
+  constructor(message: string, options: { status?: number | null; cause?: unknown; transient?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TwitchUnavailableError";
     this.status = options.status ?? null;
+    this.transient = options.transient ?? isTransientStatus(this.status);
   }
+}
+
+/** null = no HTTP answer (network error, dropped connection). */
+export function isTransientStatus(status: number | null): boolean {
+  return status === null || status >= 500 || status === 408 || status === 429;
 }

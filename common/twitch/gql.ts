@@ -1,4 +1,5 @@
 import { TwitchUnavailableError } from "./errors";
+import { withRetries, type RetryOptions } from "./retry";
 
 export const DEFAULT_GQL_URL = "https://gql.twitch.tv/gql";
 export const DEFAULT_USHER_URL = "https://usher.ttvnw.net";
@@ -7,7 +8,7 @@ export const TWITCH_WEB_CLIENT_ID = "kimne78kx3ncx6brgo4mv6wki5h1ko";
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export interface GqlOptions {
+export interface GqlOptions extends RetryOptions {
   gqlUrl?: string;
   fetch?: FetchLike;
   signal?: AbortSignal;
@@ -37,7 +38,7 @@ export function gqlString(value: string): string {
 
 function toResult(raw: unknown): GqlResult {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new TwitchUnavailableError("Twitch GQL answered with an unexpected JSON shape");
+    throw new TwitchUnavailableError("Twitch GQL answered with an unexpected JSON shape", { transient: false });
   }
   const obj = raw as { data?: unknown; errors?: unknown };
   const errors = Array.isArray(obj.errors)
@@ -52,9 +53,14 @@ function toResult(raw: unknown): GqlResult {
 
 /**
  * Sends one operation or a batch (Twitch accepts an array and answers with an array in the same order).
- * Transport-level failures throw TwitchUnavailableError; GraphQL-level errors are returned for the caller to judge.
+ * Transport-level failures throw TwitchUnavailableError (after retrying the transient ones: network, 5xx, 408,
+ * 429); GraphQL-level errors are returned for the caller to judge.
  */
-export async function gqlRequest(opts: GqlOptions, operations: GqlOperation[]): Promise<GqlResult[]> {
+export function gqlRequest(opts: GqlOptions, operations: GqlOperation[]): Promise<GqlResult[]> {
+  return withRetries(opts, () => gqlAttempt(opts, operations));
+}
+
+async function gqlAttempt(opts: GqlOptions, operations: GqlOperation[]): Promise<GqlResult[]> {
   const url = opts.gqlUrl ?? DEFAULT_GQL_URL;
   const doFetch: FetchLike = opts.fetch ?? ((input, init) => fetch(input, init));
   const batched = operations.length !== 1;
@@ -83,11 +89,12 @@ export async function gqlRequest(opts: GqlOptions, operations: GqlOperation[]): 
     throw new TwitchUnavailableError("Twitch GQL answered with something that is not JSON", {
       status: response.status,
       cause,
+      transient: false,
     });
   }
   const list = batched ? parsed : [parsed];
   if (!Array.isArray(list) || list.length !== operations.length) {
-    throw new TwitchUnavailableError("Twitch GQL answered a batch with the wrong number of results");
+    throw new TwitchUnavailableError("Twitch GQL answered a batch with the wrong number of results", { transient: false });
   }
   return list.map(toResult);
 }
@@ -97,9 +104,11 @@ export async function readText(response: Response, what: string): Promise<string
     // Decoded by hand: workerd warns on .text() for playlist content types (application/vnd.apple.mpegurl).
     return new TextDecoder().decode(await response.arrayBuffer());
   } catch (cause) {
+    // The status line arrived but the body did not: as transient as a failed connection.
     throw new TwitchUnavailableError(`${what} connection broke while reading the answer (${errorText(cause)})`, {
       status: response.status,
       cause,
+      transient: true,
     });
   }
 }

@@ -1,4 +1,5 @@
 export * from "./errors";
+export * from "./retry";
 export * from "./gql";
 export * from "./vod-url";
 export * from "./metadata";

@@ -3,6 +3,7 @@ import type { FetchLike } from "./gql";
 import type { Variant } from "./m3u8";
 import { getVideoMetadata, type VideoMetadata } from "./metadata";
 import { getPlaybackToken, readTokenAccess, type PlaybackToken } from "./playback-token";
+import type { RetryOptions } from "./retry";
 import { fetchMasterPlaylist, fetchMediaPlaylist } from "./usher";
 
 export type VodUnusableReason = "private" | "subscriber_only" | "deleted" | "live";
@@ -21,7 +22,7 @@ export interface VodProbe {
   reason: VodUnusableReason | null;
 }
 
-export interface ProbeOptions {
+export interface ProbeOptions extends RetryOptions {
   gqlUrl?: string;
   usherUrl?: string;
   fetch?: FetchLike;

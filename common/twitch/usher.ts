@@ -1,9 +1,10 @@
-import { TwitchUnavailableError } from "./errors";
+import { TwitchUnavailableError, isTransientStatus } from "./errors";
 import { DEFAULT_USHER_URL, errorText, readText, type FetchLike } from "./gql";
 import { parseMasterPlaylist, parseMediaPlaylist, type MediaPlaylist, type Variant } from "./m3u8";
 import type { PlaybackToken } from "./playback-token";
+import { withRetries, type RetryOptions } from "./retry";
 
-export interface UsherOptions {
+export interface UsherOptions extends RetryOptions {
   usherUrl?: string;
   fetch?: FetchLike;
   signal?: AbortSignal;
@@ -51,15 +52,16 @@ function firstErrorCode(body: string): string | null {
   return null;
 }
 
-export async function fetchMasterPlaylist(
-  opts: UsherOptions,
-  vodId: string,
-  token: PlaybackToken,
-): Promise<MasterPlaylistResult> {
+/** The master playlist, or usher's definite refusal (4xx). Transient failures are retried, then thrown. */
+export function fetchMasterPlaylist(opts: UsherOptions, vodId: string, token: PlaybackToken): Promise<MasterPlaylistResult> {
+  return withRetries(opts, () => masterAttempt(opts, vodId, token));
+}
+
+async function masterAttempt(opts: UsherOptions, vodId: string, token: PlaybackToken): Promise<MasterPlaylistResult> {
   const url = masterPlaylistUrl(opts.usherUrl ?? DEFAULT_USHER_URL, vodId, token);
   const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch usher", opts.signal);
   const body = await readText(response, "Twitch usher");
-  if (response.status >= 500) {
+  if (isTransientStatus(response.status)) {
     throw new TwitchUnavailableError(`Twitch usher answered HTTP ${response.status}`, { status: response.status });
   }
   if (!response.ok) {
@@ -77,14 +79,16 @@ export async function fetchMasterPlaylist(
   } catch (cause) {
     throw new TwitchUnavailableError(`Twitch usher answered with an unreadable playlist (${errorText(cause)})`, {
       cause,
+      transient: false,
     });
   }
 }
 
-export async function fetchMediaPlaylist(
-  opts: { fetch?: FetchLike; signal?: AbortSignal },
-  url: string,
-): Promise<MediaPlaylist> {
+export function fetchMediaPlaylist(opts: { fetch?: FetchLike } & RetryOptions, url: string): Promise<MediaPlaylist> {
+  return withRetries(opts, () => mediaPlaylistAttempt(opts, url));
+}
+
+async function mediaPlaylistAttempt(opts: { fetch?: FetchLike; signal?: AbortSignal }, url: string): Promise<MediaPlaylist> {
   const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch media playlist", opts.signal);
   const body = await readText(response, "Twitch media playlist");
   if (!response.ok) {
@@ -95,6 +99,6 @@ export async function fetchMediaPlaylist(
   try {
     return parseMediaPlaylist(body, url);
   } catch (cause) {
-    throw new TwitchUnavailableError(`Twitch media playlist is unreadable (${errorText(cause)})`, { cause });
+    throw new TwitchUnavailableError(`Twitch media playlist is unreadable (${errorText(cause)})`, { cause, transient: false });
   }
 }

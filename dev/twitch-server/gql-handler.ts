@@ -31,6 +31,8 @@ export interface ChatFaults {
   chatIntegrity: "off" | "cursor" | "all";
   /** Cursor pages let through before "cursor" integrity failures start. */
   chatIntegrityAfterPages: number;
+  /** The next this many chat pages answer "service timeout" (a transient GraphQL-level error); counts down. */
+  chatServiceErrors: number;
 }
 
 export interface GqlContext {
@@ -138,11 +140,17 @@ async function chatPage(ctx: GqlContext, op: Json): Promise<Json> {
   const vodId = String(vars.videoID ?? "");
   const cursor = typeof vars.cursor === "string" ? vars.cursor : null;
   ctx.counters.chatPages++;
-  const integrity = () => ({
-    errors: [{ message: "failed integrity check", path: ["video", "comments"] }],
-    data: null,
+  // Twitch answers such refusals with partial data: the video, but comments null.
+  const refusal = (message: string) => ({
+    errors: [{ message, path: ["video", "comments"] }],
+    data: { video: { id: vodId, comments: null, __typename: "Video" } },
     extensions: extensions(operationName),
   });
+  const integrity = () => refusal("failed integrity check");
+  if (ctx.faults.chatServiceErrors > 0) {
+    ctx.faults.chatServiceErrors--;
+    return refusal("service timeout");
+  }
   if (ctx.faults.chatIntegrity === "all") return integrity();
   if (cursor !== null) {
     ctx.counters.cursorPages++;

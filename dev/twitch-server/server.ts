@@ -40,7 +40,12 @@ export interface TwitchServer {
    * The next `times` requests for a segment (`<vodId>/<group>/<file>`) fail: "status" answers 503, "reset" sends
    * half the body and drops the connection (a download that breaks mid-way).
    */
-  failSegment(segmentPath: string, times: number, kind?: "status" | "reset"): void;
+  failSegment(segmentPath: string, times: number, kind?: "status" | "reset", status?: number): void;
+  /**
+   * The next `times` requests of a kind fail before they are looked at: with HTTP `status`, or "reset" drops the
+   * connection without an answer (a network error for the client).
+   */
+  failRequests(kind: "gql" | "usher" | "playlist", times: number, how?: number | "reset"): void;
   close(): Promise<void>;
 }
 
@@ -56,7 +61,7 @@ export interface StartTwitchServerOptions {
 
 const KINDS: RequestKind[] = ["gql", "usher", "playlist", "segment", "other"];
 
-function newStats(): TwitchServerStats {
+function newStats(onReset: () => void): TwitchServerStats {
   const stats: TwitchServerStats = {
     requests: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RequestKind, number>,
     bytes: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RequestKind, number>,
@@ -69,6 +74,7 @@ function newStats(): TwitchServerStats {
       }
       stats.segmentsServed.length = 0;
       stats.chatPages = 0;
+      onReset();
     },
   };
   return stats;
@@ -111,17 +117,23 @@ function usherError(url: string, code: string, message: string): string {
 export async function startTwitchServer(options: StartTwitchServerOptions): Promise<TwitchServer> {
   const store = new VodFolderStore(path.resolve(options.root));
   const signer = new TokenSigner(options.secret ?? "local-twitch-secret");
-  const stats = newStats();
+  const counters = { chatPages: 0, cursorPages: 0 };
+  // Page counters restart with the stats, so "after N cursor pages" counts from the last reset.
+  const stats = newStats(() => {
+    counters.chatPages = 0;
+    counters.cursorPages = 0;
+  });
   const faults: TwitchServerFaults = {
     chatIntegrity: "off",
     chatIntegrityAfterPages: 0,
+    chatServiceErrors: 0,
     gqlStatus: null,
     usherStatus: null,
     latencyMs: 0,
     ...options.faults,
   };
-  const segmentFailures = new Map<string, { times: number; kind: "status" | "reset" }>();
-  const counters = { chatPages: 0, cursorPages: 0 };
+  const segmentFailures = new Map<string, { times: number; kind: "status" | "reset"; status: number }>();
+  const requestFailures = new Map<RequestKind, { times: number; how: number | "reset" }>();
   const ctx: GqlContext = { store, signer, faults, chatPageSize: options.chatPageSize ?? 60, counters };
 
   const send = (res: ServerResponse, kind: RequestKind, status: number, body: string | Buffer, type: string) => {
@@ -190,7 +202,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
     const failure = segmentFailures.get(key);
     if (failure && failure.times > 0) {
       failure.times--;
-      if (failure.kind === "status") return send(res, kind, 503, "Service Unavailable", "text/plain");
+      if (failure.kind === "status") return send(res, kind, failure.status, `HTTP ${failure.status}`, "text/plain");
       const half = (await readFile(filePath)).subarray(0, Math.floor(size / 2));
       res.writeHead(200, { "content-type": "video/mp2t", "content-length": size });
       res.write(half);
@@ -235,6 +247,12 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
       else if (media) kind = media[3] === "index-dvr.m3u8" ? "playlist" : "segment";
       stats.requests[kind]++;
       if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+      const failure = requestFailures.get(kind);
+      if (failure && failure.times > 0) {
+        failure.times--;
+        if (failure.how === "reset") return void req.socket.destroy();
+        return send(res, kind, failure.how, `HTTP ${failure.how}`, "text/plain");
+      }
       try {
         if (kind === "gql" && req.method === "POST") await handleGql(req, res);
         else if (usher && req.method === "GET") await handleUsher(res, url, usher[1]!, base);
@@ -259,8 +277,11 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
     root: store.root,
     stats,
     faults,
-    failSegment(segmentPath, times, kind = "status") {
-      segmentFailures.set(segmentPath, { times, kind });
+    failSegment(segmentPath, times, kind = "status", status = 503) {
+      segmentFailures.set(segmentPath, { times, kind, status });
+    },
+    failRequests(kind, times, how = 503) {
+      requestFailures.set(kind, { times, how });
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import {
   inspectVod,
   type FetchLike,
   type MediaPlaylist,
+  type RetryOptions,
   type Variant,
   type VodProbe,
   type VodUnusableReason,
@@ -21,7 +22,8 @@ export interface ResolvedVodMedia {
   audioPlaylist: MediaPlaylist;
 }
 
-export interface ResolveOptions {
+/** Transient Twitch failures (network, 5xx, 429) are retried `retries` times (default 2). */
+export interface ResolveOptions extends RetryOptions {
   gqlUrl?: string;
   usherUrl?: string;
   fetch?: FetchLike;

@@ -60,7 +60,9 @@ afterAll(async () => {
 beforeEach(() => {
   server.faults.chatIntegrity = "off";
   server.faults.chatIntegrityAfterPages = 0;
+  server.faults.chatServiceErrors = 0;
   server.faults.gqlStatus = null;
+  server.failRequests("gql", 0);
   server.stats.reset();
 });
 
@@ -140,6 +142,29 @@ describe("fetchChatReplay", () => {
     expect(replay.comments).toEqual([]);
     expect(replay.warnings.join("\n")).toMatch(/HTTP 503/);
     expect(server.stats.requests.gql).toBe(2);
+  });
+
+  it("asks again after a GraphQL 'service timeout' and a dropped connection, and misses nothing", async () => {
+    server.faults.chatServiceErrors = 2;
+    server.failRequests("gql", 1, "reset");
+    const replay = await fetchChatReplay({ gqlUrl: server.gqlUrl, concurrency: 1, retryDelayMs: 5 }, VOD, DURATION);
+    expect(replay.complete).toBe(true);
+    expect(replay.warnings).toEqual([]);
+    expect(replay.comments.map((c) => c.id)).toEqual(expectedIds());
+  });
+
+  it("does not repeat a page Twitch refused for integrity, nor one answered with a 4xx", async () => {
+    server.faults.chatIntegrity = "all";
+    const refused = await fetchChatReplay({ gqlUrl: server.gqlUrl, concurrency: 1, retries: 3, retryDelayMs: 5 }, VOD, 50);
+    expect(refused.complete).toBe(false);
+    expect(server.stats.chatPages).toBe(1);
+    server.faults.chatIntegrity = "off";
+    server.stats.reset();
+    server.failRequests("gql", 1, 400);
+    const rejected = await fetchChatReplay({ gqlUrl: server.gqlUrl, concurrency: 1, retries: 3, retryDelayMs: 5 }, VOD, 50);
+    expect(rejected.complete).toBe(false);
+    expect(rejected.warnings.join("\n")).toMatch(/HTTP 400/);
+    expect(server.stats.requests.gql).toBe(1);
   });
 
   it("reports a missing video as incomplete chat", async () => {

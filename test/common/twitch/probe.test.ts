@@ -15,13 +15,13 @@ import { VODS, writeMetadataVods } from "./metadata-vods";
 
 let root: string;
 let server: TwitchServer;
-let opts: { gqlUrl: string; usherUrl: string };
+let opts: { gqlUrl: string; usherUrl: string; retryDelayMs: number };
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "twitch-probe-"));
   await writeMetadataVods(root);
   server = await startTwitchServer({ root });
-  opts = { gqlUrl: server.gqlUrl, usherUrl: server.usherUrl };
+  opts = { gqlUrl: server.gqlUrl, usherUrl: server.usherUrl, retryDelayMs: 5 };
 });
 afterAll(async () => {
   await server.close();
@@ -30,6 +30,8 @@ afterAll(async () => {
 beforeEach(() => {
   server.faults.gqlStatus = null;
   server.faults.usherStatus = null;
+  for (const kind of ["gql", "usher", "playlist"] as const) server.failRequests(kind, 0);
+  server.stats.reset();
 });
 
 describe("getVideoMetadata", () => {
@@ -168,7 +170,7 @@ describe("probeVod", () => {
     const dead = await startTwitchServer({ root });
     const gqlUrl = dead.gqlUrl;
     await dead.close();
-    const error = await probeVod({ gqlUrl, usherUrl: opts.usherUrl }, VODS.ok).catch((e: unknown) => e);
+    const error = await probeVod({ gqlUrl, usherUrl: opts.usherUrl, retryDelayMs: 5 }, VODS.ok).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TwitchUnavailableError);
     expect((error as Error).message).toMatch(/unreachable/);
   });
@@ -177,5 +179,73 @@ describe("probeVod", () => {
     const res = await fetch(server.gqlUrl, { method: "POST", body: "{}" });
     expect(res.status).toBe(400);
     expect(await getVideoMetadata(opts, VODS.ok)).not.toBeNull();
+  });
+});
+
+describe("transient failures are retried, definite answers are not", () => {
+  it("GQL: two 503s (metadata and token, sent in parallel) are asked again", async () => {
+    server.failRequests("gql", 2, 503);
+    expect(await probeVod(opts, VODS.ok)).toMatchObject({ usable: true });
+    expect(server.stats.requests.gql).toBe(4);
+  });
+
+  it("GQL: a dropped connection is asked again", async () => {
+    server.failRequests("gql", 1, "reset");
+    expect(await probeVod(opts, VODS.ok)).toMatchObject({ usable: true });
+    expect(server.stats.requests.gql).toBe(3);
+  });
+
+  it("GQL: a 4xx is not repeated", async () => {
+    server.failRequests("gql", 1, 400);
+    const error = await getVideoMetadata(opts, VODS.ok).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TwitchUnavailableError);
+    expect(error).toMatchObject({ status: 400, transient: false });
+    expect(server.stats.requests.gql).toBe(1);
+  });
+
+  it("GQL: gives up after `retries` attempts", async () => {
+    server.faults.gqlStatus = 502;
+    const error = await getVideoMetadata({ ...opts, retries: 3 }, VODS.ok).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, transient: true });
+    expect(server.stats.requests.gql).toBe(4);
+  });
+
+  it("usher: a 503 and a 429 are asked again; a refusal (403) is a definite answer, asked once", async () => {
+    const token = await getPlaybackToken(opts, VODS.ok);
+    server.failRequests("usher", 2, 503);
+    expect(await fetchMasterPlaylist(opts, VODS.ok, token!)).toMatchObject({ ok: true });
+    expect(server.stats.requests.usher).toBe(3);
+    server.failRequests("usher", 1, 429);
+    expect(await fetchMasterPlaylist(opts, VODS.ok, token!)).toMatchObject({ ok: true });
+    server.stats.reset();
+    const sub = await getPlaybackToken(opts, VODS.subscriberOnly);
+    expect(await fetchMasterPlaylist(opts, VODS.subscriberOnly, sub!)).toMatchObject({ ok: false, status: 403 });
+    expect(server.stats.requests.usher).toBe(1);
+  });
+
+  it("media playlist: a dropped connection and a 502 are asked again (lengthSeconds 0 reads the playlist)", async () => {
+    server.failRequests("playlist", 1, "reset");
+    expect(await probeVod(opts, VODS.zeroLength)).toMatchObject({ usable: true, duration_seconds: 24.5 });
+    server.stats.reset();
+    server.failRequests("playlist", 1, 502);
+    expect(await probeVod(opts, VODS.zeroLength)).toMatchObject({ usable: true, duration_seconds: 24.5 });
+    expect(server.stats.requests.playlist).toBe(2);
+  });
+
+  it("media playlist: a 404 is not repeated", async () => {
+    server.failRequests("playlist", 1, 404);
+    const error = await probeVod(opts, VODS.zeroLength).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, transient: false });
+    expect(server.stats.requests.playlist).toBe(1);
+  });
+
+  it("an abort during the backoff ends the wait at once", async () => {
+    server.faults.gqlStatus = 503;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("job cancelled")), 50);
+    const started = Date.now();
+    const error = await getVideoMetadata({ ...opts, retryDelayMs: 10_000, signal: controller.signal }, VODS.ok).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("job cancelled");
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -101,7 +101,7 @@ describe("resolveVodMedia", () => {
 
     it("Twitch down -> twitch_unavailable", async () => {
       other.faults.gqlStatus = 503;
-      const error = await resolveVodMedia({ gqlUrl: other.gqlUrl, usherUrl: other.usherUrl }, "11").catch((e: unknown) => e);
+      const error = await resolveVodMedia({ gqlUrl: other.gqlUrl, usherUrl: other.usherUrl, retryDelayMs: 5 }, "11").catch((e: unknown) => e);
       other.faults.gqlStatus = null;
       expect((error as SourceError).code).toBe("twitch_unavailable");
     });
