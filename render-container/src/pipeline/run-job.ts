@@ -8,6 +8,7 @@ import { BOUNDARY_RULES } from "../selection";
 import { ByteCounter, type TimeRange } from "../source";
 import { artifactNames } from "./artifact-names";
 import { buildManifest } from "./manifest";
+import { jobLanguages } from "./languages";
 import { JobProgress } from "./progress";
 import { acquireSource } from "./stages/acquire";
 import { chooseMoments } from "./stages/choose-moments";
@@ -52,7 +53,8 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   const chosen = await timed("select", async () => chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress));
   const firstPlan = planRendering(request, chosen);
 
-  const language = request.stream_language ?? job.vod.language ?? source.media.probe.language ?? null;
+  const languages = jobLanguages(request, [job.vod.language, source.media.probe.language]);
+  const language = languages.stream;
   const transcriber = createTranscriber(config.env, ctx.fetchImpl);
   const captionPlan = planCaptions(transcriber, language ?? "en", request.burn_captions);
   // Captions are read from the audio rendition, so they are made while the video segments download; a failing
@@ -73,7 +75,7 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
   const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
   const transcripts = transcriptsFrom(transcribed, captionPlan);
-  const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, language, ctx, progress, config.env));
+  const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, languages.metadata, ctx, progress, config.env));
   const artifacts = await timed("render", () =>
     renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: facecamRegionFromEnv(config.env) }),
   );

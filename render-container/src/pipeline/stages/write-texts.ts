@@ -27,10 +27,10 @@ function chatDuring(comments: readonly ChatComment[], start: number, end: number
 }
 
 /**
- * Writes titles, descriptions, tags and one-line stories for every reel, short and moment in
- * metadata_language (else the stream language), through the configured writer (LLM or local).
+ * Writes titles, descriptions, tags and one-line stories for every reel, short and moment in `language`
+ * (metadata_language, else the stream language: see jobLanguages), through the configured writer (LLM or local).
  */
-export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chosen, transcripts: Transcripts, comments: readonly ChatComment[], streamLanguage: string | null, ctx: JobContext, progress: JobProgress, env: NodeJS.ProcessEnv): Promise<{ texts: Texts; document: MetadataOutput & { source: unknown }; warnings: string[] }> {
+export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chosen, transcripts: Transcripts, comments: readonly ChatComment[], language: string, ctx: JobContext, progress: JobProgress, env: NodeJS.ProcessEnv): Promise<{ texts: Texts; document: MetadataOutput & { source: unknown }; warnings: string[] }> {
   progress.report("writing_metadata", 0);
   const request = job.request;
   const ids = new Map<Moment, string>();
@@ -38,7 +38,7 @@ export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chose
   for (const m of all) if (!ids.has(m)) ids.set(m, `m${ids.size + 1}`);
 
   const input: MetadataInput = {
-    language: request.metadata_language ?? streamLanguage ?? "en",
+    language,
     streamer: {
       name: request.streamer_name ?? job.vod.streamer_display_name ?? job.vod.streamer_login,
       pronouns: request.streamer_pronouns,
