@@ -2,6 +2,7 @@ import {
   TwitchUnavailableError,
   fetchMediaPlaylist,
   inspectVod,
+  readTokenAccess,
   type FetchLike,
   type MediaPlaylist,
   type RetryOptions,
@@ -14,7 +15,7 @@ import { SourceError, type SourceErrorCode } from "./source-error";
 export interface ResolvedVodMedia {
   probe: VodProbe;
   variants: Variant[];
-  /** Best video: Twitch's "chunked" source rendition, else the highest bandwidth. */
+  /** Best video the token allows: Twitch's "chunked" source rendition, else the highest bandwidth. */
   source: Variant;
   /** The audio-only rendition (or, if a VOD lacks one, the smallest video rendition, which carries the audio). */
   audio: Variant;
@@ -48,14 +49,17 @@ function unavailable(error: unknown): SourceError {
 export async function resolveVodMedia(opts: ResolveOptions, vodId: string): Promise<ResolvedVodMedia> {
   try {
     const inspection = await inspectVod(opts, vodId);
-    const { probe, variants } = inspection;
+    const { probe, variants, token } = inspection;
     if (!probe.usable || !variants) {
       const reason = UNUSABLE[probe.reason ?? "deleted"];
       throw new SourceError(reason.code, reason.message);
     }
-    const video = variants.filter((v) => !v.audio_only).sort((a, b) => b.bandwidth - a.bandwidth);
+    // Qualities the token reserves for subscribers are never picked (the probe made sure one video rendition is left).
+    const restricted = new Set(token ? readTokenAccess(token.value).restrictedBitrates : []);
+    const open = variants.filter((v) => !restricted.has(v.group_id));
+    const video = open.filter((v) => !v.audio_only).sort((a, b) => b.bandwidth - a.bandwidth);
     const source = video.find((v) => v.source) ?? video[0]!;
-    const audio = variants.find((v) => v.audio_only) ?? video[video.length - 1]!;
+    const audio = open.find((v) => v.audio_only) ?? video[video.length - 1]!;
     const [videoPlaylist, audioPlaylist] = await Promise.all([
       fetchMediaPlaylist(opts, source.url),
       audio === source ? null : fetchMediaPlaylist(opts, audio.url),

@@ -15,6 +15,7 @@ import {
   resolveVodMedia,
   type ResolvedVodMedia,
 } from "../../../render-container/src/source";
+import { VODS, writeMetadataVods } from "../../common/twitch/metadata-vods";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { rmsPerSecond } from "../../dev/media-probe";
 
@@ -105,6 +106,29 @@ describe("resolveVodMedia", () => {
       other.faults.gqlStatus = null;
       expect((error as SourceError).code).toBe("twitch_unavailable");
     });
+  });
+});
+
+describe("renditions reserved for subscribers", () => {
+  let root: string;
+  let other: TwitchServer;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "source-restricted-"));
+    await writeMetadataVods(root);
+    other = await startTwitchServer({ root });
+  });
+  afterAll(async () => {
+    await other.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("are never picked: the source falls back to the best open quality", async () => {
+    const open = await resolveVodMedia({ gqlUrl: other.gqlUrl, usherUrl: other.usherUrl }, VODS.ok);
+    expect(open.source.group_id).toBe("chunked");
+    // VODS.restrictedSome: the token lists "chunked" in chansub.restricted_bitrates.
+    const some = await resolveVodMedia({ gqlUrl: other.gqlUrl, usherUrl: other.usherUrl }, VODS.restrictedSome);
+    expect(some.source.group_id).toBe("360p30");
+    expect(some.audio.group_id).toBe("audio_only");
   });
 });
 
@@ -202,6 +226,18 @@ describe("downloadCoveringSegments", () => {
     server.failSegment(`${VOD}/chunked/6.ts`, 0);
     expect((error as SourceError).code).toBe("vod_segment_unavailable");
     expect(server.stats.requests.segment).toBe(3);
+  });
+
+  it("does not repeat a segment answered with a 4xx other than 403/404 (a definite refusal)", async () => {
+    server.failSegment(`${VOD}/chunked/6.ts`, 5, "status", 410);
+    const error = await downloadCoveringSegments(media.videoPlaylist, [{ start: 61, end: 69 }], path.join(work, "gone"), {
+      retries: 3,
+      retryDelayMs: 5,
+    }).catch((e: unknown) => e);
+    server.failSegment(`${VOD}/chunked/6.ts`, 0);
+    expect((error as SourceError).code).toBe("vod_segment_unavailable");
+    expect((error as Error).message).toMatch(/HTTP 410/);
+    expect(server.stats.requests.segment).toBe(1);
   });
 
   it("falls back to the -muted name when a listed part was muted after the fact", async () => {
