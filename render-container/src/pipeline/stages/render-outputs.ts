@@ -5,7 +5,6 @@ import type { NormalizedJobRequest } from "../../../../common/contract/normalize
 import type { ArtifactRef } from "../../../../common/contract/render";
 import { formatSrt } from "../../captions";
 import { makeThumbnail, renderReel, renderShort, type RelativeRect } from "../../render";
-import { facecamPixels } from "../../render/facecam";
 import { mapLimit } from "../../render/pool";
 import { probeMedia } from "../../ffmpeg/probe";
 import type { Moment } from "../../selection/types";
@@ -15,6 +14,7 @@ import type { JobProgress } from "../progress";
 import type { RenderPlan } from "../render-plan";
 import type { JobContext } from "../types";
 import { clipFor } from "./fetch-video";
+import { reelOptions, shortOptions } from "./render-options";
 import type { Transcripts } from "./transcribe";
 
 export interface TextFor {
@@ -54,9 +54,7 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
     const file = path.join(outDir, name);
     const seconds = [...reel.moments, ...reel.coldOpen].reduce((a, m) => a + (m.end - m.start), 0);
     const video = await renderReel({
-      segments: reel.moments.map((m) => ({ clip: clipFor(clips, m.start, m.end), start: m.start, end: m.end, titleText: texts.moments.get(m)?.title ?? null })),
-      coldOpen: reel.coldOpen.map((s) => ({ clip: clipFor(clips, s.start, s.end), start: s.start, end: s.end })),
-      titleCards: p.reel_title_card_enabled,
+      ...reelOptions(reel, clips, texts, p),
       out: file,
       signal: ctx.signal,
       concurrency: opts.encodeConcurrency,
@@ -86,15 +84,7 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
       const source = { width: info.video?.width ?? 1280, height: info.video?.height ?? 720 };
       const name = artifactNames.short(short.index);
       const video = await renderShort({
-        clip,
-        start: m.start,
-        end: m.end,
-        layout: p.shorts_crop_mode,
-        splitRatio: p.shorts_split_ratio,
-        facecam: facecamPixels(opts.facecam, source),
-        frame: { enabled: p.shorts_facecam_frame_enabled, color: p.shorts_facecam_frame_color },
-        titleText: p.shorts_title_card_enabled ? (text?.title ?? null) : null,
-        captions: transcripts.burn && cues.length > 0 ? cues : null,
+        ...shortOptions(short, clip, source, texts, transcripts, p, opts.facecam),
         out: path.join(outDir, name),
         signal,
         onProgress: (f) => {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { Cue } from "../../../render-container/src/captions/types";
+import { reelOptions, shortOptions } from "../../../render-container/src/pipeline/stages/render-options";
+import { DEFAULT_FACECAM_REGION } from "../../../render-container/src/render/facecam";
+import type { ClipSource } from "../../../render-container/src/source";
+import { moment, normalizedRequest } from "./plan-fixtures";
+
+/** From the request's parameters to what each render draws: a wrong wire here would not show in any layout test. */
+const clip: ClipSource = { path: "/tmp/clip.ts", media_start_seconds: 90, media_end_seconds: 250, bytes: 1, muted_ranges: [] };
+const m1 = moment(100, 130, 0.9);
+const m2 = moment(200, 240, 0.7);
+const cues: Cue[] = [{ start: 0.5, end: 2, text: "we are going to win" }];
+const texts = { moments: new Map([[m1, { story: "s", title: "The clutch" }]]), shorts: { 1: { title: "Short title", description: "d", tags: ["t"] } } };
+const source = { width: 1280, height: 720 };
+
+describe("reelOptions", () => {
+  it("passes the segments with their titles, the teaser and the title-card switch", () => {
+    const reel = { profile: "balanced" as const, moments: [m1, m2], coldOpen: [{ start: 114, end: 117 }] };
+    const on = reelOptions(reel, [clip], texts, normalizedRequest({ parameters: { reel_title_card_enabled: true } }).parameters);
+    expect(on.titleCards).toBe(true);
+    expect(on.segments.map((s) => [s.start, s.end, s.titleText])).toEqual([[100, 130, "The clutch"], [200, 240, null]]);
+    expect(on.coldOpen).toEqual([{ clip, start: 114, end: 117 }]);
+    expect(reelOptions(reel, [clip], texts, normalizedRequest().parameters).titleCards).toBe(false);
+  });
+});
+
+describe("shortOptions", () => {
+  const short = { index: 1, moment: m1 };
+  const transcripts = (burn: boolean, said: Cue[] = cues) => ({ burn, cuesFor: () => said });
+
+  it("draws the split layout as asked: ratio, facecam region in source pixels, outline colour", () => {
+    const p = normalizedRequest({ parameters: { shorts_crop_mode: "split", shorts_split_ratio: 0.35, shorts_facecam_frame_enabled: true, shorts_facecam_frame_color: "black" } }).parameters;
+    const o = shortOptions(short, clip, source, texts, transcripts(true), p, DEFAULT_FACECAM_REGION);
+    expect(o).toMatchObject({ clip, start: 100, end: 130, layout: "split", splitRatio: 0.35, frame: { enabled: true, color: "black" } });
+    expect(o.facecam).toEqual({ x: 0, y: 0, w: 320, h: 180 });
+    expect(shortOptions(short, clip, source, texts, transcripts(true), p, { x: 0.5, y: 0.5, w: 0.5, h: 0.5 }).facecam).toEqual({ x: 640, y: 360, w: 640, h: 360 });
+  });
+
+  it("flashes the generated title only when shorts_title_card_enabled", () => {
+    const on = normalizedRequest({ parameters: { shorts_title_card_enabled: true } }).parameters;
+    expect(shortOptions(short, clip, source, texts, transcripts(true), on, DEFAULT_FACECAM_REGION).titleText).toBe("Short title");
+    expect(shortOptions(short, clip, source, texts, transcripts(true), normalizedRequest().parameters, DEFAULT_FACECAM_REGION).titleText).toBeNull();
+  });
+
+  it("burns captions only when burn_captions and something was said", () => {
+    const p = normalizedRequest().parameters;
+    expect(shortOptions(short, clip, source, texts, transcripts(true), p, DEFAULT_FACECAM_REGION).captions).toEqual(cues);
+    expect(shortOptions(short, clip, source, texts, transcripts(false), p, DEFAULT_FACECAM_REGION).captions).toBeNull();
+    expect(shortOptions(short, clip, source, texts, transcripts(true, []), p, DEFAULT_FACECAM_REGION).captions).toBeNull();
+  });
+});
