@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
 import { clampWindow, eventExtent, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
+import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
 import { audienceScore, combineScores, computeSecondScores, streamerScore } from "../../../render-container/src/selection/second-scores";
 import { isNearDuplicate, momentSimilarity, signalSimilarity, timeSimilarity } from "../../../render-container/src/selection/similarity";
@@ -142,6 +143,35 @@ describe("refineBoundaries", () => {
   it("never moves a manual highlight", () => {
     const man = moment(100, 140, 120, { source: "manual" });
     expect(refineBoundaries(man, [98.2, 141.6])).toBe(man);
+  });
+});
+
+describe("refineMoments", () => {
+  // An automatic moment trimmed to end where a manual range begins (spec 2.2 rule 5), and a later one.
+  const auto = moment(100, 140, 125);
+  const manual = moment(140, 200, 170, { source: "manual" });
+  const later = moment(300, 340, 320);
+
+  it("never moves a moment into its neighbour, though the cut alone would", () => {
+    const cuts = [101.5, 141.5, 299];
+    expect(refineBoundaries(auto, cuts).end).toBe(141.5);
+    const [a, m, l] = refineMoments([auto, manual, later], cuts);
+    expect(a).toEqual(auto);
+    expect(m).toBe(manual);
+    expect(l!.start).toBe(299);
+    for (const [x, y] of [[a!, m!], [m!, l!]] as const) expect(x.end).toBeLessThanOrEqual(y.start);
+  });
+
+  it("lets two neighbours meet on the cut between them", () => {
+    const [a, b] = refineMoments([moment(100, 140, 120), moment(142, 182, 160)], [141]);
+    expect(a!.end).toBe(141);
+    expect(b!.start).toBe(141);
+  });
+
+  it("stays inside the downloaded coverage and leaves moments without video alone", () => {
+    const [a, l] = refineMoments([auto, later], [98.2, 299], {}, (m) => (m === auto ? { start: 99, end: 150 } : undefined));
+    expect(a!.start).toBe(99);
+    expect(l).toBe(later);
   });
 });
 

@@ -1,0 +1,32 @@
+import { refineBoundaries } from "./boundaries";
+import { overlapSeconds, type Span } from "./similarity";
+import type { Moment } from "./types";
+
+export interface RefineLimits {
+  minDuration?: number;
+  maxDuration?: number;
+  durationSeconds?: number;
+}
+
+/**
+ * Re-snaps one reel's moments to the scene cuts found on their downloaded video (refineBoundaries), one after
+ * another, so that no moment moves into a neighbour: snapping an automatic moment that ends where a manual
+ * range begins must not make the reel show the same seconds twice. `coverage` gives the part of the VOD that
+ * was downloaded for a moment (undefined: none, the moment stays as it is); a refined moment stays inside it
+ * and keeps at least min(its length, minDuration). A moment that cannot move keeps its range. Input order kept.
+ */
+export function refineMoments(moments: readonly Moment[], cuts: readonly number[], limits: RefineLimits = {}, coverage?: (m: Moment) => Span | undefined): Moment[] {
+  const out = [...moments];
+  for (let i = 0; i < out.length; i++) {
+    const m = out[i]!;
+    const cover = coverage ? coverage(m) : { start: -Infinity, end: Infinity };
+    if (!cover) continue;
+    const r = refineBoundaries(m, cuts, limits);
+    if (r === m) continue;
+    const w = { start: Math.max(r.start, cover.start), end: Math.min(r.end, cover.end) };
+    const longEnough = w.end - w.start >= Math.min(m.end - m.start, limits.minDuration ?? 0) - 1e-9;
+    const clear = out.every((o, j) => j === i || overlapSeconds(w, o) === 0);
+    if (longEnough && clear) out[i] = { ...r, ...w };
+  }
+  return out;
+}
