@@ -14,6 +14,8 @@ export interface DownloadOptions {
   /** 0..1 as segments are written. */
   onProgress?: (fraction: number) => void;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Disk that must stay free (default 512 MiB); see downloadSegmentsToFile. */
+  minFreeBytes?: number;
 }
 
 export interface DownloadedAudio {

@@ -7,3 +7,4 @@ export { coveringSegmentGroups, type TimeRange } from "./covering-segments";
 export { fetchSegment, mutedTwin, type FetchedSegment } from "./fetch-segment";
 export { downloadSegmentsToFile } from "./ordered-download";
 export { firstPtsSeconds } from "./mpegts-pts";
+export { DEFAULT_MIN_FREE_BYTES, ensureDiskRoom } from "./disk-guard";

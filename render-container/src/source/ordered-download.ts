@@ -1,4 +1,6 @@
 import { open } from "node:fs/promises";
+import path from "node:path";
+import { DEFAULT_MIN_FREE_BYTES, asDiskFull, ensureDiskRoom } from "./disk-guard";
 import type { MediaSegment } from "../../../common/twitch";
 import { fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
 
@@ -12,6 +14,11 @@ export interface OrderedDownloadOptions extends SegmentFetchOptions {
   onSegmentData?: (data: Buffer, position: number) => Promise<void>;
   /** Segments already fetched, by position in `segments`. */
   prefetched?: ReadonlyMap<number, FetchedSegment>;
+  /**
+   * Disk that must stay free after each write (default DEFAULT_MIN_FREE_BYTES); below it the download stops with
+   * disk_full. 0 turns the check off. A write the disk refuses (ENOSPC) is disk_full too.
+   */
+  minFreeBytes?: number;
 }
 
 export interface OrderedDownloadResult {
@@ -21,7 +28,8 @@ export interface OrderedDownloadResult {
 
 /**
  * Fetches segments in parallel (bounded) and appends them to one file in playlist order, so the file is the
- * byte-joined MPEG-TS ffmpeg reads as a single input. Only `concurrency` segments are ever held in memory.
+ * byte-joined MPEG-TS ffmpeg reads as a single input. Only `concurrency` segments are ever held in memory, and
+ * no write goes below `minFreeBytes` of free disk.
  */
 export async function downloadSegmentsToFile(
   segments: readonly MediaSegment[],
@@ -43,6 +51,8 @@ export async function downloadSegmentsToFile(
     inFlight[i] = p;
   };
 
+  const minFree = opts.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
+  const dir = path.dirname(filePath);
   const file = await open(filePath, "w");
   let bytes = 0;
   const mutedIndexes: number[] = [];
@@ -53,7 +63,10 @@ export async function downloadSegmentsToFile(
       delete inFlight[i];
       if (i + concurrency < segments.length) start(i + concurrency);
       opts.beforeWrite?.(data.length);
-      await file.write(data);
+      await ensureDiskRoom(dir, data.length, minFree);
+      await file.write(data).catch((err: unknown) => {
+        throw asDiskFull(err);
+      });
       bytes += data.length;
       if (muted) mutedIndexes.push(segments[i]!.index);
       await opts.onSegmentData?.(data, i);

@@ -9,7 +9,8 @@ export type SourceErrorCode =
   | "vod_private"
   | "twitch_unavailable"
   | "vod_segment_unavailable"
-  | "source_too_large";
+  | "source_too_large"
+  | "disk_full";
 
 export class SourceError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -11,11 +11,13 @@ import {
   SourceError,
   coveringSegmentGroups,
   downloadAudio,
+  downloadSegmentsToFile,
   downloadCoveringSegments,
   resolveVodMedia,
   type ResolvedVodMedia,
 } from "../../../render-container/src/source";
 import { VODS, writeMetadataVods } from "../../common/twitch/metadata-vods";
+import { toJobError } from "../../../render-container/src/pipeline/job-error";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { rmsPerSecond } from "../../dev/media-probe";
 
@@ -254,7 +256,29 @@ describe("downloadCoveringSegments", () => {
       concurrency: 1,
     }).catch((e: unknown) => e);
     expect((error as SourceError).code).toBe("source_too_large");
+    expect((error as Error).message).toMatch(/more than \d+ MB of source video; ask for a shorter reel or fewer shorts/);
     expect(server.stats.bytes.segment).toBeLessThan(await sizeOf("chunked", truth.renditions.chunked.map((s) => s.file)));
+    // The bound holds on disk: the write that would cross it never happens.
+    const written = await Promise.all((await readdir(path.join(work, "big"))).map((f) => stat(path.join(work, "big", f))));
+    expect(written.reduce((n, f) => n + f.size, 0)).toBeLessThanOrEqual(100_000);
+  });
+
+  it("stops with disk_full before a write would leave less than minFreeBytes free, and says how much is free", async () => {
+    const error = await downloadCoveringSegments(media.videoPlaylist, [{ start: 0, end: 25 }], path.join(work, "nodisk"), {
+      minFreeBytes: Number.MAX_SAFE_INTEGER,
+    }).catch((e: unknown) => e);
+    expect((error as SourceError).code).toBe("disk_full");
+    expect((error as Error).message).toMatch(/\d+ MB free, \d+ MB to write, \d+ MB must stay free/);
+    expect((await stat(path.join(work, "nodisk", "clip-0-2.ts"))).size).toBe(0);
+    // The job error keeps the code and the readable message.
+    expect(toJobError(error)).toMatchObject({ code: "disk_full", message: (error as Error).message });
+  });
+
+  it("turns a write the disk refuses (ENOSPC, here /dev/full) into disk_full", async () => {
+    const error = await downloadSegmentsToFile(media.audioPlaylist.segments.slice(0, 2), "/dev/full", { minFreeBytes: 0 }).catch((e: unknown) => e);
+    expect((error as SourceError).code).toBe("disk_full");
+    expect((error as Error).message).toMatch(/no space left/);
+    expect(((error as Error).cause as NodeJS.ErrnoException).code).toBe("ENOSPC");
   });
 
   it("is abortable", async () => {
