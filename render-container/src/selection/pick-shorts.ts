@@ -16,8 +16,9 @@ export interface PickShortsOptions {
 const SHORT_LEAD_SHARE = 0.5;
 
 /**
- * Picks the shorts: every manual highlight (spec 2.2 rule 4, in request order, kept as given), then the best
- * automatic moments across the executed profiles, ranked by score, without two shorts sharing footage.
+ * Picks the shorts: every manual highlight (spec 2.2 rule 4, in request order, kept as given, cut to the VOD's
+ * real length), then the best automatic moments across the executed profiles, ranked by score, without two
+ * shorts sharing footage.
  * A reel moment longer than a short becomes a tighter window around its peak.
  */
 export function pickShorts(
@@ -30,11 +31,19 @@ export function pickShorts(
   const maxS = Math.max(minS, opts.maxSeconds ?? 60);
   const all = Object.values(momentsByProfile).flatMap((ms) => ms ?? []);
 
-  const shorts: Moment[] = manual.map((m) => {
-    // The same range appears once per profile it applies to; any copy carries its signals.
-    const own = all.find((x) => x.source === "manual" && Math.abs(x.start - m.start_seconds) < 1e-6 && Math.abs(x.end - m.end_seconds) < 1e-6);
-    return own ?? manualShort(m);
-  });
+  const shorts: Moment[] = [];
+  for (const m of manual) {
+    // Within the VOD as it really is (vod_length_hours may have overstated it); nothing left: no short.
+    const start = Math.max(0, m.start_seconds);
+    const end = opts.durationSeconds === undefined ? m.end_seconds : Math.min(m.end_seconds, opts.durationSeconds);
+    if (end - start <= 0) continue;
+    // The same range appears once per profile it applies to; any copy carries its signals. Two entries may
+    // share a range when they share no profile: each gets its own (its label).
+    const own = all.find(
+      (x) => x.source === "manual" && x.label === m.label && m.run_profiles.includes(x.profile) && Math.abs(x.start - start) < 1e-6 && Math.abs(x.end - end) < 1e-6,
+    );
+    shorts.push(own ?? manualShort({ ...m, start_seconds: start, end_seconds: end }));
+  }
 
   const autos = all.filter((m) => m.source === "auto").sort((a, b) => b.score - a.score || a.start - b.start);
   for (const m of autos) {

@@ -42,6 +42,22 @@ describe("pickShorts", () => {
     expect(shorts[1]!.signals.reasons).toContain("manual highlight");
   });
 
+  it("gives two manual entries on the same range (no shared profile) each its own reel moment", () => {
+    const forAudience: NormalizedManualHighlight = { ...manualRange, label: "chat's pick", run_profiles: ["audience"] };
+    const audienceCopy: Moment = { ...manualMoment, profile: "audience", label: "chat's pick", signals: sig(0.7, "manual") };
+    const shorts = pickShorts({ balanced: [manualMoment], audience: [audienceCopy] }, 2, [manualRange, forAudience]);
+    expect(shorts).toEqual([manualMoment, audienceCopy]);
+  });
+
+  it("cuts a manual range to the VOD's real length and drops one that starts past its end", () => {
+    // vod_length_hours overstated the VOD: it is 540 s long.
+    const beyond: NormalizedManualHighlight = { start_seconds: 560, end_seconds: 600, label: null, run_profiles: ["balanced"] };
+    const cut: Moment = { ...manualMoment, end: 540 };
+    const shorts = pickShorts({ balanced: [cut] }, 3, [manualRange, beyond], { durationSeconds: 540 });
+    expect(shorts.map((s) => [s.start, s.end, s.source])).toEqual([[500, 540, "manual"]]);
+    expect(shorts[0]).toBe(cut);
+  });
+
   it("fills the remaining slots with the best automatic moments across profiles, ranked by score", () => {
     const shorts = pickShorts(
       {
