@@ -16,6 +16,8 @@ export interface TwitchServerStats {
   /** Segment paths served successfully (`<vodId>/<group>/<file>`), in order. */
   segmentsServed: string[];
   chatPages: number;
+  /** Most requests of a kind open at the same time (from arrival until the answer is done or dropped). */
+  maxConcurrent: Record<RequestKind, number>;
   reset(): void;
 }
 
@@ -67,10 +69,12 @@ function newStats(onReset: () => void): TwitchServerStats {
     bytes: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RequestKind, number>,
     segmentsServed: [],
     chatPages: 0,
+    maxConcurrent: Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RequestKind, number>,
     reset() {
       for (const k of KINDS) {
         stats.requests[k] = 0;
         stats.bytes[k] = 0;
+        stats.maxConcurrent[k] = 0;
       }
       stats.segmentsServed.length = 0;
       stats.chatPages = 0;
@@ -134,6 +138,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
   };
   const segmentFailures = new Map<string, { times: number; kind: "status" | "reset"; status: number }>();
   const requestFailures = new Map<RequestKind, { times: number; how: number | "reset" }>();
+  const open = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<RequestKind, number>;
   const ctx: GqlContext = { store, signer, faults, chatPageSize: options.chatPageSize ?? 60, counters };
 
   const send = (res: ServerResponse, kind: RequestKind, status: number, body: string | Buffer, type: string) => {
@@ -246,6 +251,9 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
       else if (usher) kind = "usher";
       else if (media) kind = media[3] === "index-dvr.m3u8" ? "playlist" : "segment";
       stats.requests[kind]++;
+      open[kind]++;
+      stats.maxConcurrent[kind] = Math.max(stats.maxConcurrent[kind], open[kind]);
+      res.once("close", () => open[kind]--);
       if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
       const failure = requestFailures.get(kind);
       if (failure && failure.times > 0) {

@@ -4,6 +4,7 @@ import type { MediaPlaylist } from "../../../common/twitch";
 import { coveringSegmentGroups, type TimeRange } from "./covering-segments";
 import { mutedRanges, type DownloadOptions } from "./download-audio";
 import { downloadSegmentsToFile } from "./ordered-download";
+import { Slots } from "./slots";
 import { SourceError } from "./source-error";
 
 export interface ClipSource {
@@ -48,28 +49,50 @@ export async function downloadCoveringSegments(
       );
     }
   };
-  const clips: ClipSource[] = [];
-  // Groups one after another, segments within a group in parallel: the concurrency limit holds overall.
-  for (const group of groups) {
+  // Every group at once, each written in order into its own file; one shared set of slots keeps the whole
+  // download within `concurrency` segments, so short moments (one or two segments each) still fetch in parallel.
+  const concurrency = Math.max(1, opts.concurrency ?? 6);
+  const slots = new Slots(concurrency);
+  const writtenPerGroup = groups.map(() => 0);
+  const failed = new AbortController();
+  const onOuterAbort = () => failed.abort(opts.signal!.reason);
+  if (opts.signal?.aborted) throw opts.signal.reason;
+  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const downloads = groups.map(async (group, k): Promise<ClipSource> => {
     const first = group[0]!;
     const last = group[group.length - 1]!;
     const file = path.join(destDir, `clip-${first.index}-${last.index}.ts`);
-    const before = written;
-    const result = await downloadSegmentsToFile(group, file, {
-      ...opts,
-      beforeWrite,
-      onSegmentWritten: (n) => {
-        written = before + n;
-        opts.onProgress?.(written / Math.max(1, totalSegments));
-      },
-    });
-    clips.push({
-      path: file,
-      media_start_seconds: first.start,
-      media_end_seconds: Math.round((last.start + last.duration) * 1000) / 1000,
-      bytes: result.bytes,
-      muted_ranges: mutedRanges(playlist, result.mutedIndexes),
-    });
+    try {
+      const result = await downloadSegmentsToFile(group, file, {
+        ...opts,
+        concurrency,
+        slots,
+        signal: failed.signal,
+        beforeWrite,
+        onSegmentWritten: (n) => {
+          written += n - writtenPerGroup[k]!;
+          writtenPerGroup[k] = n;
+          opts.onProgress?.(written / Math.max(1, totalSegments));
+        },
+      });
+      return {
+        path: file,
+        media_start_seconds: first.start,
+        media_end_seconds: Math.round((last.start + last.duration) * 1000) / 1000,
+        bytes: result.bytes,
+        muted_ranges: mutedRanges(playlist, result.mutedIndexes),
+      };
+    } catch (error) {
+      // The first failure stops the other groups; it is the one reported.
+      if (!failed.signal.aborted) failed.abort(error);
+      throw error;
+    }
+  });
+  try {
+    const settled = await Promise.allSettled(downloads);
+    if (failed.signal.aborted) throw failed.signal.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<ClipSource>).value);
+  } finally {
+    opts.signal?.removeEventListener("abort", onOuterAbort);
   }
-  return clips;
 }

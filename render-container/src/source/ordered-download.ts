@@ -3,6 +3,7 @@ import path from "node:path";
 import { DEFAULT_MIN_FREE_BYTES, asDiskFull, ensureDiskRoom } from "./disk-guard";
 import type { MediaSegment } from "../../../common/twitch";
 import { fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
+import type { Slots } from "./slots";
 
 export interface OrderedDownloadOptions extends SegmentFetchOptions {
   concurrency?: number;
@@ -19,6 +20,11 @@ export interface OrderedDownloadOptions extends SegmentFetchOptions {
    * disk_full. 0 turns the check off. A write the disk refuses (ENOSPC) is disk_full too.
    */
   minFreeBytes?: number;
+  /**
+   * Shared with other downloads running at the same time: a segment holds a slot from its request until it is
+   * written, so all of them together fetch and hold at most `slots.size` segments.
+   */
+  slots?: Slots;
 }
 
 export interface OrderedDownloadResult {
@@ -43,10 +49,25 @@ export async function downloadSegmentsToFile(
   if (opts.signal?.aborted) throw opts.signal.reason;
   opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const fetchOpts = { ...opts, signal: inner.signal };
-  const inFlight: Promise<Awaited<ReturnType<typeof fetchSegment>>>[] = [];
+  const slots = opts.slots;
+  const holding = new Set<number>();
+  let finished = false;
+  const acquire = async (i: number) => {
+    if (!slots) return;
+    await slots.acquire(inner.signal);
+    if (finished) {
+      slots.release();
+      throw new Error("download already ended");
+    }
+    holding.add(i);
+  };
+  const release = (i: number) => {
+    if (holding.delete(i)) slots!.release();
+  };
+  const inFlight: Promise<FetchedSegment>[] = [];
   const start = (i: number) => {
     const ready = opts.prefetched?.get(i);
-    const p = ready ? Promise.resolve(ready) : fetchSegment(segments[i]!, fetchOpts);
+    const p = ready ? Promise.resolve(ready) : acquire(i).then(() => fetchSegment(segments[i]!, fetchOpts));
     p.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
     inFlight[i] = p;
   };
@@ -67,6 +88,7 @@ export async function downloadSegmentsToFile(
       await file.write(data).catch((err: unknown) => {
         throw asDiskFull(err);
       });
+      release(i);
       bytes += data.length;
       if (muted) mutedIndexes.push(segments[i]!.index);
       await opts.onSegmentData?.(data, i);
@@ -76,6 +98,8 @@ export async function downloadSegmentsToFile(
     inner.abort(error);
     throw error;
   } finally {
+    finished = true;
+    for (const i of [...holding]) release(i);
     opts.signal?.removeEventListener("abort", onOuterAbort);
     await file.close();
   }

@@ -201,6 +201,28 @@ describe("downloadCoveringSegments", () => {
     expect(clips.every((c) => c.muted_ranges.length === 0)).toBe(true);
   });
 
+  it("fetches separate moments in parallel, never more than `concurrency` segments at once", async () => {
+    server.faults.latencyMs = 150;
+    const ranges = [1, 31, 61, 81].map((t) => ({ start: t, end: t + 1 }));
+    const clips = await downloadCoveringSegments(media.videoPlaylist, ranges, path.join(work, "parallel"), { concurrency: 3 });
+    expect(clips.map((c) => c.media_start_seconds)).toEqual([0, 30, 60, 80]);
+    // One segment per moment: before the groups shared their slots these went one at a time.
+    expect(server.stats.maxConcurrent.segment).toBe(3);
+    for (const [clip, f] of clips.map((c, i) => [c, ["0.ts", "3.ts", "6.ts", "8.ts"][i]!] as const)) {
+      expect((await readFile(clip.path)).equals(await readFile(segmentFile("chunked", f)))).toBe(true);
+    }
+    server.stats.reset();
+    const all = await downloadCoveringSegments(
+      media.videoPlaylist,
+      [0, 20, 40, 60, 80].map((t) => ({ start: t + 1, end: t + 12 })),
+      path.join(work, "bounded"),
+      { concurrency: 2 },
+    );
+    expect(server.stats.maxConcurrent.segment).toBe(2);
+    expect(server.stats.requests.segment).toBe(10);
+    expect(all.reduce((n, c) => n + c.bytes, 0)).toBe(await sizeOf("chunked", truth.renditions.chunked.map((x) => x.file)));
+  });
+
   it("notes muted segments", async () => {
     const [clip] = await downloadCoveringSegments(media.videoPlaylist, [{ start: 52, end: 58 }], path.join(work, "muted"));
     expect(clip!.muted_ranges).toEqual([{ start: 50, end: 60 }]);
@@ -240,6 +262,20 @@ describe("downloadCoveringSegments", () => {
     expect((error as SourceError).code).toBe("vod_segment_unavailable");
     expect((error as Error).message).toMatch(/HTTP 410/);
     expect(server.stats.requests.segment).toBe(1);
+  });
+
+  it("one moment's failure stops the others and is the error reported", async () => {
+    server.failSegment(`${VOD}/chunked/6.ts`, 5, "status", 410);
+    server.faults.latencyMs = 50;
+    const error = await downloadCoveringSegments(
+      media.videoPlaylist,
+      [1, 61, 81].map((t) => ({ start: t, end: t + 1 })),
+      path.join(work, "one-fails"),
+      { concurrency: 2 },
+    ).catch((e: unknown) => e);
+    server.failSegment(`${VOD}/chunked/6.ts`, 0);
+    expect((error as SourceError).code).toBe("vod_segment_unavailable");
+    expect((error as Error).message).toMatch(/part 6 /);
   });
 
   it("falls back to the -muted name when a listed part was muted after the fact", async () => {
