@@ -1,4 +1,5 @@
-export { selectMoments, type SelectMomentsInput } from "./select-moments";
+export { selectMoments, selectProfileMoments, type SelectMomentsInput, type SelectionOutcome } from "./select-moments";
+export { reelWarnings, manualRangeWarnings, shortsWarning } from "./warnings";
 export { pickShorts, type PickShortsOptions } from "./pick-shorts";
 export { refineBoundaries, momentWindow, eventExtent, setupStart, clampWindow, snapWindow, BOUNDARY_RULES } from "./boundaries";
 export { computeSecondScores, combineScores, CORROBORATION_PENALTY, audienceScore, streamerScore, audioHypeScore, SCORE_RAMPS } from "./second-scores";

@@ -36,6 +36,21 @@ export interface SelectMomentsInput {
  * 5. return manual + automatic moments in chronological order.
  */
 export function selectMoments(input: SelectMomentsInput): Moment[] {
+  return selectProfileMoments(input).moments;
+}
+
+/** One profile's moments and what the scoring saw, for warnings when a reel comes out short or empty. */
+export interface SelectionOutcome {
+  moments: Moment[];
+  /** Buckets whose best second beat highlight_min_score. */
+  candidates: number;
+  /** The best combined score of any second (0 for an empty VOD). */
+  bestScore: number;
+  /** The profile's target minus its manual seconds (may be negative). */
+  autoBudgetSeconds: number;
+}
+
+export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcome {
   const { audio, chat, tuning, params, profile } = input;
   const duration = Math.max(0, input.durationSeconds);
   const seconds = Math.ceil(duration - 1e-6);
@@ -57,8 +72,10 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
     maxDuration: maxLen,
   };
 
+  const autoBudgetSeconds = budget;
+  const candidates = candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score);
   const chosen: Moment[] = [];
-  for (const cand of candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score)) {
+  for (const cand of candidates) {
     // Even the shortest clip would now overshoot the target by more than the shortfall it fills.
     if (2 * budget <= Math.min(minLen, duration) + 1e-9) break;
     const peak = cand.peakSecond + 0.5;
@@ -87,5 +104,10 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
     chosen.push(moment);
     budget -= momentDuration(moment);
   }
-  return [...manual, ...chosen].sort((a, b) => a.start - b.start || a.end - b.end);
+  return {
+    moments: [...manual, ...chosen].sort((a, b) => a.start - b.start || a.end - b.end),
+    candidates: candidates.length,
+    bestScore: scores.combined.reduce((m, v) => Math.max(m, v), 0),
+    autoBudgetSeconds,
+  };
 }
