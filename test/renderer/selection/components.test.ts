@@ -60,6 +60,36 @@ describe("scores", () => {
   });
 });
 
+describe("weights", () => {
+  const a = audio(120, { loud: [{ at: 20 }, { at: 80 }] });
+  const c = chat(120, [{ at: 50 }, { at: 80 }]);
+
+  it("counts chat and voice equally when both weights are 0 (nothing says which matters)", () => {
+    const zero = computeSecondScores(a, c, { ...TUNING.balanced, audience_weight: 0, streamer_weight: 0 }, 120);
+    const even = computeSecondScores(a, c, { ...TUNING.balanced, audience_weight: 0.5, streamer_weight: 0.5 }, 120);
+    expect(zero.combined).toEqual(even.combined);
+    expect(Math.max(...zero.combined)).toBeGreaterThan(0.9);
+  });
+
+  it("scores on voice when chat is missing, even with streamer_weight 0 or both weights 0", () => {
+    const noChat = { ...c, available: false };
+    for (const w of [{ audience_weight: 1, streamer_weight: 0 }, { audience_weight: 0, streamer_weight: 0 }]) {
+      const s = computeSecondScores(a, noChat, { ...TUNING.audience, ...w }, 120);
+      expect(s.combined).toEqual(s.streamer);
+      expect(s.combined[22]!).toBeGreaterThan(0.9);
+    }
+  });
+
+  it("follows the weights it is given: 1/0 is chat only, 0/1 voice only", () => {
+    const chatOnly = computeSecondScores(a, c, { ...TUNING.balanced, audience_weight: 1, streamer_weight: 0 }, 120);
+    const voiceOnly = computeSecondScores(a, c, { ...TUNING.balanced, audience_weight: 0, streamer_weight: 1 }, 120);
+    expect(chatOnly.combined).toEqual(chatOnly.audience);
+    expect(voiceOnly.combined).toEqual(voiceOnly.streamer);
+    expect(chatOnly.combined[52]!).toBeGreaterThan(0.9);
+    expect(voiceOnly.combined[52]!).toBe(0);
+  });
+});
+
 describe("buckets", () => {
   const scores = [0, 0.2, 0.9, 0.1, 0, 0.4, 0.6, 0.5, 0, 0, 0.3];
   it("keeps each bucket's best second", () => {
