@@ -5,6 +5,7 @@ import { analyzeAudio, analyzeAudioInParts, combinedProgress, mergeAnalyses, pla
 import { writeWithBackpressure } from "../ffmpeg/process";
 import { downloadSegmentsToFile, fetchSegment, firstPtsSeconds, mutedRanges, type ByteCounter, type ClipSource, type FetchedSegment, type TimeRange } from "../source";
 import type { FetchLike } from "../../../common/twitch";
+import { sideBySide } from "./side-by-side";
 
 export interface AnalysedAudio {
   analysis: AudioAnalysis;
@@ -55,37 +56,28 @@ export async function analyseWhileDownloading(playlist: MediaPlaylist, durationS
   const analysisProgress = combinedProgress(spans.length, opts.onAnalysisProgress);
 
   // One failing span stops the others: their ffmpeg passes and downloads are pointless then.
-  const inner = new AbortController();
-  const onOuterAbort = () => inner.abort(opts.signal.reason);
-  opts.signal.addEventListener("abort", onOuterAbort, { once: true });
-  try {
-    const results = await Promise.all(
-      spans.map((span, k) =>
-        analyseSpan(span, perSpan[k]!, origin, path.join(destDir, `audio-${k}.ts`), {
-          concurrency: Math.max(1, Math.ceil(opts.concurrency / spans.length)),
-          signal: inner.signal,
-          counter: opts.counter,
-          fetch: opts.fetch,
-          prefetched: perSpan[k]![0] === segments[0] ? new Map([[0, first]]) : undefined,
-          onSegment: () => opts.onDownloadProgress?.(++written / totalSegments),
-          onProgress: analysisProgress(k),
-        }).catch((err: unknown) => {
-          inner.abort(err);
-          throw err;
-        }),
-      ),
-    );
-    const mutedIndexes = new Set(results.flatMap((r) => r.mutedIndexes));
-    return {
-      analysis: mergeAnalyses(results.map((r) => r.analysis), spans.map((s) => s.start)),
-      parts: results.map((r) => r.part),
-      // The segments on a span boundary were fetched for both spans; count what crossed the network.
-      bytes: results.reduce((n, r) => n + r.part.bytes, 0),
-      muted_ranges: mutedRanges(playlist, [...mutedIndexes]),
-    };
-  } finally {
-    opts.signal.removeEventListener("abort", onOuterAbort);
-  }
+  const results = await sideBySide(
+    opts.signal,
+    ...spans.map((span, k) => (signal: AbortSignal) =>
+      analyseSpan(span, perSpan[k]!, origin, path.join(destDir, `audio-${k}.ts`), {
+        concurrency: Math.max(1, Math.ceil(opts.concurrency / spans.length)),
+        signal,
+        counter: opts.counter,
+        fetch: opts.fetch,
+        prefetched: perSpan[k]![0] === segments[0] ? new Map([[0, first]]) : undefined,
+        onSegment: () => opts.onDownloadProgress?.(++written / totalSegments),
+        onProgress: analysisProgress(k),
+      }),
+    ),
+  );
+  const mutedIndexes = new Set(results.flatMap((r) => r.mutedIndexes));
+  return {
+    analysis: mergeAnalyses(results.map((r) => r.analysis), spans.map((s) => s.start)),
+    parts: results.map((r) => r.part),
+    // The segments on a span boundary were fetched for both spans; count what crossed the network.
+    bytes: results.reduce((n, r) => n + r.part.bytes, 0),
+    muted_ranges: mutedRanges(playlist, [...mutedIndexes]),
+  };
 }
 
 interface SpanOptions {

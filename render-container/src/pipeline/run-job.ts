@@ -10,6 +10,7 @@ import { artifactNames } from "./artifact-names";
 import { buildManifest } from "./manifest";
 import { jobLanguages } from "./languages";
 import { JobProgress } from "./progress";
+import { sideBySide } from "./side-by-side";
 import { acquireSource } from "./stages/acquire";
 import { chooseMoments } from "./stages/choose-moments";
 import { fetchVideo, planRendering } from "./stages/fetch-video";
@@ -58,20 +59,14 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   const transcriber = createTranscriber(config.env, ctx.fetchImpl);
   const captionPlan = planCaptions(transcriber, language ?? "en", request.burn_captions);
   // Captions are read from the audio rendition, so they are made while the video segments download; a failing
-  // download stops them.
-  const sideBySide = new AbortController();
-  const sideCtx: JobContext = { ...ctx, signal: AbortSignal.any([ctx.signal, sideBySide.signal]) };
-  const stopOthersOnFailure = <T>(p: Promise<T>) =>
-    p.catch((err: unknown) => {
-      sideBySide.abort(err);
-      throw err;
-    });
-  const [video, early] = await Promise.all([
-    stopOthersOnFailure(timed("download_video", () =>
-      fetchVideo(request, chosen, firstPlan, source.media.videoPlaylist, source.durationSeconds, sideCtx, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
-    )),
-    stopOthersOnFailure(timed("transcribe", () => transcribeRanges(padRanges(speechRanges(firstPlan, transcriber.local), BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, sideCtx, progress))),
-  ]);
+  // download stops them (and the job waits until both have stopped).
+  const [video, early] = await sideBySide(
+    ctx.signal,
+    (signal) => timed("download_video", () =>
+      fetchVideo(request, chosen, firstPlan, source.media.videoPlaylist, source.durationSeconds, { ...ctx, signal }, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
+    ),
+    (signal) => timed("transcribe", () => transcribeRanges(padRanges(speechRanges(firstPlan, transcriber.local), BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, { ...ctx, signal }, progress)),
+  );
   // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
   const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
   const transcripts = transcriptsFrom(transcribed, captionPlan);
