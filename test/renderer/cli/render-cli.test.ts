@@ -1,0 +1,75 @@
+import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Manifest } from "../../../common/contract/render";
+import { generateSyntheticVod } from "../../../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+
+const REPO = path.resolve(import.meta.dirname, "../../..");
+const VOD_ID = "900000331";
+let twitch: TwitchServer;
+
+beforeAll(async () => {
+  // Shared with the service's cancel test: the generator reuses the VOD when the parameters match.
+  const root = path.join(os.tmpdir(), "highlight-test-vods");
+  await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 90, seed: 5, width: 320, height: 180, moments: [{ kind: "hype", peak: 50 }] });
+  twitch = await startTwitchServer({ root });
+});
+afterAll(async () => {
+  await twitch?.close();
+});
+
+const TSX = path.join(REPO, "node_modules/.bin/tsx");
+
+/** Runs the CLI as a user would (`npm run render:cli -- ...` runs the same file through tsx). */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(TSX, ["render-container/src/cli.ts", ...args], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const cliWorkDirs = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith("render-cli-"));
+
+describe("render CLI", () => {
+  it("renders one job from a JSON file into a local folder and prints a summary", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "cli-test-"));
+    const request = path.join(dir, "job.json");
+    const out = path.join(dir, "out");
+    await writeFile(request, JSON.stringify({
+      vod_url: `https://www.twitch.tv/videos/${VOD_ID}`,
+      compilation_enabled: false,
+      final_video_length_minutes: 0,
+      num_shorts: 1,
+      parameters: { min_highlight_duration: 12, max_highlight_duration: 15 },
+    }));
+    const before = cliWorkDirs();
+    const run = await cli(["--request", request, "--out", out, "--gql", twitch.gqlUrl, "--usher", twitch.usherUrl, "--quiet", "--stats", path.join(dir, "stats.json")], { X264_PRESET: "ultrafast" });
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as { wall_seconds: number; artifacts: { name: string; kind: string }[] };
+    expect(summary.wall_seconds).toBeGreaterThan(0);
+    expect(JSON.parse(await readFile(path.join(dir, "stats.json"), "utf8"))).toEqual(summary);
+
+    const files = (await readdir(out)).sort();
+    expect(files).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(summary.artifacts.map((a) => a.name).sort()).toEqual(files);
+    const manifest = Manifest.parse(JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")));
+    expect(manifest.summary.total_shorts).toBe(1);
+    const info = await probeMedia(path.join(out, "short-01.mp4"));
+    expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+    expect(info.durationSeconds).toBeCloseTo(manifest.artifacts.assets.shorts[0]!.duration_seconds!, 1);
+    // Its scratch folder is gone.
+    expect(cliWorkDirs().filter((d) => !before.includes(d))).toEqual([]);
+  }, 180_000);
+
+  it("explains its usage when an argument is missing", async () => {
+    const run = await cli(["--out", "x"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/usage: .*--request/);
+  });
+});
