@@ -34,6 +34,10 @@ export const JobResults = z
     links_expire_at: z
       .string()
       .meta({ description: "When every link above stops working (ISO 8601 UTC); never after the files are deleted." }),
+    refunded_credits: z.number().int().meta({
+      description:
+        "Credits returned at completion for billed outputs that were not delivered (25 per missing reel, 10 per missing short; the manifest's warnings say why). 0 when everything billed was delivered.",
+    }),
     /** Spec 2.9 with a url on every asset. */
     manifest: Manifest,
   })

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RenderJob } from "../../common/contract";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
-import { accountCredits, call, createAccount, expectError, get, post, type TestAccount } from "./helpers";
+import { accountCredits, call, createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
 import { bytesOf, callWithEnv, sameBytes, completeJob, createJob, jobState, manifestFor, postEvent, putArtifact, record, renderedFiles, sendEvent, startedJob } from "./job-flow";
 
 let acct: TestAccount;
@@ -88,6 +88,34 @@ describe("render events drive the job", () => {
       error: { code: "vod_unavailable", message: "The VOD was deleted while it was being processed." },
     });
     expect(await accountCredits(acct.account_id)).toBe(before);
+  });
+
+  it("completed with fewer reels and shorts than billed returns their credits with the completion", async () => {
+    const before = await accountCredits(acct.account_id);
+    // Billed: 2 reels (balanced, audience) and 3 shorts; delivered: the balanced reel and one short.
+    const { ack, render } = await startedJob(acct.api_key, minimalJob({ run_profiles: ["balanced", "audience"], num_shorts: 3 }));
+    expect(await accountCredits(acct.account_id)).toBe(before - ack.credit_cost);
+    await completeJob(render, renderedFiles(), 2);
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec).toMatchObject({ status: "completed", refunded_credits: 25 + 2 * 10 });
+    expect(await accountCredits(acct.account_id)).toBe(before - ack.credit_cost + 45);
+    const ledger = await env.DB.prepare("SELECT kind, amount, reason FROM credit_ledger WHERE job_id = ? ORDER BY id").bind(ack.id).all<{ kind: string; amount: number; reason: string }>();
+    expect(ledger.results).toEqual([
+      { kind: "reserve", amount: -ack.credit_cost, reason: expect.any(String) },
+      { kind: "refund", amount: 45, reason: "completed without some billed outputs" },
+    ]);
+    const results = (await (await get(acct.api_key, `/jobs/${ack.id}/results`)).json()) as { refunded_credits: number };
+    expect(results.refunded_credits).toBe(45);
+  });
+
+  it("completed with everything billed delivered refunds nothing", async () => {
+    const before = await accountCredits(acct.account_id);
+    const { ack, render } = await startedJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+    await completeJob(render, renderedFiles(), 2);
+    expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "completed", refunded_credits: 0 });
+    expect(await accountCredits(acct.account_id)).toBe(before - ack.credit_cost);
+    const results = (await (await get(acct.api_key, `/jobs/${ack.id}/results`)).json()) as { refunded_credits: number };
+    expect(results.refunded_credits).toBe(0);
   });
 
   it("completed naming files that were never uploaded fails the job with a full refund", async () => {

@@ -110,11 +110,11 @@ describe("job.completed links are signed when each attempt is sent", () => {
 
       // Two days pass: the stored event's links (signed at completion, 24 h) have expired. Simulated by storing
       // the body as it would have been signed two days ago.
-      const row = await env.DB.prepare("SELECT result_json, artifacts_expires_at FROM jobs WHERE id = ?").bind(jobId).first<{ result_json: string; artifacts_expires_at: string }>();
+      const row = await env.DB.prepare("SELECT result_json, artifacts_expires_at, refunded_credits FROM jobs WHERE id = ?").bind(jobId).first<{ result_json: string; artifacts_expires_at: string; refunded_credits: number }>();
       const stale = await publishResults(
         { LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! },
         "https://api.test",
-        { id: jobId, artifacts_expires_at: row!.artifacts_expires_at },
+        { id: jobId, artifacts_expires_at: row!.artifacts_expires_at, refunded_credits: row!.refunded_credits },
         JSON.parse(row!.result_json) as StoredResult,
         Date.now() - 2 * 86400_000,
       );

@@ -55,7 +55,7 @@ describe("webhook events of a job's life", () => {
 
     const completed = JSON.parse(got[1]!.body) as Body;
     const results = (await (await get(acct.api_key, `/jobs/${ack.id}/results`)).json()) as Record<string, unknown>;
-    expect(Object.keys(completed.payload).sort()).toEqual(["deliverables", "job_id", "links_expire_at", "manifest", "status", "zip_url"]);
+    expect(Object.keys(completed.payload).sort()).toEqual(["deliverables", "job_id", "links_expire_at", "manifest", "refunded_credits", "status", "zip_url"]);
     expect(completed.payload.job_id).toBe(ack.id);
     // Identical to the results list, apart from the signatures of the (freshly signed) links.
     const strip = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/(sig|token)=[^"&]+/g, "$1=…").replace(/expires=\d+/g, "expires=…"));

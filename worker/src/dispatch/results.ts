@@ -30,7 +30,7 @@ const KIND_ORDER: Record<ArtifactRef["kind"], number> = { reel: 0, short: 1, thu
  * Publishes a completed job's files: presigned expiring links for every file, the download-all link and the
  * manifest with links filled in. Links never outlive the files (artifacts_expires_at).
  */
-export async function publishResults(env: LinkEnv, baseUrl: string, job: { id: string; artifacts_expires_at: string | null }, result: StoredResult, now = Date.now()): Promise<PublishedResults> {
+export async function publishResults(env: LinkEnv, baseUrl: string, job: { id: string; artifacts_expires_at: string | null; refunded_credits: number }, result: StoredResult, now = Date.now()): Promise<PublishedResults> {
   const nowSec = Math.floor(now / 1000);
   const filesGoneAt = job.artifacts_expires_at ? Math.floor(Date.parse(job.artifacts_expires_at) / 1000) : Number.POSITIVE_INFINITY;
   const expiresAt = Math.max(nowSec + 1, Math.min(nowSec + linkTtlSeconds(env), filesGoneAt));
@@ -62,6 +62,7 @@ export async function publishResults(env: LinkEnv, baseUrl: string, job: { id: s
     deliverables,
     zip_url: `${baseUrl}/jobs/${encodeURIComponent(job.id)}/download-all?token=${await zipToken(env, job.id, expiresAt)}`,
     links_expire_at: new Date(expiresAt * 1000).toISOString(),
+    refunded_credits: job.refunded_credits,
     manifest,
   };
 }

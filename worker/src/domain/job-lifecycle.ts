@@ -62,14 +62,17 @@ export function progressStep(s: JobLifecycle, stage: string, percent: number, no
   };
 }
 
-export function completeStep(s: JobLifecycle, now: string): Step {
+/** `undelivered`: credits of billed outputs the renderer could not make, returned with the completion. */
+export function completeStep(s: JobLifecycle, now: string, undelivered = 0): Step {
   if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
+  const refund = Math.max(0, Math.min(undelivered, s.credit_cost - s.refunded_credits));
   return {
     ok: true,
-    refund: 0,
+    refund,
     next: {
       ...s,
       status: "completed",
+      refunded_credits: s.refunded_credits + refund,
       progress: 100,
       stage: null,
       started_at: s.started_at ?? now,

@@ -8,7 +8,7 @@ import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 import { manualHighlightContextIssues, manualHighlightIssues } from "./manual-highlights";
 import { normaliseJobRequest } from "./normalise-request";
 import { shortsCap } from "./plan-caps";
-import { computeCost, MAX_VOD_HOURS, MAX_VOD_SECONDS } from "./pricing";
+import { billedOutputs, computeCost, MAX_VOD_HOURS, MAX_VOD_SECONDS } from "./pricing";
 import { asNumber, asObject } from "./raw-input";
 import { crossFieldIssues } from "./request-rules";
 
@@ -61,11 +61,12 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
     plan: account.plan,
     purchased: account.purchased,
   });
+  const billed = billedOutputs(request);
   const cost = computeCost({
     vodDurationSeconds: durationSeconds,
     modelPreset: request.model_preset,
-    reels: request.compilation_enabled ? request.executed_profiles.length : 0,
-    shorts: request.num_shorts,
+    reels: billed.reels,
+    shorts: billed.shorts,
     shortsRequested: request.num_shorts_requested,
   });
   return { request, cost, probe: probed, vodDurationSeconds: durationSeconds };

@@ -1,4 +1,5 @@
 import type { CostBreakdown, ModelPreset } from "../../../common/contract";
+import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
 import { MAX_VOD_HOURS } from "../../../common/contract/job-request";
 
 /** Credits per VOD hour of each model preset (faster presets analyse less and cost less). */
@@ -24,6 +25,19 @@ export interface CostInput {
   reels: number;
   shorts: number;
   shortsRequested: number;
+}
+
+/** What a job is billed to deliver: a reel per executed profile (none for shorts-only jobs) and its shorts. */
+export function billedOutputs(request: Pick<NormalizedJobRequest, "compilation_enabled" | "executed_profiles" | "num_shorts">): { reels: number; shorts: number } {
+  return { reels: request.compilation_enabled ? request.executed_profiles.length : 0, shorts: request.num_shorts };
+}
+
+/**
+ * Credits of billed outputs a completed job did not deliver (a profile where no moment beat highlight_min_score,
+ * a VOD with fewer good moments than shorts asked for): the reel and short prices of what is missing.
+ */
+export function undeliveredCredits(billed: { reels: number; shorts: number }, delivered: { reels: number; shorts: number }): number {
+  return Math.max(0, billed.reels - delivered.reels) * CREDITS_PER_REEL + Math.max(0, billed.shorts - delivered.shorts) * CREDITS_PER_SHORT;
 }
 
 export function computeCost(input: CostInput): CostBreakdown {

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import type { JobError, JobStatus, RenderEvent } from "../../../common/contract";
+import type { ArtifactRef, JobError, JobStatus, RenderEvent } from "../../../common/contract";
+import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
 import { armJobAlarm, jobOutbox, WATCHDOG_KEY } from "../dispatch/job-alarm";
 import { stalledError, watchdogMs } from "../dispatch/watchdog";
 import {
@@ -17,7 +18,8 @@ import { deliverWebhook } from "../webhooks/deliver";
 import type { Delivery } from "../webhooks/outbox";
 import { balance, movementStatements } from "../storage/credits";
 import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
-import { jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
+import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
+import { billedOutputs, undeliveredCredits } from "../domain/pricing";
 import { transitionHooks, type JobTransition } from "./transition-hooks";
 
 export type CreateJobResult =
@@ -156,11 +158,13 @@ export class JobState extends DurableObject<Env> {
         case "progress":
           await step("progress", (s, now) => progressStep(s, event.stage, event.percent, now));
           break;
-        case "completed":
+        case "completed": {
           // A job that skipped "running" still reports it first: job.running is sent once, before job.completed.
           if (state.status === "pending") await step("started", startStep);
-          await step("completed", completeStep, JSON.stringify({ manifest: event.manifest, artifacts: event.artifacts }));
+          const undelivered = await this.undeliveredCredits(current.job_id, event.artifacts);
+          await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: event.manifest, artifacts: event.artifacts }));
           break;
+        }
         case "failed":
           await step("failed", (s, now) => failStep(s, { code: event.error.code, message: event.error.message }, "full", now));
           break;
@@ -265,7 +269,7 @@ export class JobState extends DurableObject<Env> {
         amount: next.refund,
         kind: "refund",
         jobId: current.job_id,
-        reason: cause === "cancelled" ? "cancelled by user" : `job failed: ${next.next.error?.code ?? "error"}`,
+        reason: cause === "cancelled" ? "cancelled by user" : cause === "completed" ? "completed without some billed outputs" : `job failed: ${next.next.error?.code ?? "error"}`,
         at: now,
       });
       await db.batch([mirror, update, entry]);
@@ -291,6 +295,15 @@ export class JobState extends DurableObject<Env> {
             state: next.next,
           };
     return { result: { changed: true, state: next.next, refund_credits: next.refund }, transitions: transition ? [transition] : [] };
+  }
+
+  /** Credits of the reels and shorts the job was billed for but the renderer did not deliver. */
+  private async undeliveredCredits(jobId: string, artifacts: readonly ArtifactRef[]): Promise<number> {
+    const row = await findJobById(openDb(this.env.DB), jobId);
+    if (!row) return 0;
+    const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
+    const count = (kind: ArtifactRef["kind"]) => artifacts.filter((a) => a.kind === kind).length;
+    return undeliveredCredits(billedOutputs(request), { reels: count("reel"), shorts: count("short") });
   }
 
   /** The renderer was heard from (or the job just started): it has WATCHDOG_SECONDS until the next report. */

@@ -67,7 +67,10 @@ ${table(["model_preset", "credits per VOD hour"], [...pricing.model_presets].sor
 A reel (one per executed run profile) costs ${pricing.credits_per_reel} credits, a short ${pricing.credits_per_short}. VODs longer than
 ${pricing.max_vod_hours} h are rejected (422). \`POST /jobs/estimate\` prices a body without reserving anything; \`GET /pricing\`
 returns these numbers as JSON. Credits are reserved when a job is accepted (402 if the balance is too low) and
-refunded in full when it fails.
+refunded in full when it fails. A job that completes without some of what it was billed for (a profile where no
+moment beat \`highlight_min_score\` gets no reel; a VOD with fewer good moments than \`num_shorts\` gets fewer shorts)
+gets the price of each missing reel and short back with the completion: \`refunded_credits\` on the job record, the
+results and the job.completed payload, and the manifest's \`warnings\` say why.
 
 ## Plans and shorts
 

@@ -139,7 +139,7 @@ jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
   const published = await publishResults(
     { ...c.env, LINK_SIGNING_KEY: signingKey },
     publicBaseUrl(c),
-    { id: job.id, artifacts_expires_at: job.artifactsExpiresAt },
+    { id: job.id, artifacts_expires_at: job.artifactsExpiresAt, refunded_credits: job.refundedCredits },
     JSON.parse(job.resultJson) as StoredResult,
   );
   return c.json(published, 200);

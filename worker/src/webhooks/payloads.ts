@@ -35,7 +35,7 @@ export async function completedPayload(env: Env, row: JobRow): Promise<Completed
   return publishResults(
     { ...env, LINK_SIGNING_KEY: env.LINK_SIGNING_KEY },
     baseUrl,
-    { id: row.id, artifacts_expires_at: row.artifactsExpiresAt },
+    { id: row.id, artifacts_expires_at: row.artifactsExpiresAt, refunded_credits: row.refundedCredits },
     JSON.parse(row.resultJson) as StoredResult,
   );
 }
