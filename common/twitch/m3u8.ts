@@ -22,6 +22,13 @@ export interface MediaSegment {
   index: number;
   /** DMCA-muted: the segment's audio is silence. */
   muted: boolean;
+  /**
+   * Preceded by #EXT-X-DISCONTINUITY: its timestamps need not continue the previous segment's (the player's
+   * timeline, and this one's `start`, still add up the #EXTINF durations). Set by the parser.
+   */
+  discontinuity?: boolean;
+  /** Number of discontinuities up to and including this segment: segments with the same number run on. */
+  discontinuity_sequence?: number;
 }
 
 export interface MediaPlaylist {
@@ -103,6 +110,8 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
   let target_duration = 0;
   let ended = false;
   let pendingDuration: number | null = null;
+  let pendingDiscontinuity = false;
+  let discontinuitySequence = 0;
   let start = 0;
   const segments: MediaSegment[] = [];
   for (const line of all) {
@@ -113,6 +122,12 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
       if (!Number.isFinite(pendingDuration)) throw new Error(`bad #EXTINF line: ${line}`);
     } else if (line === "#EXT-X-ENDLIST") {
       ended = true;
+    } else if (line === "#EXT-X-DISCONTINUITY") {
+      // A tag before the first segment changes nothing: there is nothing to continue from.
+      if (segments.length > 0 && !pendingDiscontinuity) {
+        pendingDiscontinuity = true;
+        discontinuitySequence++;
+      }
     } else if (!line.startsWith("#")) {
       if (pendingDuration === null) continue;
       // Twitch lists some muted parts as "N-unmuted.ts" although only "N-muted.ts" is served (as streamlink does).
@@ -124,9 +139,12 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
         start: round3(start),
         index: segments.length,
         muted: unmuted || /-muted\.ts(\?|$)/.test(uri),
+        discontinuity: pendingDiscontinuity,
+        discontinuity_sequence: discontinuitySequence,
       });
       start += pendingDuration;
       pendingDuration = null;
+      pendingDiscontinuity = false;
     }
   }
   return { target_duration, segments, total_duration: round3(start), ended };

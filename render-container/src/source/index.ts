@@ -6,5 +6,6 @@ export { downloadCoveringSegments, type ClipSource, type CoveringDownloadOptions
 export { coveringSegmentGroups, type TimeRange } from "./covering-segments";
 export { fetchSegment, mutedTwin, type FetchedSegment } from "./fetch-segment";
 export { downloadSegmentsToFile } from "./ordered-download";
-export { firstPtsSeconds } from "./mpegts-pts";
+export { firstPtsSeconds, shiftTimestamps, startPtsSeconds } from "./mpegts-pts";
+export { TimelineKeeper } from "./timeline";
 export { DEFAULT_MIN_FREE_BYTES, ensureDiskRoom } from "./disk-guard";

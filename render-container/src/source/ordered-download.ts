@@ -4,6 +4,7 @@ import { DEFAULT_MIN_FREE_BYTES, asDiskFull, ensureDiskRoom } from "./disk-guard
 import type { MediaSegment } from "../../../common/twitch";
 import { fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
 import type { Slots } from "./slots";
+import { TimelineKeeper } from "./timeline";
 
 export interface OrderedDownloadOptions extends SegmentFetchOptions {
   concurrency?: number;
@@ -25,6 +26,11 @@ export interface OrderedDownloadOptions extends SegmentFetchOptions {
    * written, so all of them together fetch and hold at most `slots.size` segments.
    */
   slots?: Slots;
+  /**
+   * Timestamp (seconds) of VOD time 0, when known: segments after an #EXT-X-DISCONTINUITY are shifted onto it,
+   * so files of different parts of the VOD agree. Without it the first segment written sets it.
+   */
+  timelineOrigin?: number;
 }
 
 export interface OrderedDownloadResult {
@@ -34,7 +40,7 @@ export interface OrderedDownloadResult {
 
 /**
  * Fetches segments in parallel (bounded) and appends them to one file in playlist order, so the file is the
- * byte-joined MPEG-TS ffmpeg reads as a single input. Only `concurrency` segments are ever held in memory, and
+ * byte-joined MPEG-TS ffmpeg reads as a single input, on one timeline even across #EXT-X-DISCONTINUITY. Only `concurrency` segments are ever held in memory, and
  * no write goes below `minFreeBytes` of free disk.
  */
 export async function downloadSegmentsToFile(
@@ -72,6 +78,7 @@ export async function downloadSegmentsToFile(
     inFlight[i] = p;
   };
 
+  const timeline = new TimelineKeeper(opts.timelineOrigin);
   const minFree = opts.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
   const dir = path.dirname(filePath);
   const file = await open(filePath, "w");
@@ -80,8 +87,10 @@ export async function downloadSegmentsToFile(
   try {
     for (let i = 0; i < Math.min(concurrency, segments.length); i++) start(i);
     for (let i = 0; i < segments.length; i++) {
-      const { data, muted } = await inFlight[i]!;
+      const fetched = await inFlight[i]!;
       delete inFlight[i];
+      const data = timeline.align(segments[i]!, fetched.data);
+      const muted = fetched.muted;
       if (i + concurrency < segments.length) start(i + concurrency);
       opts.beforeWrite?.(data.length);
       await ensureDiskRoom(dir, data.length, minFree);

@@ -99,6 +99,41 @@ describe("parseMediaPlaylist", () => {
     expect(p.segments[0]!.uri).toBe("https://d1.cloudfront.net/abc_123/chunked/0.ts");
     // "-unmuted" parts are only served under their "-muted" name.
     expect(p.segments[2]!.uri).toBe("https://d1.cloudfront.net/abc_123/chunked/2-muted.ts");
+    // #EXT-X-DISCONTINUITY before 3.ts: the timeline still adds up, the timestamps may not.
+    expect(p.segments.map((s) => [s.discontinuity, s.discontinuity_sequence])).toEqual([
+      [false, 0],
+      [false, 0],
+      [false, 0],
+      [true, 1],
+    ]);
+  });
+
+  it("resolves relative, root-relative and absolute segment URIs, keeping their queries", () => {
+    const text = [
+      "#EXTM3U",
+      "#EXT-X-DISCONTINUITY",
+      "#EXTINF:10,",
+      "0.ts",
+      "#EXTINF:10,",
+      "/other/path/1.ts?start_offset=0&end_offset=99",
+      "#EXT-X-DISCONTINUITY",
+      "#EXTINF:10,",
+      "https://cdn2.example.net/vod/2-muted.ts?token=a",
+      "#EXTINF:10,",
+      "../up/3-unmuted.ts",
+      "#EXT-X-ENDLIST",
+    ].join("\n");
+    const p = parseMediaPlaylist(text, "https://cdn.example.net/vod/chunked/index-dvr.m3u8?x=1");
+    expect(p.segments.map((s) => s.uri)).toEqual([
+      "https://cdn.example.net/vod/chunked/0.ts",
+      "https://cdn.example.net/other/path/1.ts?start_offset=0&end_offset=99",
+      "https://cdn2.example.net/vod/2-muted.ts?token=a",
+      "https://cdn.example.net/vod/up/3-muted.ts",
+    ]);
+    expect(p.segments.map((s) => s.muted)).toEqual([false, false, true, true]);
+    // A discontinuity before the first segment has nothing to break.
+    expect(p.segments.map((s) => s.discontinuity_sequence)).toEqual([0, 0, 1, 1]);
+    expect(p.segments.map((s) => s.start)).toEqual([0, 10, 20, 30]);
   });
 
   it("reports a playlist still being recorded as not ended", () => {
