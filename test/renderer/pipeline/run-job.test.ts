@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +94,23 @@ describe("runRenderJob on a synthetic VOD", () => {
     const files = (await readdir(ran.out)).sort();
     expect(files).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
     expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);
+  });
+
+  it("gives each video what its deliverable needs (spec 2.7): generated title, measured length, size, run_name or index and tags", async () => {
+    const reel = ran.result.artifacts.find((a) => a.kind === "reel")!;
+    expect(reel).toMatchObject({ name: "reel-balanced.mp4", run_name: "balanced", content_type: "video/mp4" });
+    expect(reel.title?.length).toBeGreaterThan(5);
+    expect(reel.size_bytes).toBe((await stat(path.join(ran.out, reel.name))).size);
+    expect(reel.duration_seconds).toBeCloseTo((await probeMedia(path.join(ran.out, reel.name))).durationSeconds, 1);
+    const short = ran.result.artifacts.find((a) => a.kind === "short")!;
+    expect(short).toMatchObject({ name: "short-01.mp4", index: 1 });
+    expect(short.title?.length).toBeGreaterThan(5);
+    expect(short.tags?.length).toBeGreaterThan(0);
+    // Descriptions carry the streamer's name and channel link, in the stream's language (English here).
+    const metadata = JSON.parse(await readFile(path.join(ran.out, "metadata.json"), "utf8")) as { language: string; shorts: { description: string }[] };
+    expect(metadata.language).toBe("en");
+    expect(metadata.shorts[0]!.description).toContain("Synthia");
+    expect(metadata.shorts[0]!.description).toMatch(/https:\/\/www\.twitch\.tv\//);
   });
 
   it("renders a 1080x1920 short with audio, as long as planned", async () => {
