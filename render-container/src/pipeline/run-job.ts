@@ -76,7 +76,7 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   );
 
   progress.report("uploading", 0.5);
-  const warnings = [...source.warnings, ...transcripts.warnings, ...texts.warnings];
+  const warnings = [...source.warnings, ...(chosen.warnings ?? []), ...transcripts.warnings, ...texts.warnings];
   const metadataPath = path.join(ctx.workDir, artifactNames.metadata);
   await writeFile(metadataPath, JSON.stringify(texts.document, null, 2));
   const { size_bytes: metaSize } = await ctx.uploader.put(artifactNames.metadata, metadataPath, "application/json", ctx.signal);

@@ -91,6 +91,8 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(manifest.artifacts.assets.compilation[0].name).toBe("reel-balanced.mp4");
     // Segment 13 (130-140 s) is served muted, as Twitch does for DMCA parts: said, not hidden.
     expect(manifest.warnings.some((w) => /muted/.test(w))).toBe(true);
+    // One planted moment cannot fill a 60 s reel: the selection says so and why, in the manifest.
+    expect(manifest.warnings.some((w) => /balanced reel runs \d+ s of its 60 s target/.test(w))).toBe(true);
     const files = (await readdir(ran.out)).sort();
     expect(files).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
     expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);
@@ -184,6 +186,15 @@ describe("a shorts-only job", () => {
 });
 
 describe("runRenderJob failures", () => {
+  it("fails with no_highlights_found, before any video is downloaded, when nothing beats highlight_min_score", async () => {
+    const job = await jobFor({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 1, run_overrides: { balanced: { highlight_min_score: 1 } } });
+    twitch.stats.reset();
+    const err = await run(job).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe("no_highlights_found");
+    expect((err as Error).message).toMatch(/highlight_min_score/);
+    expect(twitch.stats.segmentsServed.filter((p) => p.includes("/chunked/"))).toEqual([]);
+  });
+
   it("fails with a clear job error when the VOD disappears before rendering", async () => {
     const job = await jobFor({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 1 });
     job.vod.vod_id = "900000399";

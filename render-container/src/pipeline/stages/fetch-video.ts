@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { MediaPlaylist } from "../../../../common/twitch";
 import { detectSceneCuts } from "../../analysis";
-import { refineBoundaries } from "../../selection";
+import { refineMoments } from "../../selection";
 import type { Moment } from "../../selection/types";
 import { downloadCoveringSegments, type ByteCounter, type ClipSource } from "../../source";
 import { JobError } from "../job-error";
@@ -56,20 +56,17 @@ export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, 
     for (const t of await detectSceneCuts(clip.path, { signal: ctx.signal })) cuts.push(clip.media_start_seconds + t);
   }
   cuts.sort((a, b) => a - b);
-  const refine = (m: Moment): Moment => {
-    // Moments that are reported but not rendered (a shorts-only job's profile moments) have no video here.
+  // Moments that are reported but not rendered (a shorts-only job's profile moments) have no video here.
+  const coverage = (m: Moment) => {
     const clip = clips.find((c) => c.media_start_seconds <= m.start + 1e-3 && c.media_end_seconds >= m.end - 1e-3);
-    if (m.source === "manual" || !clip) return m;
-    const r = refineBoundaries(m, cuts, { minDuration: request.parameters.min_highlight_duration, maxDuration: request.parameters.max_highlight_duration, durationSeconds });
-    const start = Math.max(r.start, clip.media_start_seconds);
-    const end = Math.min(r.end, clip.media_end_seconds);
-    return end - start >= Math.min(m.end - m.start, request.parameters.min_highlight_duration) ? { ...r, start, end } : m;
+    return clip && { start: clip.media_start_seconds, end: clip.media_end_seconds };
   };
-  const momentsByProfile: Chosen["momentsByProfile"] = Object.fromEntries(Object.entries(chosen.momentsByProfile).map(([p, ms]) => [p, (ms ?? []).map(refine)]));
+  const limits = { minDuration: request.parameters.min_highlight_duration, maxDuration: request.parameters.max_highlight_duration, durationSeconds };
+  const momentsByProfile: Chosen["momentsByProfile"] = Object.fromEntries(Object.entries(chosen.momentsByProfile).map(([p, ms]) => [p, refineMoments(ms ?? [], cuts, limits, coverage)]));
   const shorts = chosen.shorts.map((m) => (m.source === "manual" ? m : refineShort(m, cuts, clipFor(clips, m.start, m.end))));
   const plan = buildRenderPlan(request, momentsByProfile, shorts);
   ctx.log.info("video fetched", { clips: clips.length, bytes: clips.reduce((s, c) => s + c.bytes, 0), scene_cuts: cuts.length });
-  return { plan, clips, chosen: { momentsByProfile, shorts } };
+  return { plan, clips, chosen: { ...chosen, momentsByProfile, shorts } };
 }
 
 /** Shorts keep their length (they were sized around the peak); a nearby cut only nudges the start. */
