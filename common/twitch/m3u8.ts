@@ -29,6 +29,11 @@ export interface MediaSegment {
   discontinuity?: boolean;
   /** Number of discontinuities up to and including this segment: segments with the same number run on. */
   discontinuity_sequence?: number;
+  /**
+   * fMP4 renditions (#EXT-X-MAP): the initialisation section this segment needs in front of it (`init-0.mp4`);
+   * null for MPEG-TS. Set by the parser.
+   */
+  init_uri?: string | null;
 }
 
 export interface MediaPlaylist {
@@ -112,6 +117,7 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
   let pendingDuration: number | null = null;
   let pendingDiscontinuity = false;
   let discontinuitySequence = 0;
+  let initUri: string | null = null;
   let start = 0;
   const segments: MediaSegment[] = [];
   for (const line of all) {
@@ -122,6 +128,11 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
       if (!Number.isFinite(pendingDuration)) throw new Error(`bad #EXTINF line: ${line}`);
     } else if (line === "#EXT-X-ENDLIST") {
       ended = true;
+    } else if (line.startsWith("#EXT-X-MAP:")) {
+      const map = parseAttributes(line.slice("#EXT-X-MAP:".length));
+      if (!map.URI) throw new Error(`#EXT-X-MAP without URI: ${line}`);
+      // Applies to every later segment until the next one (RFC 8216 4.3.2.5).
+      initUri = resolve(map.URI, baseUrl);
     } else if (line === "#EXT-X-DISCONTINUITY") {
       // A tag before the first segment changes nothing: there is nothing to continue from.
       if (segments.length > 0 && !pendingDiscontinuity) {
@@ -130,17 +141,19 @@ export function parseMediaPlaylist(text: string, baseUrl: string): MediaPlaylist
       }
     } else if (!line.startsWith("#")) {
       if (pendingDuration === null) continue;
-      // Twitch lists some muted parts as "N-unmuted.ts" although only "N-muted.ts" is served (as streamlink does).
-      const unmuted = /-unmuted\.ts(\?|$)/.test(line);
-      const uri = unmuted ? line.replace(/-unmuted\.ts/, "-muted.ts") : line;
+      // Twitch lists some muted parts as "N-unmuted.ts" although only "N-muted.ts" is served (as streamlink does);
+      // fMP4 renditions name them N-muted.mp4 the same way.
+      const unmuted = /-unmuted\.(ts|mp4)(\?|$)/.test(line);
+      const uri = unmuted ? line.replace(/-unmuted\.(ts|mp4)/, "-muted.$1") : line;
       segments.push({
         uri: resolve(uri, baseUrl),
         duration: pendingDuration,
         start: round3(start),
         index: segments.length,
-        muted: unmuted || /-muted\.ts(\?|$)/.test(uri),
+        muted: unmuted || /-muted\.(ts|mp4)(\?|$)/.test(uri),
         discontinuity: pendingDiscontinuity,
         discontinuity_sequence: discontinuitySequence,
+        init_uri: initUri,
       });
       start += pendingDuration;
       pendingDuration = null;

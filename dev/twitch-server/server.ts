@@ -110,6 +110,8 @@ function masterPlaylist(base: string, vodId: string, video: VideoFile): string {
   return lines.join("\n") + "\n";
 }
 
+const mediaType = (file: string) => (file.endsWith(".mp4") ? "video/mp4" : "video/mp2t");
+
 function usherError(url: string, code: string, message: string): string {
   return JSON.stringify([{ url, error: message, error_code: code, type: "error" }]);
 }
@@ -190,7 +192,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
     const video = await store.video(vodId);
     const kind: RequestKind = file === "index-dvr.m3u8" ? "playlist" : "segment";
     const known = video && !video.access?.deleted && (video.renditions ?? []).some((r) => r.group_id === group);
-    if (!known || !/^(index-dvr\.m3u8|\d+(-muted|-unmuted)?\.ts)$/.test(file)) {
+    if (!known || !/^(index-dvr\.m3u8|\d+(-muted|-unmuted)?\.(ts|mp4)|init-\d+\.mp4)$/.test(file)) {
       return send(res, kind, 404, "not found", "text/plain");
     }
     const filePath = path.join(store.dir(vodId), group, file);
@@ -209,7 +211,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
       failure.times--;
       if (failure.kind === "status") return send(res, kind, failure.status, `HTTP ${failure.status}`, "text/plain");
       const half = (await readFile(filePath)).subarray(0, Math.floor(size / 2));
-      res.writeHead(200, { "content-type": "video/mp2t", "content-length": size });
+      res.writeHead(200, { "content-type": mediaType(file), "content-length": size });
       res.write(half);
       stats.bytes.segment += half.length;
       // Give the half body time to leave before the connection drops, like a real mid-transfer failure.
@@ -217,7 +219,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
       res.socket?.destroy();
       return;
     }
-    res.writeHead(200, { "content-type": "video/mp2t", "content-length": size });
+    res.writeHead(200, { "content-type": mediaType(file), "content-length": size });
     await new Promise<void>((resolve) => {
       const stream = createReadStream(filePath);
       stream.on("data", (chunk) => {

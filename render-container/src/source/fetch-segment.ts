@@ -36,7 +36,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /** Twitch mutes parts after the fact: a listed N.ts may only exist as N-muted.ts now, and the other way round. */
 export function mutedTwin(uri: string): string {
-  return /-muted\.ts(\?|$)/.test(uri) ? uri.replace(/-muted\.ts/, ".ts") : uri.replace(/(\d+)\.ts(\?|$)/, "$1-muted.ts$2");
+  return /-muted\.(ts|mp4)(\?|$)/.test(uri)
+    ? uri.replace(/-muted\.(ts|mp4)/, ".$1")
+    : uri.replace(/(\d+)\.(ts|mp4)(\?|$)/, "$1-muted.$2$3");
 }
 
 async function readBody(response: Response, counter: ByteCounter | undefined): Promise<Buffer> {
@@ -88,14 +90,33 @@ async function attempt(url: string, opts: SegmentFetchOptions): Promise<{ status
   }
 }
 
-/** Downloads one segment, retrying transient failures with exponential backoff. */
-export async function fetchSegment(segment: MediaSegment, opts: SegmentFetchOptions): Promise<FetchedSegment> {
+/** Runs `once` until it returns, retrying RetryableErrors with exponential backoff and jitter. */
+async function withRetries<T>(opts: SegmentFetchOptions, giveUp: (lastError: string, attempts: number) => Error, once: () => Promise<T>): Promise<T> {
   const retries = opts.retries ?? 4;
   const base = opts.retryDelayMs ?? 250;
   let lastError = "";
   for (let i = 0; i <= retries; i++) {
     if (i > 0) await sleep(base * 2 ** (i - 1) * (0.75 + Math.random() * 0.5), opts.signal);
     try {
+      return await once();
+    } catch (error) {
+      if (!(error instanceof RetryableError)) throw error;
+      lastError = error.message;
+    }
+  }
+  throw giveUp(lastError, retries + 1);
+}
+
+/** Downloads one segment, retrying transient failures with exponential backoff. */
+export function fetchSegment(segment: MediaSegment, opts: SegmentFetchOptions): Promise<FetchedSegment> {
+  return withRetries(
+    opts,
+    (lastError, attempts) =>
+      new SourceError(
+        "vod_segment_unavailable",
+        `Part ${segment.index} of the VOD could not be downloaded after ${attempts} attempts (${lastError}). Please try again later.`,
+      ),
+    async () => {
       const first = await attempt(segment.uri, opts);
       if (first.data) return { data: first.data, muted: segment.muted };
       if (first.status === 403 || first.status === 404) {
@@ -106,13 +127,21 @@ export async function fetchSegment(segment: MediaSegment, opts: SegmentFetchOpti
         "vod_segment_unavailable",
         `Twitch refused part ${segment.index} of the VOD (HTTP ${first.status}); the VOD may have been removed meanwhile.`,
       );
-    } catch (error) {
-      if (!(error instanceof RetryableError)) throw error;
-      lastError = error.message;
-    }
-  }
-  throw new SourceError(
-    "vod_segment_unavailable",
-    `Part ${segment.index} of the VOD could not be downloaded after ${retries + 1} attempts (${lastError}). Please try again later.`,
+    },
+  );
+}
+
+/** Downloads an fMP4 initialisation section (#EXT-X-MAP), with the same retries as a segment. */
+export function fetchInitSection(uri: string, opts: SegmentFetchOptions): Promise<Buffer> {
+  const name = new URL(uri).pathname.split("/").pop();
+  return withRetries(
+    opts,
+    (lastError, attempts) =>
+      new SourceError("vod_segment_unavailable", `The VOD's ${name} could not be downloaded after ${attempts} attempts (${lastError}). Please try again later.`),
+    async () => {
+      const answer = await attempt(uri, opts);
+      if (answer.data) return answer.data;
+      throw new SourceError("vod_segment_unavailable", `Twitch refused the VOD's ${name} (HTTP ${answer.status}); the VOD may have been removed meanwhile.`);
+    },
   );
 }

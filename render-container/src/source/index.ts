@@ -4,7 +4,7 @@ export { resolveVodMedia, type ResolvedVodMedia, type ResolveOptions } from "./r
 export { downloadAudio, mutedRanges, type DownloadedAudio, type DownloadOptions } from "./download-audio";
 export { downloadCoveringSegments, type ClipSource, type CoveringDownloadOptions } from "./download-covering-segments";
 export { coveringSegmentGroups, type TimeRange } from "./covering-segments";
-export { fetchSegment, mutedTwin, type FetchedSegment } from "./fetch-segment";
+export { fetchInitSection, fetchSegment, mutedTwin, type FetchedSegment } from "./fetch-segment";
 export { downloadSegmentsToFile } from "./ordered-download";
 export { firstPtsSeconds, shiftTimestamps, startPtsSeconds } from "./mpegts-pts";
 export { TimelineKeeper } from "./timeline";

@@ -2,7 +2,8 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_MIN_FREE_BYTES, asDiskFull, ensureDiskRoom } from "./disk-guard";
 import type { MediaSegment } from "../../../common/twitch";
-import { fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
+import { fetchInitSection, fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
+import { SourceError } from "./source-error";
 import type { Slots } from "./slots";
 import { TimelineKeeper } from "./timeline";
 
@@ -37,6 +38,8 @@ export interface OrderedDownloadResult {
   bytes: number;
   mutedIndexes: number[];
 }
+
+const fileName = (uri: string | null) => (uri ? new URL(uri).pathname.split("/").pop() : "MPEG-TS");
 
 /**
  * Fetches segments in parallel (bounded) and appends them to one file in playlist order, so the file is the
@@ -79,26 +82,50 @@ export async function downloadSegmentsToFile(
   };
 
   const timeline = new TimelineKeeper(opts.timelineOrigin);
+  // fMP4 (#EXT-X-MAP): the file starts with the initialisation section, fetched alongside the first segments.
+  let initUri = segments[0]?.init_uri ?? null;
+  const firstInit = initUri ? fetchInitSection(initUri, fetchOpts) : null;
+  firstInit?.catch(() => undefined);
+  let initBytes: Buffer | null = null;
   const minFree = opts.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
   const dir = path.dirname(filePath);
   const file = await open(filePath, "w");
   let bytes = 0;
   const mutedIndexes: number[] = [];
+  const write = async (data: Buffer) => {
+    opts.beforeWrite?.(data.length);
+    await ensureDiskRoom(dir, data.length, minFree);
+    await file.write(data).catch((err: unknown) => {
+      throw asDiskFull(err);
+    });
+    bytes += data.length;
+  };
   try {
     for (let i = 0; i < Math.min(concurrency, segments.length); i++) start(i);
+    if (firstInit) {
+      initBytes = await firstInit;
+      await write(initBytes);
+    }
     for (let i = 0; i < segments.length; i++) {
       const fetched = await inFlight[i]!;
       delete inFlight[i];
       const data = timeline.align(segments[i]!, fetched.data);
       const muted = fetched.muted;
       if (i + concurrency < segments.length) start(i + concurrency);
-      opts.beforeWrite?.(data.length);
-      await ensureDiskRoom(dir, data.length, minFree);
-      await file.write(data).catch((err: unknown) => {
-        throw asDiskFull(err);
-      });
+      const segmentInit = segments[i]!.init_uri ?? null;
+      if (segmentInit !== initUri) {
+        // A new initialisation section part-way: fine when it is the same bytes under another name.
+        const next = segmentInit ? await fetchInitSection(segmentInit, fetchOpts) : null;
+        if (!next || !initBytes || !next.equals(initBytes)) {
+          throw new SourceError(
+            "vod_format_unsupported",
+            `This VOD changes its media format part-way (at ${Math.round(segments[i]!.start)} s, ${fileName(segmentInit)} after ${fileName(initUri)}); such VODs cannot be processed yet.`,
+          );
+        }
+        initUri = segmentInit;
+      }
+      await write(data);
       release(i);
-      bytes += data.length;
       if (muted) mutedIndexes.push(segments[i]!.index);
       await opts.onSegmentData?.(data, i);
       opts.onSegmentWritten?.(i + 1);

@@ -10,7 +10,8 @@ export type SourceErrorCode =
   | "twitch_unavailable"
   | "vod_segment_unavailable"
   | "source_too_large"
-  | "disk_full";
+  | "disk_full"
+  | "vod_format_unsupported";
 
 export class SourceError extends Error {
   constructor(

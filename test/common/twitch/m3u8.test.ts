@@ -136,6 +136,30 @@ describe("parseMediaPlaylist", () => {
     expect(p.segments.map((s) => s.start)).toEqual([0, 10, 20, 30]);
   });
 
+  it("fMP4: #EXT-X-MAP applies to every later segment until the next one; -unmuted.mp4 is served as -muted.mp4", () => {
+    const text = [
+      "#EXTM3U",
+      "#EXT-X-VERSION:6",
+      '#EXT-X-MAP:URI="init-0.mp4"',
+      "#EXTINF:10.000,",
+      "0.mp4",
+      "#EXTINF:10.000,",
+      "1-unmuted.mp4",
+      "#EXT-X-DISCONTINUITY",
+      '#EXT-X-MAP:URI="init-1.mp4"',
+      "#EXTINF:10.000,",
+      "2.mp4",
+      "#EXT-X-ENDLIST",
+    ].join("\n");
+    const p = parseMediaPlaylist(text, "https://cdn.example.net/v/chunked/index-dvr.m3u8");
+    expect(p.segments.map((s) => [s.uri.split("/").pop(), s.init_uri?.split("/").pop(), s.muted, s.discontinuity_sequence])).toEqual([
+      ["0.mp4", "init-0.mp4", false, 0],
+      ["1-muted.mp4", "init-0.mp4", true, 0],
+      ["2.mp4", "init-1.mp4", false, 1],
+    ]);
+    expect(parseMediaPlaylist(MEDIA, "https://x/a/index.m3u8").segments.every((s) => s.init_uri === null)).toBe(true);
+  });
+
   it("reports a playlist still being recorded as not ended", () => {
     const p = parseMediaPlaylist("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n0.ts\n", "http://x/a/index.m3u8");
     expect(p.ended).toBe(false);

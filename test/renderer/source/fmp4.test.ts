@@ -1,0 +1,124 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSyntheticVod, writeFmp4Variant, type SyntheticVodTruth } from "../../../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import {
+  SourceError,
+  downloadAudio,
+  downloadCoveringSegments,
+  resolveVodMedia,
+  type ResolvedVodMedia,
+} from "../../../render-container/src/source";
+import { SMALL_VOD } from "../../dev/fixture-vods";
+import { ffprobeJson, rmsPerSecond, streams } from "../../dev/media-probe";
+
+const exec = promisify(execFile);
+const VOD = "710000091";
+const SAME_INIT = "710000092";
+const OTHER_INIT = "710000093";
+
+let original: string;
+let truth: SyntheticVodTruth;
+let root: string;
+let server: TwitchServer;
+let media: ResolvedVodMedia;
+let work: string;
+const twitch = () => ({ gqlUrl: server.gqlUrl, usherUrl: server.usherUrl });
+
+beforeAll(async () => {
+  ({ dir: original, truth } = await generateSyntheticVod(SMALL_VOD));
+  root = await mkdtemp(path.join(os.tmpdir(), "source-fmp4-"));
+  await writeFmp4Variant(original, path.join(root, VOD));
+  await writeFmp4Variant(original, path.join(root, SAME_INIT), { initSwitch: { fromSegment: 7, sameBytes: true } });
+  await writeFmp4Variant(original, path.join(root, OTHER_INIT), { initSwitch: { fromSegment: 7, sameBytes: false } });
+  server = await startTwitchServer({ root });
+  media = await resolveVodMedia(twitch(), VOD);
+  work = path.join(root, "work");
+});
+afterAll(async () => {
+  await server.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** MD5 of every decoded video frame, in order (timestamps left out). */
+async function frameHashes(input: string): Promise<string[]> {
+  const { stdout } = await exec("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", input, "-map", "0:v:0", "-f", "framemd5", "-"], { maxBuffer: 1 << 26 });
+  return stdout.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").pop()!.trim());
+}
+
+const startTimes = async (input: string) => {
+  const json = (await ffprobeJson(input, ["-show_entries", "format=start_time:stream=codec_type,start_time"])) as {
+    format: { start_time: string };
+    streams: { codec_type: string; start_time: string }[];
+  };
+  return { file: Number(json.format.start_time), video: Number(json.streams.find((s) => s.codec_type === "video")?.start_time) };
+};
+
+describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
+  it("are read with their initialisation section and the -muted.mp4 parts", () => {
+    const segs = media.videoPlaylist.segments;
+    expect(segs).toHaveLength(10);
+    expect(segs.every((s) => s.init_uri === `${server.url}/media/${VOD}/chunked/init-0.mp4`)).toBe(true);
+    expect(segs[5]!.uri).toMatch(/\/5-muted\.mp4$/);
+    expect(segs.map((s) => s.muted)).toEqual(segs.map((_, i) => i === 5));
+  });
+
+  it("a covering clip is the init section plus only its fragments: the same frames, on the VOD's clock", async () => {
+    server.stats.reset();
+    const [clip] = await downloadCoveringSegments(media.videoPlaylist, [{ start: 22, end: 34 }], path.join(work, "video"));
+    expect([clip!.media_start_seconds, clip!.media_end_seconds]).toEqual([20, 40]);
+    expect(server.stats.segmentsServed.map((p) => p.split("/").pop())).toEqual(expect.arrayContaining(["init-0.mp4", "2.mp4", "3.mp4"]));
+    expect(server.stats.segmentsServed).toHaveLength(3);
+    const bytes = await readFile(clip!.path);
+    expect(bytes.subarray(4, 8).toString()).toBe("ftyp");
+    expect((await streams(clip!.path)).map((s) => s.codec_name).sort()).toEqual(["aac", "h264"]);
+    const ts = `concat:${["2.ts", "3.ts"].map((f) => path.join(original, "chunked", f)).join("|")}`;
+    const [fromMp4, fromTs] = await Promise.all([frameHashes(clip!.path), frameHashes(ts)]);
+    expect(fromMp4).toHaveLength(600);
+    expect(fromMp4).toEqual(fromTs);
+    // File time 0 is VOD time 20 (what the renderer's trims assume), as with MPEG-TS.
+    const t = await startTimes(clip!.path);
+    expect(t.file).toBeCloseTo(20, 1);
+    expect(t.video - t.file).toBeCloseTo((await startTimes(ts)).video - (await startTimes(ts)).file, 2);
+  });
+
+  it("the audio rendition downloads whole into one decodable file with the planted moments in place", async () => {
+    const audio = await downloadAudio(media.audioPlaylist, path.join(work, "audio"));
+    expect(audio.muted_ranges).toHaveLength(1);
+    expect(audio.muted_ranges[0]!.start).toBeCloseTo(50, 1);
+    expect(audio.muted_ranges[0]!.end).toBeCloseTo(60, 1);
+    const rms = await rmsPerSecond(audio.path);
+    expect(rms.length).toBeGreaterThanOrEqual(94);
+    const hype = truth.moments.find((m) => m.kind === "hype")!;
+    expect(Math.max(...rms.slice(hype.peak, hype.peak + 4))).toBeGreaterThan(-20);
+    expect(rms[55]).toBe(Number.NEGATIVE_INFINITY);
+  });
+
+  it("a switch to another initialisation section starts a new file; the same bytes under a new name go on in one", async () => {
+    for (const id of [SAME_INIT, OTHER_INIT]) {
+      const m = await resolveVodMedia(twitch(), id);
+      const clips = await downloadCoveringSegments(m.videoPlaylist, [{ start: 62, end: 84 }], path.join(work, `switch-${id}`));
+      expect(clips.map((c) => [c.media_start_seconds, c.media_end_seconds])).toEqual([
+        [60, 70],
+        [70, 90],
+      ]);
+      expect((await readFile(clips[1]!.path)).subarray(0, 4096).includes(Buffer.from("free"))).toBe(id === OTHER_INIT);
+      for (const c of clips) expect((await frameHashes(c.path)).length).toBe(c === clips[0] ? 300 : 600);
+    }
+    const same = await resolveVodMedia(twitch(), SAME_INIT);
+    const audio = await downloadAudio(same.audioPlaylist, path.join(work, "switch-audio"));
+    expect((await rmsPerSecond(audio.path)).length).toBeGreaterThanOrEqual(94);
+  });
+
+  it("one file cannot hold two different initialisation sections: a clear vod_format_unsupported", async () => {
+    const other = await resolveVodMedia(twitch(), OTHER_INIT);
+    const error = await downloadAudio(other.audioPlaylist, path.join(work, "other-audio")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceError);
+    expect((error as SourceError).code).toBe("vod_format_unsupported");
+    expect((error as Error).message).toMatch(/at 70 s, init-1\.mp4 after init-0\.mp4/);
+  });
+});
