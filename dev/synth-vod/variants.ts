@@ -51,14 +51,35 @@ export async function writeDiscontinuityVariant(srcDir: string, destDir: string,
 export interface Fmp4Options {
   /**
    * From this segment on the playlist names another initialisation section, init-1.mp4, after an
-   * #EXT-X-DISCONTINUITY (as Twitch does after a reconnect); `sameBytes: false` makes init-1.mp4 differ from
-   * init-0.mp4 (a trailing `free` box: same media, other bytes).
+   * #EXT-X-DISCONTINUITY, and those segments come from a second packaging run whose clock starts again at 0
+   * (as after a reconnect). `sameBytes`: init-1.mp4 is a copy of init-0.mp4; otherwise it differs (a trailing
+   * `free` box: same media, other bytes).
    */
   initSwitch?: { fromSegment: number; sameBytes: boolean };
 }
 
 /** A `free` box: valid MP4 that players skip. */
 const FREE_BOX = Buffer.from([0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65]);
+
+/** Packages TS segments as fMP4 HLS fragments `<first>.mp4`, ... plus `init`; returns their durations. */
+async function packageFmp4(inputs: string[], dir: string, first: number, init: string): Promise<number[]> {
+  const list = path.join(dir, `ffmpeg-${first}.m3u8`);
+  await run("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-i", `concat:${inputs.join("|")}`,
+    "-map", "0", "-c", "copy", "-bsf:a", "aac_adtstoasc",
+    "-f", "hls", "-hls_time", "10", "-hls_list_size", "0", "-hls_playlist_type", "vod",
+    "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", init, "-start_number", String(first),
+    "-hls_segment_filename", path.join(dir, "%d.mp4"), list,
+  ]);
+  const durations = (await readFile(list, "utf8"))
+    .split("\n")
+    .filter((l) => l.startsWith("#EXTINF:"))
+    .map((l) => Number.parseFloat(l.slice("#EXTINF:".length)));
+  await rm(list);
+  if (durations.length !== inputs.length) throw new Error(`fMP4 packaging gave ${durations.length} segments, not ${inputs.length}`);
+  return durations;
+}
 
 /**
  * Copies a VOD folder with every rendition repackaged (stream copy) as fMP4 HLS the way Twitch serves newer
@@ -69,37 +90,29 @@ export async function writeFmp4Variant(srcDir: string, destDir: string, opts: Fm
   await rm(destDir, { recursive: true, force: true });
   await cp(srcDir, destDir, { recursive: true, filter: (p) => !/\.ts$|index-dvr\.m3u8$|truth\.json$/.test(p) });
   const video = JSON.parse(await readFile(path.join(destDir, "video.json"), "utf8")) as VideoFile;
+  const cut = opts.initSwitch?.fromSegment;
   for (const r of video.renditions ?? []) {
     const from = path.join(srcDir, r.group_id);
     const dir = path.join(destDir, r.group_id);
     await mkdir(dir, { recursive: true });
     const files = await segmentFiles(from);
-    await run("ffmpeg", [
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-i", `concat:${files.map((f) => path.join(from, f)).join("|")}`,
-      "-map", "0", "-c", "copy", "-bsf:a", "aac_adtstoasc",
-      "-f", "hls", "-hls_time", "10", "-hls_list_size", "0", "-hls_playlist_type", "vod",
-      "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init-0.mp4",
-      "-hls_segment_filename", path.join(dir, "%d.mp4"), path.join(dir, "ffmpeg.m3u8"),
-    ]);
-    const durations = (await readFile(path.join(dir, "ffmpeg.m3u8"), "utf8"))
-      .split("\n")
-      .filter((l) => l.startsWith("#EXTINF:"))
-      .map((l) => Number.parseFloat(l.slice("#EXTINF:".length)));
-    if (durations.length !== files.length) throw new Error(`fMP4 packaging gave ${durations.length} segments, not ${files.length}`);
-    await rm(path.join(dir, "ffmpeg.m3u8"));
+    const inputs = files.map((f) => path.join(from, f));
+    const durations =
+      cut === undefined
+        ? await packageFmp4(inputs, dir, 0, "init-0.mp4")
+        : [...(await packageFmp4(inputs.slice(0, cut), dir, 0, "init-0.mp4")), ...(await packageFmp4(inputs.slice(cut), dir, cut, "init-1.mp4"))];
     const lines = ["#EXTM3U", "#EXT-X-VERSION:6", `#EXT-X-TARGETDURATION:${Math.ceil(Math.max(...durations))}`, "#EXT-X-PLAYLIST-TYPE:EVENT", "#EXT-X-MEDIA-SEQUENCE:0", '#EXT-X-MAP:URI="init-0.mp4"'];
     for (let i = 0; i < files.length; i++) {
       const name = files[i]!.replace(/\.ts$/, ".mp4");
       if (name !== `${i}.mp4`) await rename(path.join(dir, `${i}.mp4`), path.join(dir, name));
-      if (opts.initSwitch && i === opts.initSwitch.fromSegment) lines.push("#EXT-X-DISCONTINUITY", '#EXT-X-MAP:URI="init-1.mp4"');
+      if (i === cut) lines.push("#EXT-X-DISCONTINUITY", '#EXT-X-MAP:URI="init-1.mp4"');
       lines.push(`#EXTINF:${durations[i]!.toFixed(3)},`, name);
     }
     lines.push("#EXT-X-ENDLIST");
     await writeFile(path.join(dir, "index-dvr.m3u8"), lines.join("\n") + "\n");
     if (opts.initSwitch) {
       const init = await readFile(path.join(dir, "init-0.mp4"));
-      await writeFile(path.join(dir, "init-1.mp4"), opts.initSwitch.sameBytes ? init : Buffer.concat([init, FREE_BOX]));
+      await writeFile(path.join(dir, "init-1.mp4"), opts.initSwitch.sameBytes ? init : Buffer.concat([await readFile(path.join(dir, "init-1.mp4")), FREE_BOX]));
     }
   }
 }

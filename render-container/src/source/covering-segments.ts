@@ -7,10 +7,15 @@ export interface TimeRange {
 
 /**
  * Groups of consecutive segments that together cover the ranges (each widened by `pad` seconds). Ranges whose
- * segments overlap or touch share one group, so no segment is fetched twice and each group is one file; in fMP4
- * playlists a switch to another initialisation section (#EXT-X-MAP) or discontinuity sequence ends a group.
+ * segments overlap or touch share one group, so no segment is fetched twice and each group is one file; an fMP4
+ * playlist's switch to an initialisation section (#EXT-X-MAP) that `sameInit` does not equate ends a group.
  */
-export function coveringSegmentGroups(playlist: MediaPlaylist, ranges: readonly TimeRange[], pad = 0.5): MediaSegment[][] {
+export function coveringSegmentGroups(
+  playlist: MediaPlaylist,
+  ranges: readonly TimeRange[],
+  pad = 0.5,
+  sameInit: (a: string | null, b: string | null) => boolean = (a, b) => a === b,
+): MediaSegment[][] {
   const segs = playlist.segments;
   if (segs.length === 0) return [];
   const spans: [number, number][] = [];
@@ -31,23 +36,17 @@ export function coveringSegmentGroups(playlist: MediaPlaylist, ranges: readonly 
     if (prev && s[0] <= prev[1] + 1) prev[1] = Math.max(prev[1], s[1]);
     else merged.push([s[0], s[1]]);
   }
-  // A file holds one fMP4 initialisation section and, for fMP4 (whose timestamps are not rewritten, unlike
-  // MPEG-TS), one discontinuity sequence: a group ends where the playlist switches either.
+  // A file holds one fMP4 initialisation section: a group ends where the playlist switches to another one
+  // (discontinuities need no new file: downloads put every sequence on one timeline).
   const groups: MediaSegment[][] = [];
   for (const [a, b] of merged) {
     let from = a;
     for (let i = a + 1; i <= b + 1; i++) {
-      if (i > b || startsNewFile(segs[i - 1]!, segs[i]!)) {
+      if (i > b || !sameInit(segs[i - 1]!.init_uri ?? null, segs[i]!.init_uri ?? null)) {
         groups.push(segs.slice(from, i));
         from = i;
       }
     }
   }
   return groups;
-}
-
-function startsNewFile(prev: MediaSegment, next: MediaSegment): boolean {
-  const init = next.init_uri ?? null;
-  if (init !== (prev.init_uri ?? null)) return true;
-  return init !== null && (next.discontinuity_sequence ?? 0) !== (prev.discontinuity_sequence ?? 0);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { MediaPlaylist } from "../../../common/twitch";
 import { coveringSegmentGroups, type TimeRange } from "./covering-segments";
 import { mutedRanges, type DownloadOptions } from "./download-audio";
+import { fetchInitSection } from "./fetch-segment";
 import { downloadSegmentsToFile } from "./ordered-download";
 import { Slots } from "./slots";
 import { SourceError } from "./source-error";
@@ -36,7 +37,7 @@ export async function downloadCoveringSegments(
   opts: CoveringDownloadOptions = {},
 ): Promise<ClipSource[]> {
   await mkdir(destDir, { recursive: true });
-  const groups = coveringSegmentGroups(playlist, ranges, opts.padSeconds ?? 0.5);
+  const groups = coveringSegmentGroups(playlist, ranges, opts.padSeconds ?? 0.5, await initEquality(playlist, opts));
   const totalSegments = groups.reduce((n, g) => n + g.length, 0);
   let written = 0;
   let bytesSoFar = 0;
@@ -95,4 +96,17 @@ export async function downloadCoveringSegments(
   } finally {
     opts.signal?.removeEventListener("abort", onOuterAbort);
   }
+}
+
+/**
+ * fMP4 playlists that switch initialisation sections often switch to the same bytes under a new name (after a
+ * reconnect); those may share a file. Different ones may not. The init sections are small: all are fetched.
+ */
+async function initEquality(playlist: MediaPlaylist, opts: CoveringDownloadOptions): Promise<(a: string | null, b: string | null) => boolean> {
+  const uris = [...new Set(playlist.segments.map((s) => s.init_uri ?? null))].filter((u): u is string => u !== null);
+  if (uris.length < 2) return (a, b) => a === b;
+  const sections = await Promise.all(uris.map((u) => fetchInitSection(u, opts)));
+  const canonical = new Map<string, string>();
+  uris.forEach((u, i) => canonical.set(u, uris[sections.findIndex((b) => b.equals(sections[i]!))]!));
+  return (a, b) => (a === null || b === null ? a === b : canonical.get(a) === canonical.get(b));
 }

@@ -109,7 +109,6 @@ export async function downloadSegmentsToFile(
     for (let i = 0; i < segments.length; i++) {
       const fetched = await inFlight[i]!;
       delete inFlight[i];
-      const data = timeline.align(segments[i]!, fetched.data);
       const muted = fetched.muted;
       if (i + concurrency < segments.length) start(i + concurrency);
       const segmentInit = segments[i]!.init_uri ?? null;
@@ -124,6 +123,7 @@ export async function downloadSegmentsToFile(
         }
         initUri = segmentInit;
       }
+      const data = timeline.align(segments[i]!, fetched.data, initBytes);
       await write(data);
       release(i);
       if (muted) mutedIndexes.push(segments[i]!.index);
