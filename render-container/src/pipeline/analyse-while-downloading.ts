@@ -112,6 +112,8 @@ export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], ori
         counter: o.counter,
         fetch: o.fetch,
         prefetched: o.prefetched,
+        // Every span's part file on the same clock as the first, also after an #EXT-X-DISCONTINUITY.
+        timelineOrigin: origin,
         onSegmentData: async (data, position) => {
           if (position === 0) partStart = (firstPtsSeconds(data) ?? origin + segments[0]!.start) - origin;
           o.onSegment();

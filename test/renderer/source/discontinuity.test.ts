@@ -15,6 +15,8 @@ import {
   startPtsSeconds,
   type ResolvedVodMedia,
 } from "../../../render-container/src/source";
+import { analyzeAudio } from "../../../render-container/src/analysis";
+import { analyseWhileDownloading } from "../../../render-container/src/pipeline/analyse-while-downloading";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { packetTimes, steps } from "../../dev/media-probe";
 
@@ -110,5 +112,18 @@ describe("a VOD whose playlist has #EXT-X-DISCONTINUITY", () => {
     const own = path.join(work, "tail-own.ts");
     await downloadSegmentsToFile(tail, own, {});
     expect(startPtsSeconds(await readFile(own))!).toBeCloseTo(expected + 4, 1);
+  });
+
+  it("audio analysed in spans while it downloads: a span that starts after the jump is on the VOD's clock too", async () => {
+    // Four spans of 25 s: the last one's first segment (7) is already past the jump.
+    const out = await analyseWhileDownloading(media.audioPlaylist, 100, path.join(work, "spans"), { parts: 4, concurrency: 4, signal: new AbortController().signal, splitAboveSeconds: 0 });
+    const origin = startPtsSeconds(await readFile(path.join(original, "audio_only", "0.ts")))!;
+    const last = out.parts.at(-1)!;
+    expect(last.media_start_seconds).toBeGreaterThanOrEqual(70);
+    expect(Math.abs(startPtsSeconds(await readFile(last.path))! - origin - last.media_start_seconds)).toBeLessThan(0.025);
+    // Second by second, the loudness is the continuous VOD's (the spans' own window restarts aside).
+    const reference = await analyzeAudio(whole("audio_only"), { durationSeconds: 100 });
+    const off = out.analysis.loudnessLufs.map((v, i) => Math.abs(v - reference.loudnessLufs[i]!)).filter((d, i) => ![25, 50, 75].includes(i));
+    expect(Math.max(...off.slice(76))).toBeLessThan(0.5);
   });
 });
