@@ -1,5 +1,6 @@
 import type { JobRecord } from "../contract";
 import { ApiError } from "./api-error";
+import { sleep } from "../sleep";
 
 export interface WaitForJobOptions {
   /** First delay between polls (ms). Default 2000. */
@@ -28,20 +29,7 @@ export class WaitTimeoutError extends Error {
 
 const TERMINAL = new Set<JobRecord["status"]>(["completed", "failed"]);
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /** Worth trying again: the network, a rate limit or the server side, not the request itself. */
 function isTransient(error: unknown): boolean {

@@ -1,4 +1,5 @@
 import { errorText, gqlRequest, type FetchLike, type GqlResult } from "./gql";
+import { sleep } from "../sleep";
 
 export const CHAT_REPLAY_OPERATION = "VideoCommentsByOffsetOrCursor";
 export const CHAT_REPLAY_QUERY_HASH = "b70a3591ff0f4e0313d126c6a1502d79a1c02baebb288227c582044aa76adf6a";
@@ -94,7 +95,6 @@ function readPage(result: GqlResult): PageOutcome {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One page. Transport failures are retried inside gqlRequest (network, 5xx, 429; never other 4xx); GraphQL-level
@@ -125,7 +125,7 @@ async function requestPage(
       return { ok: false, error: errorText(error), integrity: false };
     }
     if (outcome.ok || outcome.integrity || attempt >= retries) return outcome;
-    await sleep((opts.retryDelayMs ?? 500) * 2 ** attempt);
+    await sleep((opts.retryDelayMs ?? 500) * 2 ** attempt, opts.signal);
   }
 }
 

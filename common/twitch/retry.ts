@@ -1,4 +1,5 @@
 import { TwitchUnavailableError } from "./errors";
+import { sleep } from "../sleep";
 
 export interface RetryOptions {
   /** Attempts after the first, for transient failures only (network, 5xx, 408, 429). Default 2. */
@@ -8,20 +9,6 @@ export interface RetryOptions {
   signal?: AbortSignal;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /**
  * Runs one Twitch request, asking again after a transient TwitchUnavailableError. Definite answers (4xx, a

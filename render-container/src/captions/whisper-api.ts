@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { primaryLanguage, type TranscribeOptions, type Transcriber } from "./transcriber";
 import type { Word } from "./types";
+import { sleep } from "../../../common/sleep";
 
 export interface WhisperApiOptions {
   /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`. */
@@ -128,16 +129,3 @@ export class WhisperApiTranscriber implements Transcriber {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

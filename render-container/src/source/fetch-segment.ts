@@ -1,6 +1,7 @@
 import type { FetchLike, MediaSegment } from "../../../common/twitch";
 import type { ByteCounter } from "./byte-counter";
 import { SourceError } from "./source-error";
+import { sleep } from "../../../common/sleep";
 
 export interface SegmentFetchOptions {
   fetch?: FetchLike;
@@ -20,19 +21,6 @@ export interface FetchedSegment {
 
 class RetryableError extends Error {}
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 
 /** Twitch mutes parts after the fact: a listed N.ts may only exist as N-muted.ts now, and the other way round. */
 export function mutedTwin(uri: string): string {
