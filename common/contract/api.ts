@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
+import { jobErrorCodesDescription } from "./job-errors";
 import { NormalizedJobRequest } from "./normalized-request";
 
 /**
@@ -48,7 +49,10 @@ export const JobAck = z
   .meta({ description: "202 answer of POST /jobs (spec 2.5)." });
 export type JobAck = z.infer<typeof JobAck>;
 
-export const JobError = z.object({ code: z.string(), message: z.string() });
+export const JobError = z.object({
+  code: z.string().meta({ description: jobErrorCodesDescription }),
+  message: z.string().meta({ description: "What happened and what to do, for people (never a stack trace)." }),
+});
 export type JobError = z.infer<typeof JobError>;
 
 export const JobRecord = z

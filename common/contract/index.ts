@@ -6,3 +6,4 @@ export * from "./job-request";
 export * from "./api";
 export * from "./results";
 export * from "./webhooks";
+export * from "./job-errors";

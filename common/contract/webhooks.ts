@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jobErrorCodesDescription } from "./job-errors";
 import { JobResults } from "./results";
 
 /**
@@ -27,7 +28,7 @@ export const JobFailedPayload = z
     job_id: z.string(),
     status: z.literal("failed"),
     error: z.string().meta({ description: "Human-readable message (never a stack trace)." }),
-    error_code: z.string().meta({ description: "Stable code, e.g. cancelled_by_user, render_failed." }),
+    error_code: z.string().meta({ description: `Stable code. ${jobErrorCodesDescription}` }),
     refunded_credits: z.number().int(),
   })
   .meta({ description: "Payload of job.failed: the job failed or was cancelled; credits were refunded." });
