@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
 import { jobErrorCodesDescription } from "./job-errors";
 import { NormalizedJobRequest } from "./normalized-request";
+import { RENDER_STAGES } from "./render";
 
 /**
  * Response (and small request) schemas of the public REST API and the operator API. The Worker builds its
@@ -60,7 +61,7 @@ export const JobRecord = z
     id: z.string(),
     status: JobStatus,
     progress: z.number().int().min(0).max(100),
-    stage: z.string().nullable().meta({ description: "Current pipeline stage while running, else null or the last one." }),
+    stage: z.string().nullable().meta({ description: `Current pipeline stage while running (${RENDER_STAGES.join(", ")}; some run side by side, the last reported shows), else null.` }),
     vod_url: z.string(),
     vod_id: z.string(),
     vod_title: z.string().nullable().meta({ description: "null when vod_length_hours skipped the probe." }),
