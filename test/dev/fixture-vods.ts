@@ -19,3 +19,14 @@ export const SMALL_VOD: SyntheticVodOptions = {
   ],
   mutedSegments: [5],
 };
+
+/** 90 s, small picture, one hype moment at 50 s: enough for one real short (renderer service and CLI tests). */
+export const ONE_MOMENT_VOD: SyntheticVodOptions = {
+  root: FIXTURE_ROOT,
+  vodId: "900000331",
+  durationSeconds: 90,
+  width: 320,
+  height: 180,
+  seed: 5,
+  moments: [{ kind: "hype", peak: 50 }],
+};

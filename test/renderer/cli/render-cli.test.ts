@@ -8,16 +8,15 @@ import { Manifest } from "../../../common/contract/render";
 import { generateSyntheticVod } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
-const VOD_ID = "900000331";
+const VOD_ID = ONE_MOMENT_VOD.vodId;
 let twitch: TwitchServer;
 
 beforeAll(async () => {
-  // Shared with the service's cancel test: the generator reuses the VOD when the parameters match.
-  const root = path.join(os.tmpdir(), "highlight-test-vods");
-  await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 90, seed: 5, width: 320, height: 180, moments: [{ kind: "hype", peak: 50 }] });
-  twitch = await startTwitchServer({ root });
+  await generateSyntheticVod(ONE_MOMENT_VOD);
+  twitch = await startTwitchServer({ root: ONE_MOMENT_VOD.root });
 });
 afterAll(async () => {
   await twitch?.close();

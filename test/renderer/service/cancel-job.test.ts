@@ -12,6 +12,7 @@ import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
 import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
 import { startRecorder } from "../../support/http-recorder";
+import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 
 /** This process's child processes (name and pid), from /proc. */
 function children(): { pid: number; name: string }[] {
@@ -30,14 +31,12 @@ function children(): { pid: number; name: string }[] {
   return out;
 }
 
-const VOD_ID = "900000331";
+const VOD_ID = ONE_MOMENT_VOD.vodId;
 let twitch: TwitchServer;
 
 beforeAll(async () => {
-  // A fixed folder: the generator reuses a VOD it already built with the same parameters.
-  const root = path.join(os.tmpdir(), "highlight-test-vods");
-  await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 90, seed: 5, width: 320, height: 180, moments: [{ kind: "hype", peak: 50 }] });
-  twitch = await startTwitchServer({ root });
+  await generateSyntheticVod(ONE_MOMENT_VOD);
+  twitch = await startTwitchServer({ root: ONE_MOMENT_VOD.root });
 });
 afterAll(async () => {
   await twitch?.close();
