@@ -1,5 +1,5 @@
 import { primaryLanguage } from "../captions/transcriber";
-import { extractKeywords } from "./keywords";
+import { extractKeywords, tokenize } from "./keywords";
 import { parsePronouns, pronounGender } from "./pronouns";
 import { hashtags, normalizeTags } from "./tags";
 import { LANGUAGE_PACKS, type LanguagePack, type Who } from "./templates";
@@ -32,9 +32,16 @@ interface MomentText {
   story: string;
 }
 
-function describeMoment(m: MetadataMoment, pack: LanguagePack, who: Who, game: string | null, language: string): MomentText {
+/**
+ * `usedWords`: words earlier moments' titles feature; a title prefers words no other title has, so the shorts of
+ * one job do not all get the same title when the streamer keeps saying the same thing.
+ */
+function describeMoment(m: MetadataMoment, pack: LanguagePack, who: Who, game: string | null, language: string, usedWords: ReadonlySet<string>): MomentText {
   const keywords = extractKeywords([m.transcript], language, 3);
-  const words = keywords.length ? keywords : extractKeywords(m.top_chat_messages, language, 2);
+  const fresh = (ws: string[]) => ws.filter((w) => !usedWords.has(w));
+  const spoken = extractKeywords([m.transcript], language, 8);
+  const chat = extractKeywords(m.top_chat_messages, language, 4);
+  const words = fresh(spoken).length ? fresh(spoken) : fresh(chat).length ? fresh(chat) : spoken.length ? spoken : chat.slice(0, 2);
   const s = m.signals;
   const ratio = s?.chat_rate_ratio ?? null;
   const loud = s?.loudness_db_above_baseline ?? 0;
@@ -102,7 +109,17 @@ export function writeLocalMetadata(input: MetadataInput): MetadataOutput {
   };
   const game = input.game?.trim() || null;
   const byId = new Map<string, MomentText>();
-  for (const m of input.moments) byId.set(m.id, describeMoment(m, pack, who, game, language));
+  const usedWords = new Set<string>();
+  const titleOfRange = new Map<string, string>();
+  for (const m of input.moments) {
+    const range = `${m.start.toFixed(1)}-${m.end.toFixed(1)}`;
+    const text = describeMoment(m, pack, who, game, language, usedWords);
+    // The same range in two profiles' reels keeps one title (distinctTitles settles what still repeats).
+    text.title = titleOfRange.get(range) ?? text.title;
+    titleOfRange.set(range, text.title);
+    for (const w of tokenize(text.title)) usedWords.add(w);
+    byId.set(m.id, text);
+  }
   const follow = followBlock(pack, who, input);
   const baseTags = [who.name, game, pack.tags.highlights, pack.tags.clips, "twitch"];
 

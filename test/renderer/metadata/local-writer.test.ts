@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractKeywords, tokenize } from "../../../render-container/src/metadata/keywords";
+import { distinctTitles } from "../../../render-container/src/metadata/distinct-titles";
 import { LocalMetadataWriter, writeLocalMetadata } from "../../../render-container/src/metadata/local-writer";
 import { parsePronouns } from "../../../render-container/src/metadata/pronouns";
 import { hashtags, normalizeTags } from "../../../render-container/src/metadata/tags";
@@ -145,5 +146,57 @@ describe("LocalMetadataWriter", () => {
 
   it("accepts region subtags", () => {
     expect(writeLocalMetadata(sampleInput({ language: "pt-BR" })).language).toBe("pt");
+  });
+});
+
+describe("titles within one job", () => {
+  const moment = (id: string, start: number, transcript: string, profile: "balanced" | "audience" = "balanced") => ({
+    id, start, end: start + 30, profile, transcript, top_chat_messages: [], top_emotes: [],
+    signals: signals({ chat_rate_ratio: 6 }), label: null,
+  });
+  const repetitive = sampleInput({
+    moments: [
+      moment("a", 100, "good good good that was a clean jump"),
+      moment("b", 700, "good good good nice flank there"),
+      moment("c", 3725, "good good good"),
+      moment("d", 5000, "good good good"),
+    ],
+    reels: [{ run_name: "balanced", moment_ids: ["a", "b", "c", "d"] }],
+    shorts: [{ index: 1, moment_id: "a" }, { index: 2, moment_id: "b" }, { index: 3, moment_id: "c" }, { index: 4, moment_id: "d" }],
+  });
+
+  it("the local writer prefers words no earlier title used when the streamer keeps saying the same thing", () => {
+    const titles = writeLocalMetadata(repetitive).shorts.map((s) => s.title);
+    expect(titles[0]).toContain("good");
+    expect(titles[1]).toMatch(/nice|flank/);
+    expect(titles[1]).not.toContain("good");
+  });
+
+  it("never repeat after distinctTitles: with nothing new to say, the time in the VOD tells them apart", () => {
+    const out = distinctTitles(repetitive, writeLocalMetadata(repetitive));
+    const titles = out.shorts.map((s) => s.title);
+    expect(new Set(titles).size).toBe(4);
+    expect(titles[2]).toMatch(/ @ 1:02:05$/);
+    expect(titles[3]).toMatch(/ @ 1:23:20$/);
+    // Shorts and their moments agree (reel title cards and the manifest show the moment's title).
+    expect(out.moments.find((m) => m.id === "c")!.title).toBe(titles[2]);
+  });
+
+  it("hold for any writer's output (an LLM repeating itself), and keep one title for a range two profiles share", () => {
+    const input = sampleInput({
+      moments: [moment("a", 100, "x"), moment("b", 100, "x", "audience"), moment("c", 65, "y")],
+      reels: [{ run_name: "balanced", moment_ids: ["a", "c"] }, { run_name: "audience", moment_ids: ["b"] }],
+      shorts: [{ index: 1, moment_id: "a" }, { index: 2, moment_id: "c" }],
+    });
+    const same = { title: "Insane clutch", description: "d", tags: ["t"] };
+    const out = distinctTitles(input, {
+      language: "en",
+      reels: [],
+      moments: ["a", "b", "c"].map((id) => ({ id, title: "Insane clutch", story: "s" })),
+      shorts: [{ index: 1, ...same }, { index: 2, ...same }],
+      warnings: [],
+    });
+    expect(out.moments.map((m) => m.title)).toEqual(["Insane clutch", "Insane clutch", "Insane clutch @ 1:05"]);
+    expect(out.shorts.map((s) => s.title)).toEqual(["Insane clutch", "Insane clutch @ 1:05"]);
   });
 });

@@ -175,8 +175,9 @@ describe("a shorts-only job", () => {
       num_shorts: 1,
       parameters: { max_highlight_duration: 20, shorts_crop_mode: "fit" },
     });
-    const { result, out } = await run(job);
+    const { result, out, stages } = await run(job);
     expect((await readdir(out)).sort()).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(stages.map((s) => s.stage)).not.toContain("rendering_reels");
     expect(result.manifest.summary).toMatchObject({ total_videos: 1, total_shorts: 1 });
     expect(result.manifest.artifacts.assets.compilation).toEqual([]);
     expect(result.manifest.highlights.length).toBeGreaterThanOrEqual(2);

@@ -67,7 +67,8 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
     const thumb = await makeThumbnail(video.path, thumbAt, path.join(outDir, artifactNames.reelThumbnail(reel.profile)), { signal: ctx.signal });
     await upload({ name: artifactNames.reelThumbnail(reel.profile), kind: "thumbnail", content_type: "image/jpeg", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: null, tags: null }, thumb.path);
   }
-  progress.report("rendering_reels", 1);
+  // A shorts-only job never shows a reel stage.
+  if (plan.reels.length > 0) progress.report("rendering_reels", 1);
 
   // Shorts, encodeConcurrency at a time; each short's file trio is uploaded as it finishes.
   const shortFractions = new Array<number>(plan.shorts.length).fill(0);

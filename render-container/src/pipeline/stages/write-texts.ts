@@ -1,6 +1,6 @@
 import type { RenderJob } from "../../../../common/contract/render";
 import type { ChatComment } from "../../../../common/twitch";
-import { createMetadataWriter, type MetadataInput, type MetadataOutput } from "../../metadata";
+import { createMetadataWriter, distinctTitles, type MetadataInput, type MetadataOutput } from "../../metadata";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
 import type { RenderPlan } from "../render-plan";
@@ -66,7 +66,7 @@ export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chose
   };
 
   const writer = createMetadataWriter(env, ctx.fetchImpl);
-  const out = await writer.write(input, { signal: ctx.signal });
+  const out = distinctTitles(input, await writer.write(input, { signal: ctx.signal }));
   const byId = new Map(out.moments.map((m) => [m.id, m]));
   const texts: Texts = {
     reels: Object.fromEntries(out.reels.map((r) => [r.run_name, { title: r.title, description: r.description, tags: r.tags }])),

@@ -1,0 +1,50 @@
+import { limitText } from "./text-limits";
+import { LIMITS, type MetadataInput, type MetadataOutput } from "./types";
+
+/** VOD time as h:mm:ss (or m:ss), the way Twitch shows it. */
+export function vodClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
+/**
+ * Whatever wrote them (LLM or local), two different moments of one job never share a title, and neither do two
+ * shorts: a repeated title gets the moment's time in the VOD (" @ 1:02:05"). The same range picked by two
+ * profiles keeps one title.
+ */
+export function distinctTitles(input: MetadataInput, out: MetadataOutput): MetadataOutput {
+  const momentById = new Map(input.moments.map((m) => [m.id, m]));
+  const rangeKey = (id: string) => {
+    const m = momentById.get(id);
+    return m ? `${m.start.toFixed(1)}-${m.end.toFixed(1)}` : id;
+  };
+  const withTime = (title: string, id: string) => limitText(`${title.replace(/…$/, "")} @ ${vodClock(momentById.get(id)?.start ?? 0)}`, LIMITS.title);
+
+  const titleOfRange = new Map<string, string>();
+  const rangeOfTitle = new Map<string, string>();
+  const moments = out.moments.map((m) => {
+    const range = rangeKey(m.id);
+    let title = titleOfRange.get(range) ?? m.title;
+    const owner = rangeOfTitle.get(title);
+    if (owner !== undefined && owner !== range) title = withTime(title, m.id);
+    titleOfRange.set(range, title);
+    rangeOfTitle.set(title, range);
+    return { ...m, title };
+  });
+
+  const original = new Map(out.moments.map((m) => [m.id, m.title]));
+  const settled = new Map(moments.map((m) => [m.id, m.title]));
+  const momentOfShort = new Map(input.shorts.map((s) => [s.index, s.moment_id]));
+  const seen = new Set<string>();
+  const shorts = out.shorts.map((s) => {
+    const id = momentOfShort.get(s.index) ?? "";
+    // A short titled like its moment follows the moment's settled title.
+    let title = original.get(id) === s.title ? settled.get(id)! : s.title;
+    if (seen.has(title)) title = withTime(title, id);
+    seen.add(title);
+    return { ...s, title };
+  });
+  return { ...out, moments, shorts };
+}
