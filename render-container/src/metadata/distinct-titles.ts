@@ -20,17 +20,27 @@ export function distinctTitles(input: MetadataInput, out: MetadataOutput): Metad
     const m = momentById.get(id);
     return m ? `${m.start.toFixed(1)}-${m.end.toFixed(1)}` : id;
   };
-  const withTime = (title: string, id: string) => limitText(`${title.replace(/…$/, "")} @ ${vodClock(momentById.get(id)?.start ?? 0)}`, LIMITS.title);
+  /** The title with a suffix that makes it unused: the VOD time, then a counter (moments in the same second). */
+  const unused = (title: string, id: string, taken: (t: string) => boolean): string => {
+    const at = vodClock(momentById.get(id)?.start ?? 0);
+    for (let n = 1; ; n++) {
+      const suffix = n === 1 ? ` @ ${at}` : ` @ ${at} (${n})`;
+      const candidate = `${limitText(title, LIMITS.title - [...suffix].length)}${suffix}`;
+      if (!taken(candidate)) return candidate;
+    }
+  };
 
   const titleOfRange = new Map<string, string>();
   const rangeOfTitle = new Map<string, string>();
   const moments = out.moments.map((m) => {
     const range = rangeKey(m.id);
-    let title = titleOfRange.get(range) ?? m.title;
-    const owner = rangeOfTitle.get(title);
-    if (owner !== undefined && owner !== range) title = withTime(title, m.id);
-    titleOfRange.set(range, title);
-    rangeOfTitle.set(title, range);
+    let title = titleOfRange.get(range);
+    if (title === undefined) {
+      const owner = rangeOfTitle.get(m.title);
+      title = owner === undefined ? m.title : unused(m.title, m.id, (t) => rangeOfTitle.has(t));
+      titleOfRange.set(range, title);
+      rangeOfTitle.set(title, range);
+    }
     return { ...m, title };
   });
 
@@ -42,7 +52,7 @@ export function distinctTitles(input: MetadataInput, out: MetadataOutput): Metad
     const id = momentOfShort.get(s.index) ?? "";
     // A short titled like its moment follows the moment's settled title.
     let title = original.get(id) === s.title ? settled.get(id)! : s.title;
-    if (seen.has(title)) title = withTime(title, id);
+    if (seen.has(title)) title = unused(title, id, (t) => seen.has(t));
     seen.add(title);
     return { ...s, title };
   });

@@ -199,4 +199,20 @@ describe("titles within one job", () => {
     expect(out.moments.map((m) => m.title)).toEqual(["Insane clutch", "Insane clutch", "Insane clutch @ 1:05"]);
     expect(out.shorts.map((s) => s.title)).toEqual(["Insane clutch", "Insane clutch @ 1:05"]);
   });
+
+  it("stay distinct when titles are at the length limit or moments start in the same second", () => {
+    const long = "x".repeat(LIMITS.title);
+    const input = sampleInput({
+      moments: [moment("a", 100, "a"), moment("b", 100.4, "b"), moment("c", 100.6, "c")],
+      reels: [{ run_name: "balanced", moment_ids: ["a", "b", "c"] }],
+      shorts: [],
+    });
+    const out = distinctTitles(input, { language: "en", reels: [], shorts: [], warnings: [], moments: ["a", "b", "c"].map((id) => ({ id, title: long, story: "s" })) });
+    const titles = out.moments.map((m) => m.title);
+    expect(new Set(titles).size).toBe(3);
+    for (const t of titles) expect([...t].length).toBeLessThanOrEqual(LIMITS.title);
+    expect(titles[1]).toMatch(/… @ 1:40$/);
+    expect(titles[2]).toMatch(/… @ 1:40 \(2\)$/);
+  });
 });
+
