@@ -13,6 +13,7 @@ import {
   type MetadataOutput,
   type MetadataWriter,
 } from "./types";
+import { sleep } from "../../../common/sleep";
 
 export interface LlmMetadataOptions {
   /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`. */
@@ -188,7 +189,7 @@ export class LlmMetadataWriter implements MetadataWriter {
         if (signal?.aborted) throw signal.reason;
         last = res;
       }
-      if (attempt < attempts) await new Promise((r) => setTimeout(r, (this.opts.retryDelayMs ?? 1000) * attempt));
+      if (attempt < attempts) await sleep((this.opts.retryDelayMs ?? 1000) * attempt, signal);
     }
     throw last instanceof Error ? last : new Error(String(last));
   }

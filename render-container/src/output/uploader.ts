@@ -3,6 +3,7 @@ import { open, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { AwsClient } from "aws4fetch";
 import type { UploadTarget } from "../../../common/contract/render";
+import { sleep } from "../../../common/sleep";
 
 export interface Uploader {
   /** Stores a local file under `name` in the job's folder; resolves with its size. */
@@ -22,7 +23,8 @@ async function withRetries<T>(what: string, fn: () => Promise<T>, signal?: Abort
     } catch (err) {
       lastError = err;
       if (err instanceof PermanentUploadError) throw err;
-      await new Promise((r) => setTimeout(r, 500 * 2 ** i));
+      signal?.throwIfAborted();
+      if (i < attempts - 1) await sleep(500 * 2 ** i, signal);
     }
   }
   throw new Error(`${what} failed after ${attempts} attempts: ${String(lastError)}`);

@@ -80,4 +80,21 @@ describe("uploads through the Worker route", () => {
     await rec.close();
     expect(rec.requests).toHaveLength(1);
   });
+
+  it("retries a 5xx, and a cancel during the backoff stops at once with the cancel's reason", async () => {
+    const rec = await startRecorder((_q, res) => res.writeHead(503).end("busy"));
+    const file = path.join(dir, "b.txt");
+    await writeFile(file, "b");
+    const up = createUploader({ mode: "worker", url: rec.url, token: "t" });
+    const ac = new AbortController();
+    const started = performance.now();
+    const put = up.put("b.txt", file, "text/plain", ac.signal);
+    // The first attempt fails; the next one would follow a 500 ms backoff, the cancel comes in the middle of it.
+    setTimeout(() => ac.abort(new Error("job cancelled")), 150);
+    await expect(put).rejects.toThrow("job cancelled");
+    expect(performance.now() - started).toBeLessThan(450);
+    await rec.close();
+    expect(rec.requests).toHaveLength(1);
+  });
 });
+
