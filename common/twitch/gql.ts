@@ -76,7 +76,7 @@ async function gqlAttempt(opts: GqlOptions, operations: GqlOperation[]): Promise
     if (opts.signal?.aborted) throw cause;
     throw new TwitchUnavailableError(`Twitch GQL is unreachable (${errorText(cause)})`, { cause });
   }
-  const text = await readText(response, "Twitch GQL");
+  const text = await readText(response, "Twitch GQL", opts.signal);
   if (!response.ok) {
     throw new TwitchUnavailableError(`Twitch GQL answered HTTP ${response.status}: ${text.slice(0, 200)}`, {
       status: response.status,
@@ -99,11 +99,16 @@ async function gqlAttempt(opts: GqlOptions, operations: GqlOperation[]): Promise
   return list.map(toResult);
 }
 
-export async function readText(response: Response, what: string): Promise<string> {
+/**
+ * The whole body as text. A body cut off by `signal` (the request's own) rejects with the signal's reason, not
+ * as a broken connection: a cancelled job must not be retried or reported as Twitch being unavailable.
+ */
+export async function readText(response: Response, what: string, signal?: AbortSignal): Promise<string> {
   try {
     // Decoded by hand: workerd warns on .text() for playlist content types (application/vnd.apple.mpegurl).
     return new TextDecoder().decode(await response.arrayBuffer());
   } catch (cause) {
+    if (signal?.aborted) throw signal.reason;
     // The status line arrived but the body did not: as transient as a failed connection.
     throw new TwitchUnavailableError(`${what} connection broke while reading the answer (${errorText(cause)})`, {
       status: response.status,
