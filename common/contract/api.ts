@@ -61,7 +61,7 @@ export const JobRecord = z
     id: z.string(),
     status: JobStatus,
     progress: z.number().int().min(0).max(100),
-    stage: z.string().nullable().meta({ description: `Current pipeline stage while running (${RENDER_STAGES.join(", ")}; some run side by side, the last reported shows), else null.` }),
+    stage: z.string().nullable().meta({ description: `Current pipeline stage while running (${RENDER_STAGES.join(", ")}; some run side by side, the last reported shows); null while pending and once completed, the last stage reached once failed.` }),
     vod_url: z.string(),
     vod_id: z.string(),
     vod_title: z.string().nullable().meta({ description: "null when vod_length_hours skipped the probe." }),

@@ -18,6 +18,7 @@ export const JOB_ERROR_CODES = {
   artifacts_missing: "the renderer reported files that storage does not hold",
   renderer_stalled: "the renderer stopped reporting for WATCHDOG_SECONDS",
   dispatch_failed: "the renderer did not accept the job after the queue's retries",
+  queue_unavailable: "POST /jobs could not queue the job (it answered 503; nothing was charged)",
   render_failed: "an internal rendering error",
 } as const;
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;

@@ -149,7 +149,6 @@ export const Manifest = z.object({
 export type Manifest = z.infer<typeof Manifest>;
 
 export const RENDER_STAGES = [
-  "queued",
   "resolving",
   "downloading_audio",
   "fetching_chat",

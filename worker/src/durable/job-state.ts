@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { ArtifactRef, JobError, JobStatus, RenderEvent } from "../../../common/contract";
+import type { ArtifactRef, JobError, JobErrorCode, JobStatus, RenderEvent } from "../../../common/contract";
 import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
 import { armJobAlarm, jobOutbox, WATCHDOG_KEY } from "../dispatch/job-alarm";
 import { stalledError, watchdogMs } from "../dispatch/watchdog";
@@ -110,9 +110,14 @@ export class JobState extends DurableObject<Env> {
     return this.apply("progress", (s, now) => progressStep(s, stage, percent, now));
   }
 
-  /** running -> completed. `result` (renderer manifest + artifacts) is stored with the job for the results endpoint. */
-  async complete(result: unknown = null): Promise<TransitionResult> {
-    return this.apply("completed", (s, now) => completeStep(s, now), result === null || result === undefined ? undefined : JSON.stringify(result));
+  /**
+   * running -> completed. `result` (renderer manifest + artifacts) is stored with the job for the results endpoint;
+   * billed reels and shorts missing from its artifacts are refunded, as for a renderer's "completed" event.
+   */
+  async complete(result: { manifest: unknown; artifacts: readonly ArtifactRef[] } | null = null): Promise<TransitionResult> {
+    const state = await this.load();
+    const undelivered = state && result ? await this.undeliveredCredits(state.job_id, result.artifacts) : 0;
+    return this.apply("completed", (s, now) => completeStep(s, now, undelivered), result === null ? undefined : JSON.stringify(result));
   }
 
   /**
@@ -120,7 +125,7 @@ export class JobState extends DurableObject<Env> {
    * the statuses it applies to (the dead-letter queue fails a job only while it is still pending).
    */
   async fail(
-    code: string,
+    code: JobErrorCode,
     message: string,
     options: { refund: "full" | "none"; onlyFrom?: JobStatus[] } = { refund: "full" },
   ): Promise<TransitionResult> {
