@@ -99,38 +99,49 @@ export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], ori
   let partStart: number | null = null;
   let download: Promise<{ bytes: number; mutedIndexes: number[] }> | null = null;
   let analysing = true;
-  const analysis = await analyzeAudio("pipe:0", {
-    signal: o.signal,
-    durationSeconds: span.length,
-    inputOptions: ["-copyts", "-f", "mpegts"],
-    graph: { trim: { start: origin + span.start, duration: span.length } },
-    onProgress: o.onProgress,
-    feedStdin: (stdin) => {
-      download = downloadSegmentsToFile(segments, file, {
-        concurrency: o.concurrency,
-        signal: o.signal,
-        counter: o.counter,
-        fetch: o.fetch,
-        prefetched: o.prefetched,
-        // Every span's part file on the same clock as the first, also after an #EXT-X-DISCONTINUITY.
-        timelineOrigin: origin,
-        onSegmentData: async (data, position) => {
-          if (position === 0) partStart = (firstPtsSeconds(data) ?? origin + segments[0]!.start) - origin;
-          o.onSegment();
-          if (!analysing) return;
-          try {
-            await writeWithBackpressure(stdin, data);
-          } catch (err) {
-            // The pass closed its input: it has its whole span (or failed, and its exit status says why).
-            if ((err as NodeJS.ErrnoException).code !== "EPIPE") throw err;
-            analysing = false;
-          }
-        },
-      });
-      // Until the process exits, a failed download is the pass's failure; afterwards it is awaited below.
-      return download.then(() => undefined);
-    },
-  });
+  // A failed or cancelled pass stops its download too, and the span settles only once that download has (its
+  // file handle closed, no fetch in flight), so nothing writes into the work folder after the caller moves on.
+  const stop = new AbortController();
+  const downloadSignal = AbortSignal.any([o.signal, stop.signal]);
+  let analysis: AudioAnalysis;
+  try {
+    analysis = await analyzeAudio("pipe:0", {
+      signal: o.signal,
+      durationSeconds: span.length,
+      inputOptions: ["-copyts", "-f", "mpegts"],
+      graph: { trim: { start: origin + span.start, duration: span.length } },
+      onProgress: o.onProgress,
+      feedStdin: (stdin) => {
+        download = downloadSegmentsToFile(segments, file, {
+          concurrency: o.concurrency,
+          signal: downloadSignal,
+          counter: o.counter,
+          fetch: o.fetch,
+          prefetched: o.prefetched,
+          // Every span's part file on the same clock as the first, also after an #EXT-X-DISCONTINUITY.
+          timelineOrigin: origin,
+          onSegmentData: async (data, position) => {
+            if (position === 0) partStart = (firstPtsSeconds(data) ?? origin + segments[0]!.start) - origin;
+            o.onSegment();
+            if (!analysing) return;
+            try {
+              await writeWithBackpressure(stdin, data);
+            } catch (err) {
+              // The pass closed its input: it has its whole span (or failed, and its exit status says why).
+              if ((err as NodeJS.ErrnoException).code !== "EPIPE") throw err;
+              analysing = false;
+            }
+          },
+        });
+        // Until the process exits, a failed download is the pass's failure; afterwards it is awaited below.
+        return download.then(() => undefined);
+      },
+    });
+  } catch (err) {
+    stop.abort(err);
+    await (download as Promise<unknown> | null)?.catch(() => undefined);
+    throw err;
+  }
   analysing = false;
   const { bytes, mutedIndexes } = download ? await download : { bytes: 0, mutedIndexes: [] };
   const start = partStart ?? segments[0]?.start ?? span.start;

@@ -10,7 +10,7 @@ import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server
 import { analyzeAudio } from "../../../render-container/src/analysis";
 import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
 import { extractWav } from "../../../render-container/src/captions/extract-wav";
-import { analyseWhileDownloading } from "../../../render-container/src/pipeline/analyse-while-downloading";
+import { analyseSpan, analyseWhileDownloading } from "../../../render-container/src/pipeline/analyse-while-downloading";
 import { ByteCounter, downloadAudio, firstPtsSeconds, resolveVodMedia, type ResolvedVodMedia } from "../../../render-container/src/source";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 
@@ -151,6 +151,32 @@ describe("analysing the audio while it downloads", () => {
     setTimeout(() => ac.abort(new Error("job cancelled")), 300);
     await expect(run).rejects.toThrow("job cancelled");
     server.faults.latencyMs = 0;
+  });
+
+  it("a failed analysis pass stops its span's download, and is over before the span fails", async () => {
+    // atrim refuses a negative duration once the first samples arrive: ffmpeg fails mid-stream, nothing aborted.
+    const segments = media.audioPlaylist.segments;
+    const origin = firstPtsSeconds(await readFile(path.join(vodDir, "audio_only", "0.ts")))!;
+    const file = path.join(work, "failed-pass.ts");
+    server.faults.latencyMs = 100;
+    server.stats.reset();
+    try {
+      const error = await analyseSpan({ start: 0, length: -1 }, segments, origin, file, {
+        concurrency: 1,
+        signal: new AbortController().signal,
+        onSegment: () => undefined,
+      }).catch((e: unknown) => e);
+      expect(String(error)).toMatch(/audio analysis failed/);
+      const requested = server.stats.requests.segment;
+      const size = (await stat(file)).size;
+      await new Promise((r) => setTimeout(r, 1000));
+      // No request, and no write into the part file, after the span has failed.
+      expect(server.stats.requests.segment).toBe(requested);
+      expect((await stat(file)).size).toBe(size);
+      expect(requested).toBeLessThan(segments.length);
+    } finally {
+      server.faults.latencyMs = 0;
+    }
   });
 
   it("falls back to download-then-analyse for segments without MPEG-TS timestamps, fetching each segment once", async () => {
