@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { MediaPlaylist } from "../../../common/twitch";
+import type { MediaPlaylist, MediaSegment } from "../../../common/twitch";
 import { coveringSegmentGroups, type TimeRange } from "./covering-segments";
 import { mutedRanges, type DownloadOptions } from "./download-audio";
 import { fetchInitSection } from "./fetch-segment";
@@ -37,7 +37,10 @@ export async function downloadCoveringSegments(
   opts: CoveringDownloadOptions = {},
 ): Promise<ClipSource[]> {
   await mkdir(destDir, { recursive: true });
-  const groups = coveringSegmentGroups(playlist, ranges, opts.padSeconds ?? 0.5, await initEquality(playlist, opts));
+  const pad = opts.padSeconds ?? 0.5;
+  // First by name; then groups whose initialisation sections differ only in name are joined again.
+  const byName = coveringSegmentGroups(playlist, ranges, pad);
+  const groups = coveringSegmentGroups(playlist, ranges, pad, await initEquality(byName, opts));
   const totalSegments = groups.reduce((n, g) => n + g.length, 0);
   let written = 0;
   let bytesSoFar = 0;
@@ -100,13 +103,34 @@ export async function downloadCoveringSegments(
 
 /**
  * fMP4 playlists that switch initialisation sections often switch to the same bytes under a new name (after a
- * reconnect); those may share a file. Different ones may not. The init sections are small: all are fetched.
+ * reconnect); those may share a file. Different ones may not. Only the sections the covering segments use are
+ * fetched (one the chosen moments do not need cannot fail the job), at most `concurrency` at a time.
  */
-async function initEquality(playlist: MediaPlaylist, opts: CoveringDownloadOptions): Promise<(a: string | null, b: string | null) => boolean> {
-  const uris = [...new Set(playlist.segments.map((s) => s.init_uri ?? null))].filter((u): u is string => u !== null);
+async function initEquality(groups: readonly MediaSegment[][], opts: CoveringDownloadOptions): Promise<(a: string | null, b: string | null) => boolean> {
+  const uris = [...new Set(groups.flat().map((s) => s.init_uri ?? null))].filter((u): u is string => u !== null);
   if (uris.length < 2) return (a, b) => a === b;
-  const sections = await Promise.all(uris.map((u) => fetchInitSection(u, opts)));
+  const sections = await fetchAllBounded(uris, Math.max(1, opts.concurrency ?? 6), (u) => fetchInitSection(u, opts));
   const canonical = new Map<string, string>();
   uris.forEach((u, i) => canonical.set(u, uris[sections.findIndex((b) => b.equals(sections[i]!))]!));
-  return (a, b) => (a === null || b === null ? a === b : canonical.get(a) === canonical.get(b));
+  return (a, b) => (a === null || b === null ? a === b : (canonical.get(a) ?? a) === (canonical.get(b) ?? b));
+}
+
+/** `fetchOne` for every item, `limit` at a time; after a failure no new one starts, and it settles once all have. */
+async function fetchAllBounded<T, R>(items: readonly T[], limit: number, fetchOne: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await fetchOne(items[i]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
+  return results;
 }

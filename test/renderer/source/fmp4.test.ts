@@ -147,6 +147,46 @@ describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
     expect(await frameHashes(clips[1]!.path)).toEqual(await frameHashes(`concat:${["7.ts", "8.ts"].map((f) => path.join(original, "chunked", f)).join("|")}`));
   });
 
+  it("fetches only the initialisation sections the chosen ranges use: an unneeded one that 404s fails nothing", async () => {
+    const m = await resolveVodMedia(twitch(), OTHER_INIT);
+    server.failSegment(`${OTHER_INIT}/chunked/init-1.mp4`, 5, "status", 404);
+    server.stats.reset();
+    try {
+      const clips = await downloadCoveringSegments(m.videoPlaylist, [{ start: 22, end: 34 }], path.join(work, "unneeded-init"));
+      expect(clips.map((c) => [c.media_start_seconds, c.media_end_seconds])).toEqual([[20, 40]]);
+      expect(server.stats.segmentsServed.map((p) => p.split("/").pop()).sort()).toEqual(["2.mp4", "3.mp4", "init-0.mp4"]);
+    } finally {
+      server.failSegment(`${OTHER_INIT}/chunked/init-1.mp4`, 0, "status", 404);
+    }
+  });
+
+  it("compares the initialisation sections of a playlist that switches often within the download's concurrency", async () => {
+    // Every fragment under its own name for the same init bytes (a reconnect each time): one file in the end.
+    const playlist = { ...media.videoPlaylist, segments: media.videoPlaylist.segments.map((s) => ({ ...s, init_uri: `${s.init_uri}?n=${s.index}` })) };
+    let open = 0;
+    let most = 0;
+    const fetchCounting = async (input: string, init?: RequestInit) => {
+      const isInit = input.includes("/init-");
+      if (isInit) most = Math.max(most, ++open);
+      try {
+        const response = await fetch(input, init);
+        // Held until the body is read, as the download does.
+        const body = await response.arrayBuffer();
+        return new Response(body, { status: response.status, headers: response.headers });
+      } finally {
+        if (isInit) open--;
+      }
+    };
+    server.faults.latencyMs = 50;
+    try {
+      const clips = await downloadCoveringSegments(playlist, [{ start: 2, end: 93 }], path.join(work, "many-inits"), { concurrency: 2, fetch: fetchCounting });
+      expect(clips).toHaveLength(1);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      server.faults.latencyMs = 0;
+    }
+  });
+
   it("one file cannot hold two different initialisation sections: a clear vod_format_unsupported", async () => {
     const other = await resolveVodMedia(twitch(), OTHER_INIT);
     const error = await downloadAudio(other.audioPlaylist, path.join(work, "other-audio")).catch((e: unknown) => e);
