@@ -19,20 +19,32 @@ describe("sideBySide", () => {
 
   it("on a failure, stops the other branches and rejects only once their child processes are gone", async () => {
     let pid = 0;
-    const started = Date.now();
+    // The other branch fails only once the child has said it ignores SIGTERM, so SIGTERM can never come first.
+    let trapSet!: () => void;
+    const ready = new Promise<void>((r) => (trapSet = r));
+    let failedAt = 0;
     const err = await sideBySide(
       new AbortController().signal,
       // A child that ignores SIGTERM: it only goes when the grace period ends in SIGKILL.
-      (signal) => runProcess("sh", ["-c", "trap '' TERM; exec sleep 30"], { signal, killGraceMs: 400, onSpawn: (p) => (pid = p) }),
+      (signal) =>
+        runProcess("sh", ["-c", "trap '' TERM; echo ready; exec sleep 30"], {
+          signal,
+          killGraceMs: 400,
+          onSpawn: (p) => (pid = p),
+          onStdoutLine: (line) => line === "ready" && trapSet(),
+        }),
       async () => {
-        await new Promise((r) => setTimeout(r, 100));
+        await Promise.race([ready, new Promise((_r, reject) => setTimeout(() => reject(new Error("the child never printed ready")), 20_000).unref())]);
+        failedAt = Date.now();
         throw new Error("download failed");
       },
     ).catch((e: unknown) => e);
     expect(String(err)).toMatch("download failed");
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    // It waited out the grace period (SIGTERM was ignored) instead of rejecting at the failure; a few ms of
+    // slack for timer and clock granularity.
+    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(390);
   });
 
   it("passes the job's cancellation to every branch", async () => {
