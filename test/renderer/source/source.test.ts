@@ -20,6 +20,7 @@ import { VODS, writeMetadataVods } from "../../common/twitch/metadata-vods";
 import { toJobError } from "../../../render-container/src/pipeline/job-error";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { rmsPerSecond } from "../../dev/media-probe";
+import { holdFirstBatch, holdUntilDropped, startHoldingProxy, type HoldingProxy } from "../../support/holding-proxy";
 
 const exec = promisify(execFile);
 const VOD = SMALL_VOD.vodId;
@@ -53,6 +54,11 @@ const sizeOf = async (group: string, files: string[]) => {
   for (const f of files) total += (await stat(segmentFile(group, f))).size;
   return total;
 };
+/** The playlist with its segments fetched through a proxy. */
+const throughProxy = (playlist: ResolvedVodMedia["videoPlaylist"], proxy: HoldingProxy) => ({
+  ...playlist,
+  segments: playlist.segments.map((s) => ({ ...s, uri: proxy.via(s.uri) })),
+});
 const fileOf = (uri: string) => new URL(uri).pathname.split("/").pop()!;
 
 describe("resolveVodMedia", () => {
@@ -202,25 +208,46 @@ describe("downloadCoveringSegments", () => {
   });
 
   it("fetches separate moments in parallel, never more than `concurrency` segments at once", async () => {
+    // The proxy holds the first requests until `concurrency` of them are open together, so they overlap however
+    // slowly a loaded machine sends them; the server's latency then keeps them open while a request beyond the
+    // bound could still arrive.
     server.faults.latencyMs = 150;
-    const ranges = [1, 31, 61, 81].map((t) => ({ start: t, end: t + 1 }));
-    const clips = await downloadCoveringSegments(media.videoPlaylist, ranges, path.join(work, "parallel"), { concurrency: 3 });
-    expect(clips.map((c) => c.media_start_seconds)).toEqual([0, 30, 60, 80]);
-    // One segment per moment: before the groups shared their slots these went one at a time.
-    expect(server.stats.maxConcurrent.segment).toBe(3);
-    for (const [clip, f] of clips.map((c, i) => [c, ["0.ts", "3.ts", "6.ts", "8.ts"][i]!] as const)) {
-      expect((await readFile(clip.path)).equals(await readFile(segmentFile("chunked", f)))).toBe(true);
+    const batch = holdFirstBatch(3);
+    const proxy = await startHoldingProxy(server.url, batch);
+    try {
+      const ranges = [1, 31, 61, 81].map((t) => ({ start: t, end: t + 1 }));
+      const clips = await downloadCoveringSegments(throughProxy(media.videoPlaylist, proxy), ranges, path.join(work, "parallel"), { concurrency: 3 });
+      expect(clips.map((c) => c.media_start_seconds)).toEqual([0, 30, 60, 80]);
+      // One segment per moment: before the groups shared their slots these went one at a time (the first three
+      // would then never be open together and the batch would end by its timeout).
+      expect(batch.timedOut).toBe(false);
+      expect(proxy.maxOpen).toBe(3);
+      expect(server.stats.maxConcurrent.segment).toBeLessThanOrEqual(3);
+      expect(proxy.answered.map((p) => p.split("/").pop()).sort()).toEqual(["0.ts", "3.ts", "6.ts", "8.ts"]);
+      for (const [clip, f] of clips.map((c, i) => [c, ["0.ts", "3.ts", "6.ts", "8.ts"][i]!] as const)) {
+        expect((await readFile(clip.path)).equals(await readFile(segmentFile("chunked", f)))).toBe(true);
+      }
+    } finally {
+      await proxy.close();
     }
     server.stats.reset();
-    const all = await downloadCoveringSegments(
-      media.videoPlaylist,
-      [0, 20, 40, 60, 80].map((t) => ({ start: t + 1, end: t + 12 })),
-      path.join(work, "bounded"),
-      { concurrency: 2 },
-    );
-    expect(server.stats.maxConcurrent.segment).toBe(2);
-    expect(server.stats.requests.segment).toBe(10);
-    expect(all.reduce((n, c) => n + c.bytes, 0)).toBe(await sizeOf("chunked", truth.renditions.chunked.map((x) => x.file)));
+    const pairs = holdFirstBatch(2);
+    const bounded = await startHoldingProxy(server.url, pairs);
+    try {
+      const all = await downloadCoveringSegments(
+        throughProxy(media.videoPlaylist, bounded),
+        [0, 20, 40, 60, 80].map((t) => ({ start: t + 1, end: t + 12 })),
+        path.join(work, "bounded"),
+        { concurrency: 2 },
+      );
+      expect(pairs.timedOut).toBe(false);
+      expect(bounded.maxOpen).toBe(2);
+      expect(server.stats.maxConcurrent.segment).toBeLessThanOrEqual(2);
+      expect(server.stats.requests.segment).toBe(10);
+      expect(all.reduce((n, c) => n + c.bytes, 0)).toBe(await sizeOf("chunked", truth.renditions.chunked.map((x) => x.file)));
+    } finally {
+      await bounded.close();
+    }
   });
 
   it("notes muted segments", async () => {
@@ -265,17 +292,32 @@ describe("downloadCoveringSegments", () => {
   });
 
   it("one moment's failure stops the others and is the error reported", async () => {
+    // The other moments' segments are held until their requests are dropped: the call can only settle, with
+    // their files still empty, if the failure of 6.ts stops them mid-request.
     server.failSegment(`${VOD}/chunked/6.ts`, 5, "status", 410);
-    server.faults.latencyMs = 50;
-    const error = await downloadCoveringSegments(
-      media.videoPlaylist,
-      [1, 61, 81].map((t) => ({ start: t, end: t + 1 })),
-      path.join(work, "one-fails"),
-      { concurrency: 2 },
-    ).catch((e: unknown) => e);
-    server.failSegment(`${VOD}/chunked/6.ts`, 0);
-    expect((error as SourceError).code).toBe("vod_segment_unavailable");
-    expect((error as Error).message).toMatch(/part 6 /);
+    const proxy = await startHoldingProxy(server.url, holdUntilDropped((p) => !p.endsWith("/6.ts")));
+    const dir = path.join(work, "one-fails");
+    try {
+      const error = await downloadCoveringSegments(
+        throughProxy(media.videoPlaylist, proxy),
+        [1, 61, 81].map((t) => ({ start: t, end: t + 1 })),
+        dir,
+        { concurrency: 3 },
+      ).catch((e: unknown) => e);
+      expect((error as SourceError).code).toBe("vod_segment_unavailable");
+      expect((error as Error).message).toMatch(/part 6 /);
+      // The other two were requested, and the client closed both unanswered (the proxy never let them through).
+      await expect.poll(() => proxy.open, { timeout: 5000 }).toBe(0);
+      const names = (paths: string[]) => paths.map((p) => p.split("/").pop()).sort();
+      expect(names(proxy.dropped)).toEqual(["0.ts", "8.ts"]);
+      expect(names(proxy.answered)).toEqual(["6.ts"]);
+      expect(server.stats.requests.segment).toBe(1);
+      expect(server.stats.segmentsServed).toEqual([]);
+      for (const f of ["clip-0-0.ts", "clip-8-8.ts"]) expect((await stat(path.join(dir, f))).size).toBe(0);
+    } finally {
+      server.failSegment(`${VOD}/chunked/6.ts`, 0);
+      await proxy.close();
+    }
   });
 
   it("falls back to the -muted name when a listed part was muted after the fact", async () => {
