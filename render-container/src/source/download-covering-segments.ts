@@ -41,6 +41,7 @@ export async function downloadCoveringSegments(
   // First by name; then groups whose initialisation sections differ only in name are joined again.
   const byName = coveringSegmentGroups(playlist, ranges, pad);
   const groups = coveringSegmentGroups(playlist, ranges, pad, await initEquality(byName, opts));
+  refuseRangesAcrossFormats(playlist, ranges, groups);
   const totalSegments = groups.reduce((n, g) => n + g.length, 0);
   let written = 0;
   let bytesSoFar = 0;
@@ -133,4 +134,41 @@ async function fetchAllBounded<T, R>(items: readonly T[], limit: number, fetchOn
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failure) throw (failure as { error: unknown }).error;
   return results;
+}
+
+const fileName = (uri: string | null) => (uri ? new URL(uri).pathname.split("/").pop() : "MPEG-TS");
+
+/** VOD time as the player shows it: 1:02, 1:02:05. */
+function clock(seconds: number): string {
+  const t = Math.max(0, Math.round(seconds));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const ss = String(t % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** End of a group as its ClipSource reports it (clipFor compares against this). */
+const groupEnd = (g: readonly MediaSegment[]) => Math.round((g[g.length - 1]!.start + g[g.length - 1]!.duration) * 1000) / 1000;
+
+/**
+ * A range that needs segments on both sides of a switch to a different initialisation section would be split
+ * over two files, and no single clip could render it: such VODs are not supported (vod_format_unsupported),
+ * said before anything is downloaded instead of failing later as an internal render error.
+ */
+function refuseRangesAcrossFormats(playlist: MediaPlaylist, ranges: readonly TimeRange[], groups: readonly MediaSegment[][]): void {
+  const position = new Map(playlist.segments.map((s, i) => [s, i]));
+  for (const r of ranges) {
+    if (!(r.end > r.start)) continue;
+    if (groups.some((g) => g[0]!.start <= r.start + 1e-3 && groupEnd(g) >= r.end - 1e-3)) continue;
+    const touched = groups.filter((g) => g[0]!.start < r.end - 1e-3 && groupEnd(g) > r.start + 1e-3);
+    for (let k = 1; k < touched.length; k++) {
+      const before = touched[k - 1]!.at(-1)!;
+      const after = touched[k]![0]!;
+      if (position.get(after) !== position.get(before)! + 1) continue;
+      throw new SourceError(
+        "vod_format_unsupported",
+        `This VOD changes its media format part-way, at ${Math.round(after.start)} s (${clock(after.start)}) of the VOD (${fileName(after.init_uri ?? null)} after ${fileName(before.init_uri ?? null)}), inside the moment ${clock(r.start)}-${clock(r.end)}; such VODs cannot be processed yet.`,
+      );
+    }
+  }
 }

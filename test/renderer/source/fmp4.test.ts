@@ -137,7 +137,8 @@ describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
 
   it("a different initialisation section starts a new file", async () => {
     const m = await resolveVodMedia(twitch(), OTHER_INIT);
-    const clips = await downloadCoveringSegments(m.videoPlaylist, [{ start: 62, end: 84 }], path.join(work, "other-init"));
+    // Two moments whose segments touch, one on either side of the switch at 70 s.
+    const clips = await downloadCoveringSegments(m.videoPlaylist, [{ start: 62, end: 68 }, { start: 72, end: 84 }], path.join(work, "other-init"));
     expect(clips.map((c) => [c.media_start_seconds, c.media_end_seconds])).toEqual([
       [60, 70],
       [70, 90],
@@ -147,6 +148,17 @@ describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
     expect(await frameHashes(clips[1]!.path)).toEqual(await frameHashes(`concat:${["7.ts", "8.ts"].map((f) => path.join(original, "chunked", f)).join("|")}`));
   });
 
+  it("a moment across a switch to a different initialisation section: vod_format_unsupported naming the VOD time, before any download", async () => {
+    const m = await resolveVodMedia(twitch(), OTHER_INIT);
+    server.stats.reset();
+    const error = await downloadCoveringSegments(m.videoPlaylist, [{ start: 22, end: 34 }, { start: 62, end: 84 }], path.join(work, "across-init")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceError);
+    expect((error as SourceError).code).toBe("vod_format_unsupported");
+    expect((error as Error).message).toMatch(/at 70 s \(1:10\) of the VOD \(init-1\.mp4 after init-0\.mp4\), inside the moment 1:02-1:24/);
+    // Only the two init sections were compared; no fragment was fetched for nothing.
+    expect(server.stats.requests.segment).toBe(2);
+  });
+
   it("fetches only the initialisation sections the chosen ranges use: an unneeded one that 404s fails nothing", async () => {
     const m = await resolveVodMedia(twitch(), OTHER_INIT);
     server.failSegment(`${OTHER_INIT}/chunked/init-1.mp4`, 5, "status", 404);
@@ -154,7 +166,8 @@ describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
     try {
       const clips = await downloadCoveringSegments(m.videoPlaylist, [{ start: 22, end: 34 }], path.join(work, "unneeded-init"));
       expect(clips.map((c) => [c.media_start_seconds, c.media_end_seconds])).toEqual([[20, 40]]);
-      expect(server.stats.segmentsServed.map((p) => p.split("/").pop()).sort()).toEqual(["2.mp4", "3.mp4", "init-0.mp4"]);
+      // init-0.mp4, 2.mp4 and 3.mp4; init-1.mp4 was never asked for.
+      expect(server.stats.requests.segment).toBe(3);
     } finally {
       server.failSegment(`${OTHER_INIT}/chunked/init-1.mp4`, 0, "status", 404);
     }
