@@ -60,7 +60,7 @@ export function fetchMasterPlaylist(opts: UsherOptions, vodId: string, token: Pl
 async function masterAttempt(opts: UsherOptions, vodId: string, token: PlaybackToken): Promise<MasterPlaylistResult> {
   const url = masterPlaylistUrl(opts.usherUrl ?? DEFAULT_USHER_URL, vodId, token);
   const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch usher", opts.signal);
-  const body = await readText(response, "Twitch usher");
+  const body = await readText(response, "Twitch usher", opts.signal);
   if (isTransientStatus(response.status)) {
     throw new TwitchUnavailableError(`Twitch usher answered HTTP ${response.status}`, { status: response.status });
   }
@@ -90,7 +90,7 @@ export function fetchMediaPlaylist(opts: { fetch?: FetchLike } & RetryOptions, u
 
 async function mediaPlaylistAttempt(opts: { fetch?: FetchLike; signal?: AbortSignal }, url: string): Promise<MediaPlaylist> {
   const response = await get(opts.fetch ?? ((i, init) => fetch(i, init)), url, "Twitch media playlist", opts.signal);
-  const body = await readText(response, "Twitch media playlist");
+  const body = await readText(response, "Twitch media playlist", opts.signal);
   if (!response.ok) {
     throw new TwitchUnavailableError(`Twitch media playlist answered HTTP ${response.status}`, {
       status: response.status,
