@@ -12,6 +12,7 @@ import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
 import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
 import { startRecorder } from "../../support/http-recorder";
+import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 
 /** This process's child processes (name and pid), from /proc. */
@@ -42,13 +43,42 @@ afterAll(async () => {
   await twitch?.close();
 });
 
+type JobEvent = { type: string; stage?: string; percent?: number };
+
+interface CancelCase {
+  /** What must be running when the job is cancelled. */
+  busy: (events: JobEvent[]) => boolean;
+  /** Says why `busy` can no longer happen (the awaited process came and went between two looks), or null. */
+  missed: (events: JobEvent[]) => string | null;
+  /** Video segment requests wait until the job drops them, so its video download cannot end before the cancel. */
+  holdVideoDownload?: boolean;
+}
+
+const VIDEO_SEGMENT = /\/chunked\/[^/]+\.(ts|mp4)$/;
+
+/** Looks every 20 ms until `busy` holds; fails at once, saying why, when it no longer can. */
+async function waitUntilBusy(c: CancelCase, events: JobEvent[], status: () => string | null): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (c.busy(events)) return;
+    const ended = events.find((e) => e.type === "completed" || e.type === "failed");
+    if (ended || status() !== "running") throw new Error(`the job ended (${ended?.type ?? status()}) before the state to cancel in was seen`);
+    const missed = c.missed(events);
+    if (missed) throw new Error(missed);
+    if (Date.now() > deadline) throw new Error(`the state to cancel in was not reached within 90 s; events: ${JSON.stringify(events)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Starts a real job on a registry, cancels it once `busy` holds, and checks what cancel promises. */
-async function cancelWhen(jobId: string, busy: (events: { type: string; stage?: string }[]) => boolean) {
-  const events: { type: string; stage?: string }[] = [];
+async function cancelWhen(jobId: string, c: CancelCase) {
+  const events: JobEvent[] = [];
   const callbacks = await startRecorder((q, res) => {
     if (q.url.startsWith("/events")) events.push(JSON.parse(q.body.toString()));
     res.writeHead(200).end();
   });
+  // The job talks to Twitch through a proxy, which can hold its video download open.
+  const proxy = await startHoldingProxy(twitch.url, c.holdVideoDownload ? holdUntilDropped((p) => VIDEO_SEGMENT.test(p), 120_000) : undefined);
   const prepared = await prepareJob(
     { vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { max_highlight_duration: 30, shorts_crop_mode: "fit" } },
     { plan: "pro", purchased: true },
@@ -60,14 +90,17 @@ async function cancelWhen(jobId: string, busy: (events: { type: string; stage?: 
     vod: toVodInfo(prepared.probe!),
     callback: { url: `${callbacks.url}/events`, token: "cb" },
     upload: { mode: "worker", url: `${callbacks.url}/upload`, token: "up" },
-    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
+    twitch: { gql_url: proxy.via(twitch.gqlUrl), usher_url: proxy.url },
   };
   const workRoot = await mkdtemp(path.join(os.tmpdir(), "renderer-cancel-"));
   const registry = new JobRegistry(workRoot, (j, ctx) => runRenderJob(j, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger);
+  const videoRequestsOpen = () => proxy.seen.filter((p) => VIDEO_SEGMENT.test(p)).length - [...proxy.answered, ...proxy.dropped].filter((p) => VIDEO_SEGMENT.test(p)).length;
   try {
     expect(registry.start(job)).toBe(true);
     const workDir = path.join(workRoot, job.job_id);
-    await expect.poll(() => busy(events), { timeout: 90_000, interval: 50 }).toBe(true);
+    // With the download held, also wait until its segment requests are out (and held), so it is under way.
+    const busy = (events: JobEvent[]) => c.busy(events) && (!c.holdVideoDownload || videoRequestsOpen() > 0);
+    await waitUntilBusy({ ...c, busy }, events, () => registry.status(job.job_id));
     expect(existsSync(workDir)).toBe(true);
 
     expect(await registry.cancel(job.job_id)).toBe(true);
@@ -76,6 +109,11 @@ async function cancelWhen(jobId: string, busy: (events: { type: string; stage?: 
     expect(existsSync(workDir)).toBe(false);
     expect(readdirSync(workRoot)).toEqual([]);
     expect(registry.status(job.job_id)).toBe("cancelled");
+    // A held video download was stopped too: the job closed those requests unanswered.
+    if (c.holdVideoDownload) {
+      await expect.poll(videoRequestsOpen, { timeout: 5000 }).toBe(0);
+      expect(proxy.answered.filter((p) => VIDEO_SEGMENT.test(p))).toEqual([]);
+    }
     const sent = events.length;
     await new Promise((r) => setTimeout(r, 300));
     expect(events.length).toBe(sent);
@@ -84,15 +122,30 @@ async function cancelWhen(jobId: string, busy: (events: { type: string; stage?: 
   } finally {
     await registry.shutdown();
     await callbacks.close();
+    await proxy.close();
   }
 }
 
+/** A child process of this name (/proc shortens names to 15 characters: pocketsphinx_co). */
+const hasChild = (name: string) => children().some((c) => c.name === name.slice(0, 15));
+const reached = (events: JobEvent[], stage: string) => events.some((e) => e.stage === stage);
+
 describe("cancelling a real job on the renderer service", () => {
   it("mid-encode: kills its FFmpeg processes, deletes its work folder and reports nothing more", async () => {
-    await cancelWhen("job_cancel_encode", (events) => events.some((e) => e.stage === "rendering_shorts") && children().some((c) => c.name === "ffmpeg"));
+    await cancelWhen("job_cancel_encode", {
+      // The shorts stage is reported from the encode's own progress, so its FFmpeg is running by then.
+      busy: (events) => reached(events, "rendering_shorts") && hasChild("ffmpeg"),
+      missed: (events) => (reached(events, "uploading") ? "the encodes finished before an FFmpeg process was seen" : null),
+    });
   }, 180_000);
 
   it("while captions are made beside the video download: stops the recogniser too before the folder goes", async () => {
-    await cancelWhen("job_cancel_captions", () => children().some((c) => c.name.startsWith("pocketsphinx")));
+    await cancelWhen("job_cancel_captions", {
+      // The video download is held open, so a recogniser seen now runs beside it (later passes come after it).
+      holdVideoDownload: true,
+      busy: (events) => reached(events, "downloading_video") && hasChild("pocketsphinx_continuous"),
+      // "transcribing" reaches its end (32 %) once the recogniser has finished every range.
+      missed: (events) => (events.some((e) => e.stage === "transcribing" && (e.percent ?? 0) >= 32) ? "the recogniser finished before it was seen running" : null),
+    });
   }, 180_000);
 });
