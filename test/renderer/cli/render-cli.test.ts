@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { readdirSync, watch } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
   });
 }
 
-const cliWorkDirs = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith("render-cli-"));
+const cliWorkDirs = (tmp: string) => readdirSync(tmp).filter((f) => f.startsWith("render-cli-"));
 
 describe("render CLI", () => {
   it("renders one job from a JSON file into a local folder and prints a summary", async () => {
@@ -47,8 +47,14 @@ describe("render CLI", () => {
       num_shorts: 1,
       parameters: { min_highlight_duration: 12, max_highlight_duration: 15 },
     }));
-    const before = cliWorkDirs();
-    const run = await cli(["--request", request, "--out", out, "--gql", twitch.gqlUrl, "--usher", twitch.usherUrl, "--quiet", "--stats", path.join(dir, "stats.json")], { X264_PRESET: "ultrafast" });
+    // A temp folder of its own (os.tmpdir() follows TMPDIR), so other runs in the shared one cannot interfere;
+    // watching it shows the CLI really made its scratch folder there.
+    const tmp = path.join(dir, "tmp");
+    await mkdir(tmp);
+    const created: string[] = [];
+    const watcher = watch(tmp, (_event, name) => name && created.push(String(name)));
+    const run = await cli(["--request", request, "--out", out, "--gql", twitch.gqlUrl, "--usher", twitch.usherUrl, "--quiet", "--stats", path.join(dir, "stats.json")], { X264_PRESET: "ultrafast", TMPDIR: tmp });
+    watcher.close();
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout) as { wall_seconds: number; artifacts: { name: string; kind: string }[] };
     expect(summary.wall_seconds).toBeGreaterThan(0);
@@ -62,8 +68,10 @@ describe("render CLI", () => {
     const info = await probeMedia(path.join(out, "short-01.mp4"));
     expect(info.video).toMatchObject({ width: 1080, height: 1920 });
     expect(info.durationSeconds).toBeCloseTo(manifest.artifacts.assets.shorts[0]!.duration_seconds!, 1);
-    // Its scratch folder is gone.
-    expect(cliWorkDirs().filter((d) => !before.includes(d))).toEqual([]);
+    // Its scratch folder was made in the temp folder, and is gone.
+    expect(created.filter((f) => f.startsWith("render-cli-"))).not.toEqual([]);
+    expect(cliWorkDirs(tmp)).toEqual([]);
+    await rm(tmp, { recursive: true, force: true });
   }, 180_000);
 
   it("explains its usage when an argument is missing", async () => {
