@@ -7,6 +7,7 @@ import { facecamRegionFromEnv } from "../render";
 import { BOUNDARY_RULES } from "../selection";
 import { ByteCounter, type TimeRange } from "../source";
 import { artifactNames } from "./artifact-names";
+import { placeAroundFormatSwitches, splitAtSwitches } from "./format-switches";
 import { buildManifest } from "./manifest";
 import { jobLanguages } from "./languages";
 import { JobProgress } from "./progress";
@@ -51,8 +52,17 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   };
 
   const source = await timed("acquire_analyse", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
-  const chosen = await timed("select", async () => chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress));
-  const firstPlan = planRendering(request, chosen);
+  // Moments are kept off the places where an fMP4 video changes its media format before anything is planned.
+  const { chosen, switches } = await timed("select", async () => {
+    const picked = chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress);
+    const limits = { minDuration: request.parameters.min_highlight_duration, durationSeconds: source.durationSeconds };
+    const placed = await placeAroundFormatSwitches(picked, source.media.videoPlaylist, limits, { concurrency: config.downloadConcurrency, signal: ctx.signal, counter: videoBytes, fetch: ctx.fetchImpl });
+    if (placed.adjusted.length > 0) ctx.log.info("moments moved off format switches", { switches: placed.switches.map((s) => s.at), adjusted: placed.adjusted });
+    return placed;
+  });
+  const plan = planRendering(request, chosen);
+  // Moments that touch at a switch stay two ranges: one file holds one initialisation section.
+  const firstPlan = { ...plan, videoRanges: splitAtSwitches(plan.videoRanges, switches) };
 
   const languages = jobLanguages(request, [job.vod.language, source.media.probe.language]);
   const language = languages.stream;

@@ -104,10 +104,11 @@ export async function downloadCoveringSegments(
 
 /**
  * fMP4 playlists that switch initialisation sections often switch to the same bytes under a new name (after a
- * reconnect); those may share a file. Different ones may not. Only the sections the covering segments use are
- * fetched (one the chosen moments do not need cannot fail the job), at most `concurrency` at a time.
+ * reconnect); those may share a file. Different ones may not. Only the sections the given segments use are
+ * fetched (one the chosen moments do not need cannot fail the job), at most `concurrency` at a time; sections
+ * not fetched are equal by name only.
  */
-async function initEquality(groups: readonly MediaSegment[][], opts: CoveringDownloadOptions): Promise<(a: string | null, b: string | null) => boolean> {
+export async function initEquality(groups: readonly MediaSegment[][], opts: CoveringDownloadOptions): Promise<(a: string | null, b: string | null) => boolean> {
   const uris = [...new Set(groups.flat().map((s) => s.init_uri ?? null))].filter((u): u is string => u !== null);
   if (uris.length < 2) return (a, b) => a === b;
   const sections = await fetchAllBounded(uris, Math.max(1, opts.concurrency ?? 6), (u) => fetchInitSection(u, opts));
@@ -136,10 +137,11 @@ async function fetchAllBounded<T, R>(items: readonly T[], limit: number, fetchOn
   return results;
 }
 
-const fileName = (uri: string | null) => (uri ? new URL(uri).pathname.split("/").pop() : "MPEG-TS");
+/** An initialisation section's file name for messages (`init-1.mp4`); MPEG-TS without one. */
+export const fileName = (uri: string | null) => (uri ? new URL(uri).pathname.split("/").pop() : "MPEG-TS");
 
 /** VOD time as the player shows it: 1:02, 1:02:05. */
-function clock(seconds: number): string {
+export function clock(seconds: number): string {
   const t = Math.max(0, Math.round(seconds));
   const h = Math.floor(t / 3600);
   const m = Math.floor((t % 3600) / 60);
