@@ -14,13 +14,44 @@ function diskFull(detail: string, cause?: unknown): SourceError {
   );
 }
 
-/** Throws disk_full unless `bytes` more still leave `minFreeBytes` free on the disk holding `dir`. */
-export async function ensureDiskRoom(dir: string, bytes: number, minFreeBytes: number): Promise<void> {
-  if (!(minFreeBytes > 0)) return;
+/** Bytes an unprivileged process may still write on the disk holding `dir`. */
+export async function diskFreeBytes(dir: string): Promise<number> {
   const fs = await statfs(dir);
-  const free = fs.bavail * fs.bsize;
+  return fs.bavail * fs.bsize;
+}
+
+/**
+ * Throws disk_full unless `bytes` more still leave `minFreeBytes` free on the disk holding `dir`. Returns the
+ * bytes that remain above the reserve after this write.
+ */
+export async function ensureDiskRoom(dir: string, bytes: number, minFreeBytes: number, freeBytes = diskFreeBytes): Promise<number> {
+  if (!(minFreeBytes > 0)) return Number.POSITIVE_INFINITY;
+  const free = await freeBytes(dir);
   if (free - bytes < minFreeBytes) {
     throw diskFull(`${mb(free)} MB free, ${mb(bytes)} MB to write, ${mb(minFreeBytes)} MB must stay free for rendering`);
+  }
+  return free - bytes - minFreeBytes;
+}
+
+/**
+ * A download's view of the disk: asks the file system again only once this download has written a quarter of
+ * what was above the reserve at the last look (other downloads of the job write beside it), instead of once per
+ * segment (a 3-hour audio rendition is over a thousand segments per span).
+ */
+export class DiskRoom {
+  private allowance = 0;
+  constructor(
+    private readonly dir: string,
+    private readonly minFreeBytes: number,
+    private readonly freeBytes = diskFreeBytes,
+  ) {}
+
+  async admit(bytes: number): Promise<void> {
+    if (bytes <= this.allowance) {
+      this.allowance -= bytes;
+      return;
+    }
+    this.allowance = (await ensureDiskRoom(this.dir, bytes, this.minFreeBytes, this.freeBytes)) / 4;
   }
 }
 

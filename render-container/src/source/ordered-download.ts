@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
-import { DEFAULT_MIN_FREE_BYTES, asDiskFull, ensureDiskRoom } from "./disk-guard";
+import { DEFAULT_MIN_FREE_BYTES, DiskRoom, asDiskFull } from "./disk-guard";
 import type { MediaSegment } from "../../../common/twitch";
 import { fetchInitSection, fetchSegment, type FetchedSegment, type SegmentFetchOptions } from "./fetch-segment";
 import { SourceError } from "./source-error";
@@ -87,14 +87,13 @@ export async function downloadSegmentsToFile(
   const firstInit = initUri ? fetchInitSection(initUri, fetchOpts) : null;
   firstInit?.catch(() => undefined);
   let initBytes: Buffer | null = null;
-  const minFree = opts.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
-  const dir = path.dirname(filePath);
+  const room = new DiskRoom(path.dirname(filePath), opts.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES);
   const file = await open(filePath, "w");
   let bytes = 0;
   const mutedIndexes: number[] = [];
   const write = async (data: Buffer) => {
     opts.beforeWrite?.(data.length);
-    await ensureDiskRoom(dir, data.length, minFree);
+    await room.admit(data.length);
     await file.write(data).catch((err: unknown) => {
       throw asDiskFull(err);
     });
