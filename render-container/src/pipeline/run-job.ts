@@ -10,6 +10,7 @@ import { artifactNames } from "./artifact-names";
 import { placeAroundFormatSwitches, splitAtSwitches } from "./format-switches";
 import { buildManifest } from "./manifest";
 import { jobLanguages } from "./languages";
+import { JobError } from "./job-error";
 import { JobProgress } from "./progress";
 import { sideBySide } from "./side-by-side";
 import { acquireSource } from "./stages/acquire";
@@ -53,14 +54,21 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
 
   const source = await timed("acquire_analyse", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
   // Moments are kept off the places where an fMP4 video changes its media format before anything is planned.
-  const { chosen, switches } = await timed("select", async () => {
+  const { chosen, switches, adjusted } = await timed("select", async () => {
     const picked = chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress);
     const limits = { minDuration: request.parameters.min_highlight_duration, durationSeconds: source.durationSeconds };
     const placed = await placeAroundFormatSwitches(picked, source.media.videoPlaylist, limits, { concurrency: config.downloadConcurrency, signal: ctx.signal, counter: videoBytes, fetch: ctx.fetchImpl });
     if (placed.adjusted.length > 0) ctx.log.info("moments moved off format switches", { switches: placed.switches.map((s) => s.at), adjusted: placed.adjusted });
     return placed;
   });
-  const plan = planRendering(request, chosen);
+  const droppedAtSwitches = adjusted.some((a) => a.to === null);
+  const plan = planRendering(
+    request,
+    chosen,
+    droppedAtSwitches
+      ? new JobError("vod_format_unsupported", "Every moment chosen in this VOD crossed a change of its media format (a stream reconnect) and none could be moved clear of it, so there was nothing to render. Your credits were refunded.")
+      : undefined,
+  );
   // Moments that touch at a switch stay two ranges: one file holds one initialisation section.
   const firstPlan = { ...plan, videoRanges: splitAtSwitches(plan.videoRanges, switches) };
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildRenderPlan, coldOpenSnippets } from "../../../render-container/src/pipeline/render-plan";
+import { JobError } from "../../../render-container/src/pipeline/job-error";
+import { planRendering } from "../../../render-container/src/pipeline/stages/fetch-video";
 import { moment, normalizedRequest } from "./plan-fixtures";
 
 const balanced = [moment(300, 340, 0.6, { peak: 330 }), moment(100, 130, 0.9, { peak: 120 }), moment(500, 525, 0.7, { peak: 502 }), moment(700, 740, 0.5)];
@@ -52,5 +54,17 @@ describe("buildRenderPlan", () => {
     for (const m of [...balanced, ...plan.shorts.map((s) => s.moment)]) {
       expect(plan.videoRanges.some((r) => r.start <= m.start && r.end >= m.end)).toBe(true);
     }
+  });
+});
+
+describe("planRendering", () => {
+  it("fails a job with nothing to render: no_highlights_found, or the reason a later step gives", () => {
+    const request = normalizedRequest({});
+    const empty = { momentsByProfile: { balanced: [] }, shorts: [] };
+    expect(() => planRendering(request, empty)).toThrow(expect.objectContaining({ code: "no_highlights_found" }));
+    const why = new JobError("vod_format_unsupported", "every moment crossed a format change");
+    expect(() => planRendering(request, empty, why)).toThrow(why);
+    // With something to render the reason is not used.
+    expect(planRendering(request, { momentsByProfile: { balanced }, shorts: [] }, why).reels).toHaveLength(1);
   });
 });
