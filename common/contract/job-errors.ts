@@ -12,7 +12,7 @@ export const JOB_ERROR_CODES = {
   twitch_unavailable: "Twitch (GQL, usher, playlists) still failed after retries",
   vod_segment_unavailable: "a media segment still failed after retries",
   vod_format_unsupported:
-    "a manual highlight spans a change of the fMP4 VOD's media format (a new initialisation section), no chosen moment could be kept clear of such changes, or the audio rendition changes format mid-way",
+    "a manual highlight spans a change of the fMP4 VOD's media format (a new initialisation section), or no chosen moment could be kept clear of such changes",
   source_too_large: "the covering video exceeds the renderer's MAX_VIDEO_BYTES_PER_JOB",
   disk_full: "the renderer's disk ran short",
   no_highlights_found: "no moment beat highlight_min_score and there were no manual highlights",

@@ -5,6 +5,7 @@ import { analyzeAudio, analyzeAudioInParts, combinedProgress, mergeAnalyses, pla
 import { writeWithBackpressure } from "../ffmpeg/process";
 import { downloadSegmentsToFile, fetchSegment, firstPtsSeconds, mutedRanges, type ByteCounter, type ClipSource, type FetchedSegment, type TimeRange } from "../source";
 import type { FetchLike } from "../../../common/twitch";
+import { mapLimit } from "../render/pool";
 import { sideBySide } from "./side-by-side";
 
 export interface AnalysedAudio {
@@ -153,20 +154,70 @@ export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], ori
   };
 }
 
+/**
+ * Consecutive segments that share one initialisation section: an fMP4 rendition may switch to another after a
+ * stream reconnect, and one file (one FFmpeg input) holds one section. MPEG-TS and most fMP4 VODs: one piece.
+ */
+export function piecesByInit(segments: readonly MediaSegment[]): MediaSegment[][] {
+  const pieces: MediaSegment[][] = [];
+  for (const s of segments) {
+    const last = pieces.at(-1);
+    if (last && (last[0]!.init_uri ?? null) === (s.init_uri ?? null)) last.push(s);
+    else pieces.push([s]);
+  }
+  return pieces;
+}
+
 async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: number, destDir: string, opts: AnalyseWhileDownloadingOptions, first: FetchedSegment | null): Promise<AnalysedAudio> {
-  const file = path.join(destDir, "audio.ts");
+  const pieces = piecesByInit(playlist.segments);
   const total = Math.max(1, playlist.segments.length);
-  // The first segment was already fetched to look for timestamps: it is not fetched twice.
-  const audio = await downloadSegmentsToFile(playlist.segments, file, {
-    concurrency: opts.concurrency,
-    signal: opts.signal,
-    counter: opts.counter,
-    fetch: opts.fetch,
-    prefetched: first ? new Map([[0, first]]) : undefined,
-    onSegmentWritten: (n) => opts.onDownloadProgress?.(n / total),
-  });
-  const analysis = await analyzeAudioInParts(file, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
+  let written = 0;
+  const downloaded: { path: string; bytes: number; mutedIndexes: number[] }[] = [];
+  for (const [k, segments] of pieces.entries()) {
+    const file = path.join(destDir, pieces.length === 1 ? "audio.ts" : `audio-${k}.ts`);
+    // The first segment was already fetched to look for timestamps: it is not fetched twice.
+    const audio = await downloadSegmentsToFile(segments, file, {
+      concurrency: opts.concurrency,
+      signal: opts.signal,
+      counter: opts.counter,
+      fetch: opts.fetch,
+      prefetched: k === 0 && first ? new Map([[0, first]]) : undefined,
+      onSegmentWritten: () => opts.onDownloadProgress?.(++written / total),
+    });
+    downloaded.push({ path: file, ...audio });
+  }
+  const mutedIndexes = downloaded.flatMap((d) => d.mutedIndexes);
+  const muted = mutedRanges(playlist, mutedIndexes);
+  const bytes = downloaded.reduce((n, d) => n + d.bytes, 0);
   const end = playlist.segments.reduce((s, g) => Math.max(s, g.start + g.duration), 0);
-  const muted = mutedRanges(playlist, audio.mutedIndexes);
-  return { analysis, parts: [{ path: file, media_start_seconds: 0, media_end_seconds: end, bytes: audio.bytes, muted_ranges: muted }], bytes: audio.bytes, muted_ranges: muted };
+  if (pieces.length === 1) {
+    const analysis = await analyzeAudioInParts(downloaded[0]!.path, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
+    return { analysis, parts: [{ path: downloaded[0]!.path, media_start_seconds: 0, media_end_seconds: end, bytes, muted_ranges: muted }], bytes, muted_ranges: muted };
+  }
+  // One analysis per piece over whole VOD seconds (a piece starting mid-second is read from the next whole one),
+  // `parts` at a time, merged as the spans of one pass are.
+  const starts = pieces.map((p, k) => (k === 0 ? 0 : Math.round(p[0]!.start)));
+  const spans = starts.map((start, k) => ({ start, length: (k + 1 < starts.length ? starts[k + 1]! : Math.ceil(durationSeconds)) - start }));
+  const progressOf = combinedProgress(spans.length, opts.onAnalysisProgress);
+  const analyses = await mapLimit(
+    spans,
+    Math.max(1, opts.parts),
+    (span, k, signal) => {
+      const skip = Math.max(0, span.start - pieces[k]![0]!.start);
+      return analyzeAudio(downloaded[k]!.path, { signal, durationSeconds: span.length, inputOptions: [...(skip > 1e-3 ? ["-ss", skip.toFixed(3)] : []), "-t", String(span.length)], onProgress: progressOf(k) });
+    },
+    opts.signal,
+  );
+  return {
+    analysis: mergeAnalyses(analyses, starts),
+    parts: pieces.map((p, k) => ({
+      path: downloaded[k]!.path,
+      media_start_seconds: p[0]!.start,
+      media_end_seconds: p.at(-1)!.start + p.at(-1)!.duration,
+      bytes: downloaded[k]!.bytes,
+      muted_ranges: muted.filter((r) => r.end > p[0]!.start && r.start < p.at(-1)!.start + p.at(-1)!.duration),
+    })),
+    bytes,
+    muted_ranges: muted,
+  };
 }

@@ -13,6 +13,9 @@ import {
   resolveVodMedia,
   type ResolvedVodMedia,
 } from "../../../render-container/src/source";
+import { analyzeAudio } from "../../../render-container/src/analysis";
+import { extractWav } from "../../../render-container/src/captions/extract-wav";
+import { analyseWhileDownloading } from "../../../render-container/src/pipeline/analyse-while-downloading";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { ffprobeJson, rmsPerSecond, streams } from "../../dev/media-probe";
 
@@ -207,4 +210,40 @@ describe("fMP4 renditions (#EXT-X-MAP, N.mp4)", () => {
     expect((error as SourceError).code).toBe("vod_format_unsupported");
     expect((error as Error).message).toMatch(/at 70 s, init-1\.mp4 after init-0\.mp4/);
   });
+
+  it("the audio analysis reads an audio rendition that changes format as one file per format, on the VOD's clock", async () => {
+    const other = await resolveVodMedia(twitch(), OTHER_INIT);
+    const out = await analyseWhileDownloading(other.audioPlaylist, 95, path.join(work, "other-analysis"), { parts: 2, concurrency: 4, signal: new AbortController().signal });
+    expect(out.parts.map((p) => [Math.round(p.media_start_seconds), Math.round(p.media_end_seconds)])).toEqual([[0, 70], [70, 95]]);
+    // Second by second what the continuous MPEG-TS rendition gives (the second file's loudness window starts
+    // afresh at 70 s and a few ms off the continuous file, which moves a second's value by up to ~0.8 LU).
+    const continuous = `concat:${Array.from({ length: 10 }, (_, i) => path.join(original, "audio_only", i === 5 ? "5-muted.ts" : `${i}.ts`)).join("|")}`;
+    const reference = await analyzeAudio(continuous, { durationSeconds: 95 });
+    expect(out.analysis.loudnessLufs).toHaveLength(reference.loudnessLufs.length);
+    const off = out.analysis.loudnessLufs.map((v, i) => (i === 70 ? 0 : Math.abs(v - reference.loudnessLufs[i]!)));
+    expect(Math.max(...off), JSON.stringify(off.map((d, i) => [i, Math.round(d * 100) / 100]).filter(([, d]) => d > 0.2))).toBeLessThan(1);
+    // Captions read from the second file find the same sound at the same VOD time, to within an AAC frame
+    // (the piece starts where its playlist says, 70.014 s; the sound lines up 2 ms from there).
+    const fromPart = await extractWav(out.parts[1]!, 74, 78, path.join(work, "part.wav"));
+    const fromWhole = await extractWav({ path: continuous, media_start_seconds: 0, media_end_seconds: 95 }, 74, 78, path.join(work, "whole.wav"));
+    const pcm = async (f: string) => {
+      const b = (await readFile(f)).subarray(44);
+      return new Int16Array(b.buffer, b.byteOffset, b.length / 2);
+    };
+    const [a, b] = [await pcm(fromPart.path), await pcm(fromWhole.path)];
+    const frame = 342; // 1024 samples at 48 kHz, in 16 kHz samples
+    let best = { lag: 0, err: Infinity, energy: 0 };
+    for (let lag = -frame; lag <= frame; lag++) {
+      let err = 0;
+      let energy = 0;
+      for (let i = frame; i < a.length - frame; i++) {
+        err += (a[i]! - b[i + lag]!) ** 2;
+        energy += b[i + lag]! ** 2;
+      }
+      if (err < best.err) best = { lag, err, energy };
+    }
+    expect(best.energy).toBeGreaterThan(0);
+    expect(best.err / best.energy).toBeLessThan(1e-3);
+  });
 });
+
