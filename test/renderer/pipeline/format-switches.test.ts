@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +23,8 @@ import { moment } from "./plan-fixtures";
  * the same section under a new name.
  */
 const VOD = ONE_MOMENT_VOD.vodId;
+/** The same VOD where the audio-only rendition switches to a different section at 50 s too. */
+const VOD_BOTH = "900000332";
 const SWITCH_AT = 50;
 let root: string;
 let server: TwitchServer;
@@ -33,6 +35,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "format-switch-vods-"));
   const sameBytes = await mkdtemp(path.join(os.tmpdir(), "format-switch-same-"));
   await writeFmp4Variant(dir, path.join(root, VOD), { initSwitch: { fromSegment: 5, sameBytes: false } });
+  await writeFmp4Variant(dir, path.join(root, VOD_BOTH), { initSwitch: { fromSegment: 5, sameBytes: false } });
   await writeFmp4Variant(dir, sameBytes, { initSwitch: { fromSegment: 5, sameBytes: true } });
   await rm(path.join(root, VOD, "audio_only"), { recursive: true });
   await cp(path.join(sameBytes, "audio_only"), path.join(root, VOD, "audio_only"), { recursive: true });
@@ -134,11 +137,13 @@ describe("keeping moments off fMP4 format switches (on the VOD's real playlists)
   });
 });
 
-describe("a whole job on the VOD", () => {
+describe("a whole job on the VOD, its audio switching too", () => {
   it("completes, with its best moment (across the switch) and the short moved to one side", async () => {
+    const audioInit = (n: number) => readFile(path.join(root, VOD_BOTH, "audio_only", `init-${n}.mp4`));
+    expect((await audioInit(0)).equals(await audioInit(1))).toBe(false);
     const prepared = await prepareJob(
       {
-        vod_url: `https://www.twitch.tv/videos/${VOD}`,
+        vod_url: `https://www.twitch.tv/videos/${VOD_BOTH}`,
         num_shorts: 1,
         final_video_length_minutes: 1,
         parameters: { min_highlight_duration: 20, max_highlight_duration: 25, cold_open_enabled: false, shorts_crop_mode: "fit" },
