@@ -26,7 +26,7 @@ const { dir, truth } = await generateSyntheticVod({
   width: values.width ? Number(values.width) : undefined,
   height: values.height ? Number(values.height) : undefined,
   fps: values.fps ? Number(values.fps) : undefined,
-  facecamCorner: values.facecam === "bottom-right" ? "bottom-right" : values.facecam === "top-left" ? "top-left" : undefined,
+  facecamCorner: values.facecam === "bottom-right" || values.facecam === "top-left" || values.facecam === "none" ? values.facecam : undefined,
   mutedSegments: values.muted ? values.muted.split(",").map(Number) : undefined,
   log: (line) => console.error(line),
 });

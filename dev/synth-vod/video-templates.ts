@@ -3,7 +3,8 @@ import { buildOnce, hashOf } from "./cache-dir";
 import { run } from "./exec";
 import { SCENES, SEGMENT_SECONDS, type SceneName } from "./plan";
 
-export type FacecamCorner = "top-left" | "bottom-right";
+/** Where the facecam overlay sits; "none" leaves it out (gameplay only; truth's rectangle is then 0x0). */
+export type FacecamCorner = "top-left" | "bottom-right" | "none";
 
 export interface Rect {
   x: number;
@@ -31,6 +32,7 @@ export function facecamRect(p: Pick<TemplateParams, "width" | "height" | "faceca
   const width = even(p.width * 0.25);
   const height = even(width * 0.75);
   const margin = even(p.width / 64);
+  if (p.facecamCorner === "none") return { x: 0, y: 0, width: 0, height: 0 };
   return p.facecamCorner === "top-left"
     ? { x: margin, y: margin, width, height }
     : { x: p.width - width - margin, y: p.height - height - margin, width, height };
@@ -58,6 +60,15 @@ function templateGraph(scene: SceneName, p: TemplateParams, cam: Rect): string {
   const { width: w, height: h, fps } = p;
   const sprite = even(h / 9);
   const face = { w: even(cam.width * 0.35), h: even(cam.height * 0.55) };
+  const overlay =
+    p.facecamCorner === "none"
+      ? [`[game]trim=duration=${SEGMENT_SECONDS},format=yuv420p[v]`]
+      : [
+          `color=c=0x7a3fbf:s=${cam.width}x${cam.height}:r=${fps}[cambg]`,
+          `color=c=0xf0c8a0:s=${face.w}x${face.h}:r=${fps}[face]`,
+          `[cambg][face]overlay=x='${(cam.width - face.w) / 2}+${cam.width / 8}*sin(2*PI*t/2.5)':y='${(cam.height - face.h) / 2}+${cam.height / 20}*sin(2*PI*t/2)':shortest=1,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=${Math.max(2, even(cam.width / 50))}[cam]`,
+          `[game][cam]overlay=x=${cam.x}:y=${cam.y}:shortest=1,trim=duration=${SEGMENT_SECONDS},format=yuv420p[v]`,
+        ];
   return [
     `${textureSource(scene, w, h)},format=yuv420p,split[t1][t2]`,
     `[t1][t2]hstack,loop=loop=-1:size=1,setpts=N/${fps}/TB,fps=${fps},crop=w=${w}:h=${h}:x='mod(t*${w}/${SEGMENT_SECONDS},${w})':y=0[bg]`,
@@ -65,10 +76,7 @@ function templateGraph(scene: SceneName, p: TemplateParams, cam: Rect): string {
     `color=c=0xff3355:s=${sprite}x${sprite}:r=${fps}[s2]`,
     `[bg][s1]overlay=x='${w / 2}+${w / 3}*sin(2*PI*t/5)':y='${h / 2}+${h / 4}*cos(2*PI*t/5)':shortest=1[b1]`,
     `[b1][s2]overlay=x='${w / 2}+${w / 4}*sin(2*PI*t/2)':y='${h * 0.7}':shortest=1,drawbox=x=0:y=${h - even(h / 20)}:w=${w}:h=${even(h / 20)}:color=0x202020:t=fill[game]`,
-    `color=c=0x7a3fbf:s=${cam.width}x${cam.height}:r=${fps}[cambg]`,
-    `color=c=0xf0c8a0:s=${face.w}x${face.h}:r=${fps}[face]`,
-    `[cambg][face]overlay=x='${(cam.width - face.w) / 2}+${cam.width / 8}*sin(2*PI*t/2.5)':y='${(cam.height - face.h) / 2}+${cam.height / 20}*sin(2*PI*t/2)':shortest=1,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=${Math.max(2, even(cam.width / 50))}[cam]`,
-    `[game][cam]overlay=x=${cam.x}:y=${cam.y}:shortest=1,trim=duration=${SEGMENT_SECONDS},format=yuv420p[v]`,
+    ...overlay,
   ].join(";");
 }
 
