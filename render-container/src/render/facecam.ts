@@ -11,7 +11,8 @@ export interface RelativeRect {
 /**
  * Where the facecam is assumed to be when nothing else is known: the top-left corner, a quarter of the
  * frame's width and height (on a 16:9 source that is a 16:9 box, 320x180 at 720p) — the most common overlay
- * spot on gaming streams. The renderer's FACECAM_REGION setting ("x,y,w,h" as shares) replaces it.
+ * spot on gaming streams. The renderer's FACECAM_REGION setting ("x,y,w,h" as shares) replaces it; without the
+ * setting a job's split shorts use the region found in its video (facecam-detect.ts) when the finding is confident.
  */
 export const DEFAULT_FACECAM_REGION: RelativeRect = { x: 0, y: 0, w: 0.25, h: 0.25 };
 
