@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import type { RenderJob } from "../../../common/contract/render";
 import { createTranscriber, planCaptions } from "../captions";
 import type { RendererConfig } from "../config";
-import { facecamRegionFromEnv } from "../render";
+import { parseFacecamRegion } from "../render";
 import { BOUNDARY_RULES } from "../selection";
 import { ByteCounter, type TimeRange } from "../source";
 import { artifactNames } from "./artifact-names";
@@ -89,14 +89,17 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
   const transcripts = transcriptsFrom(transcribed, captionPlan);
   const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, languages.metadata, ctx, progress, config.env));
-  const artifacts = await timed("render", () =>
-    renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: facecamRegionFromEnv(config.env) }),
+  // FACECAM_REGION, when set (and well-formed), wins; otherwise split shorts look for the facecam in the video.
+  const { artifacts, facecam } = await timed("render", () =>
+    renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: parseFacecamRegion(config.env.FACECAM_REGION) }),
   );
 
   progress.report("uploading", 0.5);
   const warnings = [...source.warnings, ...(chosen.warnings ?? []), ...transcripts.warnings, ...texts.warnings];
   const metadataPath = path.join(ctx.workDir, artifactNames.metadata);
-  await writeFile(metadataPath, JSON.stringify(texts.document, null, 2));
+  // metadata.json also says where split shorts took the facecam from (an additive key; the manifest keeps spec 2.9).
+  const render = facecam ? { render: { facecam: { ...facecam.region, found: facecam.found, confidence: facecam.confidence } } } : {};
+  await writeFile(metadataPath, JSON.stringify({ ...texts.document, ...render }, null, 2));
   const { size_bytes: metaSize } = await ctx.uploader.put(artifactNames.metadata, metadataPath, "application/json", ctx.signal);
   artifacts.push({ name: artifactNames.metadata, kind: "metadata", content_type: "application/json", size_bytes: metaSize, run_name: null, index: null, title: "Titles, descriptions, tags and stories", duration_seconds: null, tags: null });
 

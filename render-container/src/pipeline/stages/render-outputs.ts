@@ -4,7 +4,7 @@ import type { RunProfile } from "../../../../common/contract/enums";
 import type { NormalizedJobRequest } from "../../../../common/contract/normalized-request";
 import type { ArtifactRef } from "../../../../common/contract/render";
 import { formatSrt } from "../../captions";
-import { makeThumbnail, renderReel, renderShort, type RelativeRect } from "../../render";
+import { chooseFacecamRegion, DEFAULT_FACECAM_REGION, makeThumbnail, renderReel, renderShort, type FacecamChoice, type RelativeRect } from "../../render";
 import { mapLimit } from "../../render/pool";
 import { probeMedia } from "../../ffmpeg/probe";
 import type { Moment } from "../../selection/types";
@@ -31,11 +31,19 @@ export interface Texts {
   moments: Map<Moment, { story: string; title: string }>;
 }
 
+export interface RenderedOutputs {
+  artifacts: ArtifactRef[];
+  /** The facecam region the split shorts used and how it was found; null when no short was split. */
+  facecam: FacecamChoice | null;
+}
+
 /**
  * Encodes every deliverable and uploads each file as soon as it exists, so uploads overlap encoding and a
- * cancelled job leaves nothing half-written behind in the work folder.
+ * cancelled job leaves nothing half-written behind in the work folder. When shorts are split, the facecam is
+ * looked for in the downloaded clips while the reels encode (`facecam`: the FACECAM_REGION setting, which wins,
+ * or null to detect).
  */
-export async function renderOutputs(request: NormalizedJobRequest, plan: RenderPlan, clips: readonly ClipSource[], transcripts: Transcripts, texts: Texts, ctx: JobContext, progress: JobProgress, opts: { encodeConcurrency: number; facecam: RelativeRect }): Promise<ArtifactRef[]> {
+export async function renderOutputs(request: NormalizedJobRequest, plan: RenderPlan, clips: readonly ClipSource[], transcripts: Transcripts, texts: Texts, ctx: JobContext, progress: JobProgress, opts: { encodeConcurrency: number; facecam: RelativeRect | null }): Promise<RenderedOutputs> {
   const artifacts: ArtifactRef[] = [];
   const outDir = path.join(ctx.workDir, "out");
   const upload = async (ref: Omit<ArtifactRef, "size_bytes">, file: string) => {
@@ -47,28 +55,50 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
   const shortSeconds = plan.shorts.reduce((s, x) => s + (x.moment.end - x.moment.start), 0);
   progress.planEncodes(reelSeconds, shortSeconds);
 
+  // Once per job, beside the reel encodes: a few low-resolution keyframes of the downloaded clips.
+  const split = p.shorts_crop_mode === "split" && plan.shorts.length > 0;
+  const stopFacecam = new AbortController();
+  const facecamStarted = performance.now();
+  const facecamPending = split
+    ? chooseFacecamRegion(clips, { configured: opts.facecam, signal: AbortSignal.any([ctx.signal, stopFacecam.signal]) }).then((choice) => ({ choice, ms: Math.round(performance.now() - facecamStarted) }))
+    : null;
+  // Awaited before the shorts; a reel failing first stops it and must not leave it rejected and unobserved.
+  facecamPending?.catch(() => {});
+
   // Reels, one after another (each already encodes two pieces at a time).
   let reelDone = 0;
-  for (const reel of plan.reels) {
-    const name = artifactNames.reel(reel.profile);
-    const file = path.join(outDir, name);
-    const seconds = [...reel.moments, ...reel.coldOpen].reduce((a, m) => a + (m.end - m.start), 0);
-    const video = await renderReel({
-      ...reelOptions(reel, clips, texts, p),
-      out: file,
-      signal: ctx.signal,
-      concurrency: opts.encodeConcurrency,
-      onProgress: (f) => progress.report("rendering_reels", (reelDone + f * seconds) / (reelSeconds || 1)),
-    });
-    reelDone += seconds;
-    const text = texts.reels[reel.profile];
-    await upload({ name, kind: "reel", content_type: "video/mp4", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: video.duration_seconds, tags: text?.tags ?? null }, video.path);
-    const thumbAt = reel.coldOpen.length > 0 ? 1 : Math.max(0, reel.moments[0].peak - reel.moments[0].start);
-    const thumb = await makeThumbnail(video.path, thumbAt, path.join(outDir, artifactNames.reelThumbnail(reel.profile)), { signal: ctx.signal });
-    await upload({ name: artifactNames.reelThumbnail(reel.profile), kind: "thumbnail", content_type: "image/jpeg", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: null, tags: null }, thumb.path);
+  try {
+    for (const reel of plan.reels) {
+      const name = artifactNames.reel(reel.profile);
+      const file = path.join(outDir, name);
+      const seconds = [...reel.moments, ...reel.coldOpen].reduce((a, m) => a + (m.end - m.start), 0);
+      const video = await renderReel({
+        ...reelOptions(reel, clips, texts, p),
+        out: file,
+        signal: ctx.signal,
+        concurrency: opts.encodeConcurrency,
+        onProgress: (f) => progress.report("rendering_reels", (reelDone + f * seconds) / (reelSeconds || 1)),
+      });
+      reelDone += seconds;
+      const text = texts.reels[reel.profile];
+      await upload({ name, kind: "reel", content_type: "video/mp4", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: video.duration_seconds, tags: text?.tags ?? null }, video.path);
+      const thumbAt = reel.coldOpen.length > 0 ? 1 : Math.max(0, reel.moments[0].peak - reel.moments[0].start);
+      const thumb = await makeThumbnail(video.path, thumbAt, path.join(outDir, artifactNames.reelThumbnail(reel.profile)), { signal: ctx.signal });
+      await upload({ name: artifactNames.reelThumbnail(reel.profile), kind: "thumbnail", content_type: "image/jpeg", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: null, tags: null }, thumb.path);
+    }
+  } catch (err) {
+    stopFacecam.abort();
+    throw err;
   }
   // A shorts-only job never shows a reel stage.
   if (plan.reels.length > 0) progress.report("rendering_reels", 1);
+
+  let facecam: FacecamChoice | null = null;
+  if (facecamPending) {
+    const { choice: { analysis, ...choice }, ms } = await facecamPending;
+    facecam = choice;
+    ctx.log.info("facecam region", { ...choice, candidate: analysis?.best?.region ?? null, runner_up: analysis?.runnerUp?.region ?? null, ms });
+  }
 
   // Shorts, encodeConcurrency at a time; each short's file trio is uploaded as it finishes.
   const shortFractions = new Array<number>(plan.shorts.length).fill(0);
@@ -85,7 +115,7 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
       const source = { width: info.video?.width ?? 1280, height: info.video?.height ?? 720 };
       const name = artifactNames.short(short.index);
       const video = await renderShort({
-        ...shortOptions(short, clip, source, texts, transcripts, p, opts.facecam),
+        ...shortOptions(short, clip, source, texts, transcripts, p, facecam?.region ?? DEFAULT_FACECAM_REGION),
         out: path.join(outDir, name),
         signal,
         onProgress: (f) => {
@@ -107,5 +137,5 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
     ctx.signal,
   );
   progress.report("rendering_shorts", 1);
-  return artifacts;
+  return { artifacts, facecam };
 }
