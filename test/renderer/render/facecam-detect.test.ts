@@ -1,0 +1,143 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSyntheticVod, synthCacheRoot, type FacecamCorner, type SyntheticVodTruth } from "../../../dev/synth-vod";
+import { silentLogger } from "../../../render-container/src/log";
+import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import { JobProgress } from "../../../render-container/src/pipeline/progress";
+import { renderOutputs } from "../../../render-container/src/pipeline/stages/render-outputs";
+import type { Transcripts } from "../../../render-container/src/pipeline/stages/transcribe";
+import { analyseFacecam, chooseFacecamRegion, DEFAULT_FACECAM_REGION, FACECAM_DETECTION, type RelativeRect } from "../../../render-container/src/render";
+import type { ClipSource } from "../../../render-container/src/source";
+import { colorDistance, readFrameRgb } from "../../support/media";
+import { moment, normalizedRequest } from "../pipeline/plan-fixtures";
+import { renderTestSource } from "./fixtures";
+
+/**
+ * Facecam detection on synthetic VODs (dev/synth-vod: a violet facecam with a white border and a moving
+ * skin-coloured "face" over scrolling gameplay), decoded by real FFmpeg. Two scenes per VOD, one minute each.
+ */
+const root = path.join(synthCacheRoot(), "facecam-test-vods");
+const vods: Record<FacecamCorner, { seed: number; id: string }> = {
+  "top-left": { seed: 12, id: "900000731" },
+  "bottom-right": { seed: 7, id: "900000732" },
+  none: { seed: 27, id: "900000733" },
+};
+const made = {} as Record<FacecamCorner, { truth: SyntheticVodTruth; clips: ClipSource[] }>;
+let out: string;
+
+/** The VOD's 10 s source segments as the downloaded clips they would be. */
+function clipsOf(dir: string, truth: SyntheticVodTruth): ClipSource[] {
+  return truth.renditions.chunked.map((s) => ({ path: path.join(dir, "chunked", s.file), media_start_seconds: s.start, media_end_seconds: s.start + s.duration, bytes: s.bytes, muted_ranges: [] }));
+}
+
+function relative(truth: SyntheticVodTruth): RelativeRect {
+  const { width, height } = truth.video;
+  return { x: truth.facecam.x / width, y: truth.facecam.y / height, w: truth.facecam.width / width, h: truth.facecam.height / height };
+}
+
+function iou(a: RelativeRect, b: RelativeRect): number {
+  const w = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+  return (w * h) / (a.w * a.h + b.w * b.h - w * h);
+}
+
+beforeAll(async () => {
+  for (const [corner, v] of Object.entries(vods) as [FacecamCorner, { seed: number; id: string }][]) {
+    const { dir, truth } = await generateSyntheticVod({ root, vodId: v.id, durationSeconds: 60, seed: v.seed, width: 640, height: 360, facecamCorner: corner, moments: [{ kind: "hype", peak: 30 }] });
+    made[corner] = { truth, clips: clipsOf(dir, truth) };
+  }
+  out = await fs.mkdtemp(path.join(os.tmpdir(), "facecam-test-"));
+});
+afterAll(async () => {
+  if (out) await fs.rm(out, { recursive: true, force: true });
+});
+
+describe("facecam detection", () => {
+  for (const corner of ["top-left", "bottom-right"] as const) {
+    it(`finds the ${corner} facecam from keyframes of the downloaded clips`, async () => {
+      const { truth, clips } = made[corner];
+      const choice = await chooseFacecamRegion(clips, { configured: null });
+      expect(choice.found, choice.reason).toBe("detected");
+      expect(choice.confidence).toBeGreaterThanOrEqual(FACECAM_DETECTION.threshold);
+      expect(choice.analysis?.best?.anchor).toBe(corner);
+      // Measured: IoU 0.89 (top-left: the border's inner edge) and 0.92 (bottom-right: down to the frame's edge
+      // over a static HUD bar).
+      expect(iou(choice.region, relative(truth))).toBeGreaterThanOrEqual(0.8);
+      expect(choice.frames).toBeGreaterThanOrEqual(FACECAM_DETECTION.minFrames);
+      expect(choice.frames).toBeLessThanOrEqual(FACECAM_DETECTION.maxFrames);
+    });
+  }
+
+  it("falls back to the default region on gameplay without a facecam", async () => {
+    const choice = await chooseFacecamRegion(made.none.clips, { configured: null });
+    expect(choice).toMatchObject({ found: "default", region: DEFAULT_FACECAM_REGION });
+    expect(choice.confidence).toBeLessThan(FACECAM_DETECTION.threshold);
+  });
+
+  it("falls back to the default region on a still picture (persistent lines, but nothing changes around them)", async () => {
+    // testsrc2 barely moves; its green box in the corner is not told apart from the rest of the still picture.
+    const choice = await chooseFacecamRegion([await renderTestSource()], { configured: null });
+    expect(choice).toMatchObject({ found: "default", region: DEFAULT_FACECAM_REGION });
+    expect(choice.confidence).toBeLessThan(FACECAM_DETECTION.threshold);
+  });
+
+  it("uses FACECAM_REGION when set, without looking at the video", async () => {
+    const configured = { x: 0.1, y: 0.2, w: 0.3, h: 0.3 };
+    const choice = await chooseFacecamRegion(made["bottom-right"].clips, { configured });
+    expect(choice).toMatchObject({ found: "configured", region: configured, confidence: null, frames: 0 });
+  });
+
+  it("is a pure function of the frames: an outlined box over changing blocks, bottom-left; nothing without it", () => {
+    // 160x90 frames of 10x10 blocks of pseudo-random grey (a new picture every frame), with or without a box.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 255;
+    const draw = (withBox: boolean) => {
+      seed = 7;
+      return Array.from({ length: 12 }, () => {
+        const f = new Uint8Array(160 * 90);
+        const blocks = Array.from({ length: 16 * 9 }, rand);
+        for (let y = 0; y < 90; y++) for (let x = 0; x < 160; x++) f[y * 160 + x] = blocks[Math.floor(y / 10) * 16 + Math.floor(x / 10)]!;
+        if (withBox) for (let y = 52; y < 86; y++) for (let x = 4; x < 52; x++) f[y * 160 + x] = y === 52 || y === 85 || x === 4 || x === 51 ? 255 : 90;
+        return f;
+      });
+    };
+    const found = analyseFacecam({ width: 160, height: 90, frames: draw(true) });
+    expect(found.best).toMatchObject({ anchor: "bottom-left" });
+    expect(iou(found.best!.region, { x: 4 / 160, y: 52 / 90, w: 48 / 160, h: 34 / 90 })).toBeGreaterThan(0.9);
+    expect(found.confidence).toBeGreaterThanOrEqual(FACECAM_DETECTION.threshold);
+    expect(analyseFacecam({ width: 160, height: 90, frames: draw(true) })).toEqual(found);
+    expect(analyseFacecam({ width: 160, height: 90, frames: draw(false) }).confidence).toBeLessThan(FACECAM_DETECTION.threshold);
+  });
+});
+
+describe("a split short of a bottom-right facecam VOD", () => {
+  it("shows the detected facecam in the top panel and reports how it was found", async () => {
+    const { clips } = made["bottom-right"];
+    const request = normalizedRequest({ compilation_enabled: false, num_shorts: 1, num_shorts_requested: 1, parameters: { shorts_crop_mode: "split" } });
+    const m = moment(21, 24, 0.9);
+    const plan = { reels: [], shorts: [{ index: 1, moment: m }], videoRanges: [{ start: 20, end: 30 }] };
+    const transcripts: Transcripts = { words: [], burn: false, warnings: [], cuesFor: () => [], textFor: () => "" };
+    const texts = { reels: {}, shorts: { 1: { title: "A short", description: "", tags: ["t"] } }, moments: new Map() };
+    const ctx = { signal: new AbortController().signal, workDir: out, reporter: { progress: () => {} }, uploader: new LocalDirUploader(path.join(out, "up")), log: silentLogger, fetchImpl: fetch };
+    const rendered = await renderOutputs(request, plan, clips, transcripts, texts, ctx, new JobProgress(ctx.reporter), { encodeConcurrency: 1, facecam: null });
+    expect(rendered.facecam).toMatchObject({ found: "detected" });
+
+    // The top half (the facecam panel) is the violet facecam and its skin-coloured face, not gameplay.
+    const frame = await readFrameRgb(path.join(out, "up", "short-01.mp4"), 1.5, { width: 1080, height: 1920 });
+    const violet = [0x7a, 0x3f, 0xbf];
+    const skin = [0xf0, 0xc8, 0xa0];
+    let cam = 0;
+    let n = 0;
+    for (let y = 20; y < 940; y += 8) {
+      for (let x = 20; x < 1060; x += 8) {
+        const i = (y * 1080 + x) * 3;
+        const px = [frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!];
+        if (colorDistance(px, violet) < 60 || colorDistance(px, skin) < 60) cam++;
+        n++;
+      }
+    }
+    expect(cam / n).toBeGreaterThan(0.7);
+  });
+});
