@@ -127,7 +127,7 @@ export const ParametersInput = z
       .nullish()
       .meta({ description: "Clip title flashed at the start of each short (default true)." }),
     shorts_crop_mode: CropMode.nullish().meta({
-      description: "crop (fill, lose sides), fit (whole frame, padded) or split (facecam over gameplay). Default crop.",
+      description: "crop (fill, lose sides), fit (whole frame, padded) or split (facecam over gameplay; the facecam is found in the VOD, else the top-left quarter). Default crop.",
     }),
     shorts_split_ratio: z
       .number()
