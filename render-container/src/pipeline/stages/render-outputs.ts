@@ -87,7 +87,9 @@ export async function renderOutputs(request: NormalizedJobRequest, plan: RenderP
       await upload({ name: artifactNames.reelThumbnail(reel.profile), kind: "thumbnail", content_type: "image/jpeg", run_name: reel.profile, index: null, title: text?.title ?? null, duration_seconds: null, tags: null }, thumb.path);
     }
   } catch (err) {
+    // Its FFmpeg processes are gone before the job settles (the work folder is deleted after).
     stopFacecam.abort();
+    await facecamPending?.catch(() => {});
     throw err;
   }
   // A shorts-only job never shows a reel stage.
