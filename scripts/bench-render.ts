@@ -14,15 +14,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { RenderJob } from "../common/contract/render";
-import { probeVod } from "../common/twitch";
 import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
 import { startTwitchServer } from "../dev/twitch-server";
 import { loadConfig } from "../render-container/src/config";
+import { localRenderJob } from "../render-container/src/local-job";
 import { silentLogger } from "../render-container/src/log";
 import { LocalDirUploader } from "../render-container/src/output/uploader";
 import { runRenderJob, type RunStats } from "../render-container/src/pipeline/run-job";
-import { prepareJob, toVodInfo } from "../worker/src/domain/prepare-job";
 
 const minutesList = (process.env.BENCH_MINUTES ?? "10,60,180").split(",").map(Number);
 const outputKind = process.env.BENCH_OUTPUT === "default" ? "default" : "small";
@@ -116,15 +114,7 @@ async function benchOne(minutes: number) {
     outputKind === "small"
       ? { ...common, num_shorts: 2, final_video_length_minutes: 1, parameters: { max_highlight_duration: 30, shorts_crop_mode: "crop" } }
       : { ...common, num_shorts: 3 };
-  const prepared = await prepareJob(body, { plan: "pro", purchased: true }, (id) => probeVod(twitch, id));
-  const job: RenderJob = {
-    job_id: `bench_${minutes}`,
-    request: prepared.request,
-    vod: toVodInfo(prepared.probe!),
-    callback: { url: "about:blank", token: "" },
-    upload: { mode: "worker", url: "about:blank", token: "" },
-    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
-  };
+  const job = await localRenderJob(body, { twitch, jobId: `bench_${minutes}` });
   const workDir = await mkdtemp(path.join(os.tmpdir(), "bench-work-"));
   const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-out-"));
   twitch.stats.reset();

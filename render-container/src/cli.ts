@@ -11,10 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Plan } from "../../common/contract/enums";
-import type { RenderJob } from "../../common/contract/render";
-import { DEFAULT_GQL_URL, DEFAULT_USHER_URL, probeVod } from "../../common/twitch";
-import { prepareJob, toVodInfo } from "../../worker/src/domain/prepare-job";
+import { DEFAULT_GQL_URL, DEFAULT_USHER_URL } from "../../common/twitch";
 import { loadConfig } from "./config";
+import { localRenderJob } from "./local-job";
 import { createLogger } from "./log";
 import { LocalDirUploader } from "./output/uploader";
 import { runRenderJob, type RunStats } from "./pipeline/run-job";
@@ -37,17 +36,7 @@ async function main() {
   }
   const body = JSON.parse(await readFile(values.request, "utf8"));
   const twitch = { gqlUrl: values.gql!, usherUrl: values.usher! };
-  const prepared = await prepareJob(body, { plan: values.plan as Plan, purchased: true }, (id) => probeVod(twitch, id));
-  const job: RenderJob = {
-    job_id: `cli_${Date.now()}`,
-    request: prepared.request,
-    vod: prepared.probe
-      ? toVodInfo(prepared.probe)
-      : { vod_id: prepared.request.vod_id, title: "", duration_seconds: prepared.vodDurationSeconds, streamer_login: null, streamer_display_name: null, game_name: null, created_at: null, language: null },
-    callback: { url: "about:blank", token: "" },
-    upload: { mode: "worker", url: "about:blank", token: "" },
-    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
-  };
+  const job = await localRenderJob(body, { twitch, jobId: `cli_${Date.now()}`, plan: values.plan as Plan });
   const workDir = await mkdtemp(path.join(os.tmpdir(), "render-cli-"));
   const log = values.quiet ? createLogger({}, () => {}) : createLogger({ job_id: job.job_id }, (l) => process.stderr.write(l + "\n"));
   let last = "";

@@ -5,13 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RenderJob } from "../../../common/contract/render";
-import { probeVod } from "../../../common/twitch";
 import { freePort, startProcess, waitForHttp, type Managed } from "../../../dev/stack/processes";
 import { generateSyntheticVod } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
-import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+import { localRenderJob } from "../../../render-container/src/local-job";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 
@@ -75,7 +73,7 @@ describe("the bundled renderer (what the container image runs)", () => {
     const twitch: TwitchServer = await startTwitchServer({ root: SMALL_VOD.root });
     const worker = await startRecorder();
     try {
-      const prepared = await prepareJob(
+      const job = await localRenderJob(
         {
           vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`,
           compilation_enabled: false,
@@ -84,17 +82,13 @@ describe("the bundled renderer (what the container image runs)", () => {
           burn_captions: true,
           parameters: { min_highlight_duration: 10, max_highlight_duration: 12, shorts_crop_mode: "crop", shorts_title_card_enabled: true },
         },
-        { plan: "pro", purchased: true },
-        (id) => probeVod(twitch, id),
+        {
+          twitch,
+          jobId: `job_bundle_${Date.now()}`,
+          callback: { url: `${worker.url}/events`, token: "cb" },
+          upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" },
+        },
       );
-      const job: RenderJob = {
-        job_id: `job_bundle_${Date.now()}`,
-        request: prepared.request,
-        vod: toVodInfo(prepared.probe!),
-        callback: { url: `${worker.url}/events`, token: "cb" },
-        upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" },
-        twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
-      };
       const res = await fetch(`${rendererUrl}/jobs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(job) });
       expect(res.status).toBe(202);
 

@@ -2,8 +2,6 @@ import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RenderJob } from "../../../common/contract/render";
-import { probeVod } from "../../../common/twitch";
 import { generateSyntheticVod, writeFmp4Variant } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
@@ -13,7 +11,7 @@ import { formatSwitches, keepOffFormatSwitches, placeAroundFormatSwitches, split
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import type { Chosen } from "../../../render-container/src/pipeline/stages/choose-moments";
 import { SourceError, resolveVodMedia, type ResolvedVodMedia } from "../../../render-container/src/source";
-import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+import { localRenderJob } from "../../../render-container/src/local-job";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 import { moment } from "./plan-fixtures";
 
@@ -141,24 +139,15 @@ describe("a whole job on the VOD, its audio switching too", () => {
   it("completes, with its best moment (across the switch) and the short moved to one side", async () => {
     const audioInit = (n: number) => readFile(path.join(root, VOD_BOTH, "audio_only", `init-${n}.mp4`));
     expect((await audioInit(0)).equals(await audioInit(1))).toBe(false);
-    const prepared = await prepareJob(
+    const job = await localRenderJob(
       {
         vod_url: `https://www.twitch.tv/videos/${VOD_BOTH}`,
         num_shorts: 1,
         final_video_length_minutes: 1,
         parameters: { min_highlight_duration: 20, max_highlight_duration: 25, cold_open_enabled: false, shorts_crop_mode: "fit" },
       },
-      { plan: "pro", purchased: true },
-      (id) => probeVod(server, id),
+      { twitch: server, jobId: "job_format_switch" },
     );
-    const job: RenderJob = {
-      job_id: "job_format_switch",
-      request: prepared.request,
-      vod: toVodInfo(prepared.probe!),
-      callback: { url: "about:blank", token: "" },
-      upload: { mode: "worker", url: "about:blank", token: "" },
-      twitch: { gql_url: server.gqlUrl, usher_url: server.usherUrl },
-    };
     const out = await mkdtemp(path.join(os.tmpdir(), "format-switch-out-"));
     const work = await mkdtemp(path.join(os.tmpdir(), "format-switch-work-"));
     const logs: { msg: string; adjusted?: SwitchAdjustment[] }[] = [];

@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Manifest, type RenderJob, type RenderStage } from "../../../common/contract/render";
-import { probeVod } from "../../../common/twitch";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { parseSrt } from "../../../render-container/src/captions";
@@ -11,7 +10,7 @@ import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { runRenderJob, type RunStats } from "../../../render-container/src/pipeline/run-job";
-import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+import { localRenderJob } from "../../../render-container/src/local-job";
 
 /**
  * The whole renderer on a short synthetic VOD served by the local Twitch-compatible server: real downloads,
@@ -31,17 +30,7 @@ afterAll(async () => {
   await twitch?.close();
 });
 
-async function jobFor(body: Record<string, unknown>): Promise<RenderJob> {
-  const prepared = await prepareJob(body, { plan: "pro", purchased: true }, (id) => probeVod(twitch, id));
-  return {
-    job_id: "job_pipeline",
-    request: prepared.request,
-    vod: toVodInfo(prepared.probe!),
-    callback: { url: "about:blank", token: "" },
-    upload: { mode: "worker", url: "about:blank", token: "" },
-    twitch: { gql_url: twitch.gqlUrl, usher_url: twitch.usherUrl },
-  };
-}
+const jobFor = (body: Record<string, unknown>): Promise<RenderJob> => localRenderJob(body, { twitch, jobId: "job_pipeline" });
 
 async function run(job: RenderJob) {
   const out = await mkdtemp(path.join(os.tmpdir(), "pipeline-out-"));

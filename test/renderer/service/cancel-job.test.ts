@@ -3,14 +3,12 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RenderJob } from "../../../common/contract/render";
-import { probeVod } from "../../../common/twitch";
 import { generateSyntheticVod } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { silentLogger } from "../../../render-container/src/log";
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
-import { prepareJob, toVodInfo } from "../../../worker/src/domain/prepare-job";
+import { localRenderJob } from "../../../render-container/src/local-job";
 import { startRecorder } from "../../support/http-recorder";
 import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
@@ -79,19 +77,15 @@ async function cancelWhen(jobId: string, c: CancelCase) {
   });
   // The job talks to Twitch through a proxy, which can hold its video download open.
   const proxy = await startHoldingProxy(twitch.url, c.holdVideoDownload ? holdUntilDropped((p) => VIDEO_SEGMENT.test(p), 120_000) : undefined);
-  const prepared = await prepareJob(
+  const job = await localRenderJob(
     { vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { max_highlight_duration: 30, shorts_crop_mode: "fit" } },
-    { plan: "pro", purchased: true },
-    (id) => probeVod(twitch, id),
+    {
+      twitch: { gqlUrl: proxy.via(twitch.gqlUrl), usherUrl: proxy.url },
+      jobId,
+      callback: { url: `${callbacks.url}/events`, token: "cb" },
+      upload: { mode: "worker", url: `${callbacks.url}/upload`, token: "up" },
+    },
   );
-  const job: RenderJob = {
-    job_id: jobId,
-    request: prepared.request,
-    vod: toVodInfo(prepared.probe!),
-    callback: { url: `${callbacks.url}/events`, token: "cb" },
-    upload: { mode: "worker", url: `${callbacks.url}/upload`, token: "up" },
-    twitch: { gql_url: proxy.via(twitch.gqlUrl), usher_url: proxy.url },
-  };
   const workRoot = await mkdtemp(path.join(os.tmpdir(), "renderer-cancel-"));
   const registry = new JobRegistry(workRoot, (j, ctx) => runRenderJob(j, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger);
   const videoRequestsOpen = () => proxy.seen.filter((p) => VIDEO_SEGMENT.test(p)).length - [...proxy.answered, ...proxy.dropped].filter((p) => VIDEO_SEGMENT.test(p)).length;
