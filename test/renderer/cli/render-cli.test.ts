@@ -3,24 +3,15 @@ import { readdirSync, watch } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Manifest } from "../../../common/contract/render";
-import { generateSyntheticVod } from "../../../dev/synth-vod";
-import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
+import { serveVodForTests } from "../../support/twitch-fixture";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 const VOD_ID = ONE_MOMENT_VOD.vodId;
-let twitch: TwitchServer;
-
-beforeAll(async () => {
-  await generateSyntheticVod(ONE_MOMENT_VOD);
-  twitch = await startTwitchServer({ root: ONE_MOMENT_VOD.root });
-});
-afterAll(async () => {
-  await twitch?.close();
-});
+const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
 
 const TSX = path.join(REPO, "node_modules/.bin/tsx");
 
@@ -53,7 +44,7 @@ describe("render CLI", () => {
     await mkdir(tmp);
     const created: string[] = [];
     const watcher = watch(tmp, (_event, name) => name && created.push(String(name)));
-    const run = await cli(["--request", request, "--out", out, "--gql", twitch.gqlUrl, "--usher", twitch.usherUrl, "--quiet", "--stats", path.join(dir, "stats.json")], { X264_PRESET: "ultrafast", TMPDIR: tmp });
+    const run = await cli(["--request", request, "--out", out, "--gql", twitchServer().gqlUrl, "--usher", twitchServer().usherUrl, "--quiet", "--stats", path.join(dir, "stats.json")], { X264_PRESET: "ultrafast", TMPDIR: tmp });
     watcher.close();
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout) as { wall_seconds: number; artifacts: { name: string; kind: string }[] };

@@ -2,9 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSyntheticVod } from "../../../dev/synth-vod";
-import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../render-container/src/log";
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
@@ -12,6 +10,7 @@ import { localRenderJob } from "../../../render-container/src/local-job";
 import { startRecorder } from "../../support/http-recorder";
 import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
+import { serveVodForTests } from "../../support/twitch-fixture";
 
 /** This process's child processes (name and pid), from /proc. */
 function children(): { pid: number; name: string }[] {
@@ -31,15 +30,7 @@ function children(): { pid: number; name: string }[] {
 }
 
 const VOD_ID = ONE_MOMENT_VOD.vodId;
-let twitch: TwitchServer;
-
-beforeAll(async () => {
-  await generateSyntheticVod(ONE_MOMENT_VOD);
-  twitch = await startTwitchServer({ root: ONE_MOMENT_VOD.root });
-});
-afterAll(async () => {
-  await twitch?.close();
-});
+const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
 
 type JobEvent = { type: string; stage?: string; percent?: number };
 
@@ -76,6 +67,7 @@ async function cancelWhen(jobId: string, c: CancelCase) {
     res.writeHead(200).end();
   });
   // The job talks to Twitch through a proxy, which can hold its video download open.
+  const twitch = twitchServer();
   const proxy = await startHoldingProxy(twitch.url, c.holdVideoDownload ? holdUntilDropped((p) => VIDEO_SEGMENT.test(p), 120_000) : undefined);
   const job = await localRenderJob(
     { vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { max_highlight_duration: 30, shorts_crop_mode: "fit" } },
