@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -43,7 +43,7 @@ beforeAll(async () => {
   // The image's environment (see the Dockerfile's ENV) on a free port.
   renderer = startProcess("renderer", process.execPath, [bundle], {
     cwd: tmp,
-    env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", WORK_DIR: path.join(tmp, "work"), RENDERER_TOKEN: TOKEN, RENDERER_VERSION: "bundle-test", NODE_PATH: "" },
+    env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", WORK_DIR: path.join(tmp, "work"), RENDERER_TOKEN: TOKEN, RENDERER_VERSION: "bundle-test", NODE_PATH: "", FACECAM_REGION: "top-left" },
     logFile: path.join(tmp, "renderer.log"),
   });
   await waitForHttp(`${rendererUrl}/health`, { proc: renderer, timeoutMs: 20_000 });
@@ -59,6 +59,12 @@ describe("the bundled renderer (what the container image runs)", () => {
     expect(existsSync(bundle)).toBe(true);
     expect(existsSync(path.join(tmp, "node_modules"))).toBe(false);
     expect(path.relative(ROOT, tmp).startsWith("..")).toBe(true);
+  });
+
+  it.skipIf(EXTERNAL)("says in its log that a malformed FACECAM_REGION is ignored", async () => {
+    await expect
+      .poll(async () => (await readFile(path.join(tmp, "renderer.log"), "utf8")).split("\n").some((l) => l.includes("FACECAM_REGION ignored") && l.includes("top-left")), { timeout: 5000 })
+      .toBe(true);
   });
 
   it("answers GET /health without the token, and guards the job routes with it", async () => {

@@ -61,7 +61,7 @@ const EVENTS: Array<{ name: WebhookEventName; schema: ResponseSchemaName; summar
     summary: "Everything is rendered",
     description:
       "The payload is identical to GET /jobs/{id}/results at the moment the attempt is sent: deliverables, zip_url, " +
-      "links_expire_at and the manifest. Every attempt (first try, retry, redelivery) re-signs the links, so they are " +
+      "links_expire_at, refunded_credits and the manifest. Every attempt (first try, retry, redelivery) re-signs the links, so they are " +
       "valid for the full link lifetime from that attempt; the body and its signatures can therefore differ between " +
       "attempts of one event (de-duplicate on X-Service-Event-Id). Links expire: fetch fresh ones from the results " +
       "endpoint when needed.",
