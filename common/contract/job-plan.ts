@@ -1,0 +1,205 @@
+import { z } from "zod";
+import { RunProfile } from "./enums";
+import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
+
+/**
+ * A job is a plan of tasks (README, "How a job runs"). The *analysis* task resolves the VOD, reads its audio and
+ * chat, selects the moments per profile, finds the facecam and writes the texts, and returns a JobPlan: one
+ * versioned document that says every output to make and everything needed to make it. The job's Durable Object
+ * stores it and dispatches one *render* task per output piece; when every task is done it writes metadata.json
+ * and manifest.json itself (no container) and completes the job.
+ *
+ * Worker -> renderer:  POST {renderer}/tasks                   body RenderTaskRequest  -> 202 {accepted}
+ *                                                                                        503 when it is busy
+ *                      POST {renderer}/tasks/{task_key}/cancel                          -> 200 {cancelled}
+ * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent
+ *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/events)
+ */
+
+export const JOB_PLAN_VERSION = 1 as const;
+
+/** Task ids are stable names inside a job (also used in R2 part names and container names). */
+export const TaskId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/);
+export type TaskId = z.infer<typeof TaskId>;
+export const ANALYSE_TASK_ID = "analyse";
+
+/** A moment as chosen by the analysis, with its texts. Render tasks may move its edges (scene cuts) and say so. */
+export const PlanMoment = z.object({
+  id: z.string(),
+  profile: RunProfile,
+  start: z.number(),
+  end: z.number(),
+  peak: z.number(),
+  score: z.number(),
+  source: z.enum(["auto", "manual"]),
+  label: z.string().nullable(),
+  signals: MomentSignals,
+  title: z.string(),
+  story: z.string(),
+});
+export type PlanMoment = z.infer<typeof PlanMoment>;
+
+/**
+ * How far a render task may move a moment's edges when it snaps them to scene cuts: never into a neighbour of
+ * the same reel, never outside the VOD. null: the edges stay (manual highlights).
+ */
+export const SnapWindow = z.object({ min_start: z.number(), max_end: z.number(), min_duration: z.number(), max_duration: z.number() });
+export type SnapWindow = z.infer<typeof SnapWindow>;
+
+const Texts = { title: z.string(), description: z.string(), tags: z.array(z.string()) };
+
+/** One moment of a reel (and the teaser snippets cut from it): rendered as separate MP4 parts, joined later. */
+export const ReelMomentTask = z.object({
+  kind: z.literal("reel_moment"),
+  id: TaskId,
+  run_name: RunProfile,
+  moment_id: z.string(),
+  /** Position of the moment's piece in the joined reel (teasers come first, then moments in order). */
+  position: z.number().int().nonnegative(),
+  start: z.number(),
+  end: z.number(),
+  snap: SnapWindow.nullable(),
+  /** Lower-third title over the piece; null without title cards. */
+  title_text: z.string().nullable(),
+  /** Teaser snippets inside this moment, each its own piece at its own position. */
+  teasers: z.array(z.object({ position: z.number().int().nonnegative(), start: z.number(), end: z.number() })),
+  /** Output seconds this task encodes: weights its share of the job's progress. */
+  expected_encode_seconds: z.number().nonnegative(),
+});
+export type ReelMomentTask = z.infer<typeof ReelMomentTask>;
+
+/** Joins a reel's parts by stream copy, makes its thumbnail and uploads both. Runs after all its parts exist. */
+export const ReelJoinTask = z.object({
+  kind: z.literal("reel_join"),
+  id: TaskId,
+  run_name: RunProfile,
+  /** Tasks whose parts it joins (reel_moment ids); it is dispatched only when all of them are done. */
+  depends_on: z.array(TaskId),
+  /** Number of pieces, positions 0..pieces-1. */
+  pieces: z.number().int().positive(),
+  /** Seconds into the joined reel for the thumbnail. */
+  thumbnail_at: z.number().nonnegative(),
+  ...Texts,
+  expected_encode_seconds: z.number().nonnegative(),
+});
+export type ReelJoinTask = z.infer<typeof ReelJoinTask>;
+
+/** One vertical short with its captions (transcribed from its own video) and thumbnail. */
+export const ShortTask = z.object({
+  kind: z.literal("short"),
+  id: TaskId,
+  index: z.number().int().positive(),
+  moment_id: z.string(),
+  start: z.number(),
+  end: z.number(),
+  peak: z.number(),
+  /** Automatic shorts may nudge their start to a scene cut (their length stays). */
+  snap: z.boolean(),
+  /** Title flashed at the start; null when shorts_title_card_enabled is false. */
+  title_text: z.string().nullable(),
+  ...Texts,
+  expected_encode_seconds: z.number().nonnegative(),
+});
+export type ShortTask = z.infer<typeof ShortTask>;
+
+export const RenderTaskSpec = z.discriminatedUnion("kind", [ReelMomentTask, ReelJoinTask, ShortTask]);
+export type RenderTaskSpec = z.infer<typeof RenderTaskSpec>;
+export type TaskKind = "analyse" | RenderTaskSpec["kind"];
+
+export const FacecamDecision = z.object({
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  found: z.enum(["configured", "detected", "default"]),
+  confidence: z.number(),
+});
+export type FacecamDecision = z.infer<typeof FacecamDecision>;
+
+export const JobPlan = z.object({
+  version: z.literal(JOB_PLAN_VERSION),
+  job_id: z.string(),
+  source: z.object({
+    duration_seconds: z.number().positive(),
+    /** Group id of the video rendition the analysis chose (render tasks resolve the VOD again and use it). */
+    video_rendition: z.string(),
+    /** VOD seconds where an fMP4 video changes its media format; no task range crosses one. */
+    format_switches: z.array(z.number()),
+  }),
+  languages: z.object({ stream: z.string(), metadata: z.string() }),
+  captions: z.object({ burn: z.boolean(), language: z.string() }),
+  /** Region split shorts put in their facecam panel; null when no short is split. */
+  facecam: FacecamDecision.nullable(),
+  moments: z.array(PlanMoment),
+  reels: z.array(z.object({ run_name: RunProfile, moment_ids: z.array(z.string()), ...Texts })),
+  shorts: z.array(z.object({ index: z.number().int().positive(), moment_id: z.string(), ...Texts })),
+  tasks: z.array(RenderTaskSpec),
+  /** metadata.json as the finalising step writes it. */
+  metadata: z.record(z.string(), z.unknown()),
+  /** For the manifest's `warnings`. */
+  warnings: z.array(z.string()),
+});
+export type JobPlan = z.infer<typeof JobPlan>;
+
+/** A reel part: an intermediate MP4 stored beside the deliverables (never listed, deleted after the join). */
+export const ReelPart = z.object({
+  position: z.number().int().nonnegative(),
+  name: z.string(),
+  size_bytes: z.number().int().nonnegative(),
+  duration_seconds: z.number().nonnegative(),
+});
+export type ReelPart = z.infer<typeof ReelPart>;
+
+/** Where a render task put a moment's edges after snapping them (for the manifest). */
+export const MomentBounds = z.object({ id: z.string(), start: z.number(), end: z.number() });
+
+export const TaskResult = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("analyse"), plan: JobPlan }),
+  z.object({ kind: z.literal("reel_moment"), parts: z.array(ReelPart), moment: MomentBounds }),
+  z.object({ kind: z.literal("reel_join"), artifacts: z.array(ArtifactRef) }),
+  z.object({ kind: z.literal("short"), artifacts: z.array(ArtifactRef), moment: MomentBounds }),
+]);
+export type TaskResult = z.infer<typeof TaskResult>;
+
+/** Part file names: `part-<run>-<position>.mp4`. */
+export const reelPartName = (run: RunProfile, position: number): string => `part-${run}-${String(position).padStart(3, "0")}.mp4`;
+
+const attempt = z.number().int().positive();
+export const TaskEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("started"), attempt, seq: z.number().int() }),
+  z.object({
+    type: z.literal("progress"),
+    attempt,
+    seq: z.number().int(),
+    stage: RenderStage,
+    /** This task's own progress 0..1; the Durable Object weights it into the job's percent. */
+    fraction: z.number().min(0).max(1),
+  }),
+  z.object({ type: z.literal("completed"), attempt, seq: z.number().int(), result: TaskResult }),
+  z.object({
+    type: z.literal("failed"),
+    attempt,
+    seq: z.number().int(),
+    error: z.object({ code: z.string(), message: z.string() }),
+    /** false: the input itself is the problem (e.g. no_highlights_found, vod_private): the job fails at once. */
+    retryable: z.boolean(),
+  }),
+  /** The process was told to stop (SIGTERM: rollout, eviction) before the task ended: run it again elsewhere. */
+  z.object({ type: z.literal("interrupted"), attempt, seq: z.number().int(), reason: z.string() }),
+]);
+export type TaskEvent = z.infer<typeof TaskEvent>;
+
+/** Worker -> renderer: one task of one job. The job fields are those of RenderJob; callback.url is the task's. */
+export const RenderTaskRequest = RenderJob.extend({
+  task: z.object({
+    id: TaskId,
+    kind: z.enum(["analyse", "reel_moment", "reel_join", "short"]),
+    attempt,
+  }),
+  /** null for the analysis task; the stored plan for render tasks. */
+  plan: JobPlan.nullable(),
+});
+export type RenderTaskRequest = z.infer<typeof RenderTaskRequest>;
+
+/** The renderer's key for a running task: one job may run several tasks on one process (local pool). */
+export const taskKey = (jobId: string, taskId: string): string => `${jobId}.${taskId}`;
