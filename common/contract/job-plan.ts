@@ -36,6 +36,8 @@ export const PlanMoment = z.object({
   signals: MomentSignals,
   title: z.string(),
   story: z.string(),
+  /** A profile's chosen moment, listed in the manifest's `highlights` (a short's own pick that is no profile's moment is not). */
+  highlight: z.boolean(),
 });
 export type PlanMoment = z.infer<typeof PlanMoment>;
 
