@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ulid } from "../../worker/src/domain/ids";
-import { cancelStep, completeStep, failStep, progressStep, startStep, type JobLifecycle } from "../../worker/src/domain/job-lifecycle";
+import { cancelStep, completeStep, failStep, progressStep, startStep, type JobLifecycle } from "../../worker/src/orchestration/job-lifecycle";
 import { normaliseParameters } from "../../worker/src/domain/parameters";
 import { shortsCap } from "../../worker/src/domain/plan-caps";
 import { computeCost } from "../../worker/src/domain/pricing";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RenderJob } from "../../common/contract";
-import type { Deliverable } from "../../worker/src/dispatch/results";
+import type { Deliverable } from "../../worker/src/artifacts/results";
 import { artifactLink, zipToken } from "../../worker/src/artifacts/links";
 import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
 import { callWithEnv, completeJob, createJob, renderedFiles, sameBytes, startedJob, type RenderedFile } from "./job-flow";

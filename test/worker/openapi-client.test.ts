@@ -10,7 +10,7 @@ import type {
   JobRunningPayload,
   WebhookDelivery,
 } from "../../common/contract";
-import type { Deliverable as WorkerDeliverable, PublishedResults } from "../../worker/src/dispatch/results";
+import type { Deliverable as WorkerDeliverable, PublishedResults } from "../../worker/src/artifacts/results";
 import type { Delivery } from "../../worker/src/webhooks/outbox";
 import type { FailedPayload, RunningPayload } from "../../worker/src/webhooks/payloads";
 import { pricingTable } from "../../worker/src/routes/pricing";

@@ -1,4 +1,4 @@
-import type { StoredResult } from "../../worker/src/dispatch/results";
+import type { StoredResult } from "../../worker/src/artifacts/results";
 
 /** A finished render as the renderer reports it: one reel, one short and its captions. */
 export const storedResult: StoredResult = {

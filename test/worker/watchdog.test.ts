@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, runDurableObjectAlar
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { handleScheduled } from "../../worker/src/cron/scheduled";
-import type { JobState } from "../../worker/src/durable/job-state";
+import type { JobState } from "../../worker/src/orchestration/job-state";
 import type { Env } from "../../worker/src/env";
 import { accountCredits, createAccount, minimalJob, type TestAccount } from "./helpers";
 import { createJob, eventually, jobState, record, rendererLog, sendEvent, startedJob, webhookBox } from "./job-flow";

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobResults } from "../../common/contract";
-import { publishResults, type StoredResult } from "../../worker/src/dispatch/results";
+import { publishResults, type StoredResult } from "../../worker/src/artifacts/results";
 import type { Delivery } from "../../worker/src/webhooks/outbox";
 import { call, createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
 import { completeJob, eventually, jobState, renderedFiles, sameBytes, startedJob, webhookBox, type RenderedFile } from "./job-flow";

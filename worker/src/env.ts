@@ -1,4 +1,4 @@
-import type { JobState } from "./durable/job-state";
+import type { JobState } from "./orchestration/job-state";
 import type { RateLimiter } from "./durable/rate-limiter";
 import type { RenderContainer } from "./durable/render-container";
 

@@ -3,7 +3,7 @@ import { handleScheduled } from "./cron/scheduled";
 import type { Env } from "./env";
 import { handleQueue } from "./queue/consumer";
 
-export { JobState } from "./durable/job-state";
+export { JobState } from "./orchestration/job-state";
 export { RateLimiter } from "./durable/rate-limiter";
 export { RenderContainer } from "./durable/render-container";
 

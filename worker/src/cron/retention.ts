@@ -1,4 +1,4 @@
-import { ARTIFACT_RETENTION_DAYS, addDays } from "../domain/job-lifecycle";
+import { ARTIFACT_RETENTION_DAYS, addDays } from "../orchestration/job-lifecycle";
 import type { Env } from "../env";
 
 /** Jobs handled per sweep; the hourly cron catches up on the rest. */

@@ -1,4 +1,4 @@
-import { watchdogMs } from "../dispatch/watchdog";
+import { watchdogMs } from "../orchestration/watchdog";
 import type { Env } from "../env";
 
 /**

@@ -1,6 +1,6 @@
 import type { JobStatus } from "../../../common/contract";
-import type { JobLifecycle } from "../domain/job-lifecycle";
-import { stopRendererOnFailure } from "../dispatch/stop-renderer-hook";
+import type { JobLifecycle } from "../orchestration/job-lifecycle";
+import { stopRendererOnFailure } from "../orchestration/stop-renderer-hook";
 import type { Env } from "../env";
 import { enqueueWebhooks } from "../webhooks/enqueue-hook";
 

@@ -1,4 +1,4 @@
-import { ARTIFACT_RETENTION_DAYS } from "../domain/job-lifecycle";
+import { ARTIFACT_RETENTION_DAYS } from "../orchestration/job-lifecycle";
 import { MAX_BODY_BYTES } from "../middleware/json-body";
 import { JOB_CREATION_LIMIT, JOB_CREATION_WINDOW_MS } from "../middleware/rate-limit";
 import { DEFAULT_LINK_TTL_SECONDS } from "../artifacts/links";

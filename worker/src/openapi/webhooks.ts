@@ -1,6 +1,6 @@
 import type { WebhookEventName } from "../../../common/contract";
 import type { ResponseSchemaName } from "./components";
-import { webhookRetryBaseSeconds } from "../dispatch/job-alarm";
+import { webhookRetryBaseSeconds } from "../orchestration/job-alarm";
 import { retryDelayMs, WEBHOOK_MAX_RETRIES, WEBHOOK_TIMEOUT_MS } from "../webhooks/outbox";
 import { componentRef, type JsonSchema } from "./json-schema";
 

@@ -1,7 +1,7 @@
 import type { Env, JobQueueMessage } from "../env";
-import { dispatchJob } from "../dispatch/dispatch-job";
-import { DispatchConfigError } from "../dispatch/render-job";
-import { RendererUnavailableError } from "../dispatch/renderer-client";
+import { dispatchJob } from "../orchestration/dispatch-job";
+import { DispatchConfigError } from "../orchestration/render-job";
+import { RendererUnavailableError } from "../orchestration/renderer-client";
 import { dispatchRetryDelaySeconds } from "./backoff";
 import { failUndispatchedJob } from "./dead-letter";
 

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { artifactsExpired, isCompressible } from "../artifacts/expired";
 import { artifactKey, verifyZipToken } from "../artifacts/links";
 import { zipStream, type ZipEntrySource } from "../artifacts/zip-stream";
-import { MANIFEST_FILE, type StoredResult } from "../dispatch/results";
+import { MANIFEST_FILE, type StoredResult } from "../artifacts/results";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound } from "../lib/api-error";
 import { findAccountByApiKey } from "../storage/accounts";

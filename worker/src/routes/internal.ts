@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ArtifactRef, RenderEvent } from "../../../common/contract";
 import { artifactKey } from "../artifacts/links";
-import { rendererAuth } from "../dispatch/renderer-auth";
+import { rendererAuth } from "../orchestration/renderer-auth";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
 import { artifactsExpired } from "../artifacts/expired";
-import type { StoredResult } from "../dispatch/results";
-import { publishResults } from "../dispatch/results";
+import type { StoredResult } from "../artifacts/results";
+import { publishResults } from "../artifacts/results";
 import { newJobId } from "../domain/ids";
 import { prepareJob, toVodInfo, type PreparedJob } from "../domain/prepare-job";
 import type { AppEnv } from "../hono-env";

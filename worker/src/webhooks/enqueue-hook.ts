@@ -1,4 +1,4 @@
-import { armJobAlarm, jobOutbox } from "../dispatch/job-alarm";
+import { armJobAlarm, jobOutbox } from "../orchestration/job-alarm";
 import type { JobTransition, TransitionHook } from "../durable/transition-hooks";
 import { openDb } from "../storage/db";
 import { findJobById } from "../storage/jobs";

@@ -1,6 +1,6 @@
 import type { JobFailedPayload, JobRunningPayload } from "../../../common/contract/webhooks";
-import type { JobLifecycle } from "../domain/job-lifecycle";
-import { publishResults, type PublishedResults, type StoredResult } from "../dispatch/results";
+import type { JobLifecycle } from "../orchestration/job-lifecycle";
+import { publishResults, type PublishedResults, type StoredResult } from "../artifacts/results";
 import type { Env } from "../env";
 import { logEvent } from "../lib/log";
 import { openDb } from "../storage/db";

@@ -1,5 +1,5 @@
 import type { JobError, JobStatus } from "../../../common/contract";
-import { cancelRefundCredits } from "./refund-tiers";
+import { cancelRefundCredits } from "../domain/refund-tiers";
 
 /** Files are kept this long after the job last changed (spec 2.12). */
 export const ARTIFACT_RETENTION_DAYS = 30;

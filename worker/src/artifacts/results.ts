@@ -1,6 +1,6 @@
 import type { ArtifactRef, Manifest, ManifestAsset } from "../../../common/contract/render";
 import type { Deliverable, JobResults } from "../../../common/contract/results";
-import { artifactLink, linkTtlSeconds, zipToken, type LinkEnv } from "../artifacts/links";
+import { artifactLink, linkTtlSeconds, zipToken, type LinkEnv } from "./links";
 
 /** What the renderer reported on completion, stored with the job. */
 export interface StoredResult {

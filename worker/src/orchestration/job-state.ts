@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ArtifactRef, JobError, JobErrorCode, JobStatus, RenderEvent } from "../../../common/contract";
 import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
-import { armJobAlarm, jobOutbox, WATCHDOG_KEY } from "../dispatch/job-alarm";
-import { stalledError, watchdogMs } from "../dispatch/watchdog";
+import { armJobAlarm, jobOutbox, WATCHDOG_KEY } from "./job-alarm";
+import { stalledError, watchdogMs } from "./watchdog";
 import {
   cancelStep,
   completeStep,
@@ -12,7 +12,7 @@ import {
   startStep,
   type JobLifecycle,
   type Step,
-} from "../domain/job-lifecycle";
+} from "./job-lifecycle";
 import type { Env } from "../env";
 import { deliverWebhook } from "../webhooks/deliver";
 import type { Delivery } from "../webhooks/outbox";
@@ -20,7 +20,7 @@ import { balance, movementStatements } from "../storage/credits";
 import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
 import { billedOutputs, undeliveredCredits } from "../domain/pricing";
-import { transitionHooks, type JobTransition } from "./transition-hooks";
+import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
 
 export type CreateJobResult =
   | { ok: true; state: JobLifecycle; created: boolean }
