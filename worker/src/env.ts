@@ -2,9 +2,13 @@ import type { JobState } from "./orchestration/job-state";
 import type { RateLimiter } from "./durable/rate-limiter";
 import type { RenderContainer } from "./durable/render-container";
 
-/** What the job queue carries: only the id; everything else is read from D1 when the message is handled. */
+/**
+ * What the job queue carries: one task of one job (task_id absent: the analysis task, as POST /jobs sends it);
+ * everything else is read from D1 and the job's Durable Object when the message is handled.
+ */
 export interface JobQueueMessage {
   job_id: string;
+  task_id?: string;
 }
 
 /** Bindings, vars and secrets declared in wrangler.toml. */

@@ -14,24 +14,92 @@ const FORWARDED_ENV = [
   "ENCODE_CONCURRENCY",
 ] as const;
 
+/** The task this instance runs (stored, because the object may be evicted and woken by its alarm). */
+export interface Assignment {
+  job_id: string;
+  task_id: string;
+  attempt: number;
+}
+
+const ASSIGNMENT_KEY = "assignment";
+
 /**
- * One renderer container instance per job in production (Cloudflare Containers). The class is a Durable
- * Object; `max_instances` in wrangler.toml bounds how many render at once. Locally and in tests the renderer
- * runs as a plain process reached at RENDER_URL instead, because containers need Docker.
+ * One renderer container instance per task in production (Cloudflare Containers); the object is named after the
+ * task (`<job_id>.<task_id>`). An instance lives exactly while its task runs:
+ * - `sleepAfter` counts only requests INTO the container, and a task's reports go OUT to the Worker, so the
+ *   default (stop when the activity timer runs out) would stop every render after `sleepAfter`. Instead, when it
+ *   runs out, `onActivityExpired` asks the job's Durable Object whether the task is still running there (it is
+ *   while the renderer keeps reporting; the job's watchdog decides when a silent one is lost) and renews it.
+ * - When the task ends (done, failed, cancelled, given up) the job's object calls `finishTask`, which stops it.
+ * - A rollout or eviction sends SIGTERM: the renderer reports the task as interrupted and the job retries it
+ *   elsewhere at once; if the instance dies without reporting, `onStop` tells the job the task was lost.
+ * Locally and in tests the renderer runs as plain processes reached at RENDER_URL instead.
  */
 export class RenderContainer extends Container<Env> {
   defaultPort = 8080;
-  // A job reports progress at least every few seconds; an idle container is a finished one.
-  sleepAfter = "10m";
+  // How often an instance whose task still runs is checked; not a limit on the task's length.
+  sleepAfter = "3m";
   pingEndpoint = "container/health";
 
   constructor(ctx: DurableObjectState<{}>, env: Env) {
     super(ctx, env);
-    const vars: Record<string, string> = {};
+    const vars: Record<string, string> = { HOST: "0.0.0.0", MAX_TASKS: "1" };
     for (const name of FORWARDED_ENV) {
       const value = (env as unknown as Record<string, unknown>)[name];
       if (typeof value === "string" && value) vars[name] = value;
     }
     this.envVars = vars;
+  }
+
+  /** Starts the container if needed and hands it the task; returns the renderer's (or the platform's) answer. */
+  async startTask(assignment: Assignment, body: string, token: string | null): Promise<{ status: number; body: string }> {
+    await this.ctx.storage.put(ASSIGNMENT_KEY, assignment);
+    const headers = new Headers({ "content-type": "application/json" });
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    // containerFetch starts the instance and answers 503 when no instance can be provided (max_instances).
+    const res = await this.containerFetch(new Request("http://container/tasks", { method: "POST", headers, body }));
+    return { status: res.status, body: await res.text() };
+  }
+
+  async cancelTask(key: string): Promise<boolean> {
+    if (!this.ctx.container?.running) return false;
+    const res = await this.containerFetch(new Request(`http://container/tasks/${encodeURIComponent(key)}/cancel`, { method: "POST", headers: this.tokenHeaders() }));
+    const stopped = res.ok && ((await res.json()) as { cancelled?: boolean }).cancelled === true;
+    await this.finishTask();
+    return stopped;
+  }
+
+  /** The task ended: forget it and stop the instance. */
+  async finishTask(): Promise<void> {
+    await this.ctx.storage.delete(ASSIGNMENT_KEY);
+    if (this.ctx.container?.running) await this.stop();
+  }
+
+  override async onActivityExpired(): Promise<void> {
+    const assignment = await this.ctx.storage.get<Assignment>(ASSIGNMENT_KEY);
+    if (assignment) {
+      const job = this.env.JOB_STATE.get(this.env.JOB_STATE.idFromName(assignment.job_id));
+      if (await job.isTaskRunning(assignment.task_id, assignment.attempt)) {
+        this.renewActivityTimeout();
+        return;
+      }
+    }
+    await this.ctx.storage.delete(ASSIGNMENT_KEY);
+    await this.stop();
+  }
+
+  override async onStop(): Promise<void> {
+    const assignment = await this.ctx.storage.get<Assignment>(ASSIGNMENT_KEY);
+    if (!assignment) return;
+    await this.ctx.storage.delete(ASSIGNMENT_KEY);
+    // Stopped while its task still ran and nothing was reported (crash, OOM, eviction without SIGTERM handling).
+    const job = this.env.JOB_STATE.get(this.env.JOB_STATE.idFromName(assignment.job_id));
+    await job.taskLost(assignment.task_id, assignment.attempt, "the renderer's container stopped while the task was running");
+  }
+
+  private tokenHeaders(): Headers {
+    const headers = new Headers();
+    if (this.env.RENDERER_TOKEN) headers.set("authorization", `Bearer ${this.env.RENDERER_TOKEN}`);
+    return headers;
   }
 }

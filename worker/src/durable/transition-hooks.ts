@@ -1,6 +1,5 @@
 import type { JobStatus } from "../../../common/contract";
 import type { JobLifecycle } from "../orchestration/job-lifecycle";
-import { stopRendererOnFailure } from "../orchestration/stop-renderer-hook";
 import type { Env } from "../env";
 import { enqueueWebhooks } from "../webhooks/enqueue-hook";
 
@@ -30,4 +29,4 @@ export type TransitionHook = (transition: JobTransition, context: TransitionCont
  * run in order after the change is durable; a hook that throws is logged and does not undo the change or stop
  * the others, so anything that must not be lost has to be made durable by the hook itself (outbox + alarm).
  */
-export const transitionHooks: TransitionHook[] = [enqueueWebhooks, stopRendererOnFailure];
+export const transitionHooks: TransitionHook[] = [enqueueWebhooks];

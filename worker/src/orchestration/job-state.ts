@@ -21,6 +21,23 @@ import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
 import { billedOutputs, undeliveredCredits } from "../domain/pricing";
 import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
+import { ANALYSE_TASK_ID, JobPlan, taskKey, type RenderTaskRequest, type TaskEvent, type TaskResult } from "../../../common/contract/job-plan";
+import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
+import { deleteReelParts, finaliseInWorker } from "./finalise";
+import { buildTaskRequest, dispatchSettings } from "./render-job";
+import { cancelTask, releaseInstance } from "./renderers";
+import {
+  activeTasks,
+  allRenderTasksDone,
+  analysisTask,
+  DISPATCH_CLAIM_MS,
+  jobPercent,
+  nextTaskDeadline,
+  releaseReady,
+  renderTasksOf,
+  retryOrGiveUp,
+  type TaskRecord,
+} from "./task-book";
 
 export type CreateJobResult =
   | { ok: true; state: JobLifecycle; created: boolean }
@@ -42,6 +59,22 @@ export type RenderEventOutcome =
   | { outcome: "not_found" };
 
 const STATE_KEY = "state";
+/** The task book (task-book.ts), the stored plan and each render task's result. */
+const TASKS_KEY = "tasks";
+const PLAN_KEY = "plan";
+const resultKey = (taskId: string) => `result:${taskId}`;
+/** A queued task whose message seems lost (no claim for this long) is sent again; duplicates are harmless. */
+const REQUEUE_AFTER_MS = 15 * 60 * 1000;
+
+/** Answer to the queue consumer's claim of a task: start it (this attempt, this request) or why not. */
+export type TaskClaim = { ok: true; attempt: number; request: RenderTaskRequest } | { ok: false; reason: string };
+
+/** Answer to a task event (POST /internal/jobs/:id/tasks/:task/events). */
+export type TaskEventOutcome =
+  | { outcome: "applied" | "duplicate"; state: JobLifecycle }
+  /** The job is settled, or this attempt was superseded: the renderer stops the task (409). */
+  | { outcome: "terminal" | "stale"; state: JobLifecycle }
+  | { outcome: "not_found" };
 /** Highest renderer event sequence number applied; older and repeated events are ignored. */
 const SEQ_KEY = "render_seq";
 
@@ -187,6 +220,11 @@ export class JobState extends DurableObject<Env> {
    * is armed. Called by the alarm and by the hourly cron as a safety net. Returns true when it failed the job.
    */
   async checkWatchdog(): Promise<boolean> {
+    if ((await this.loadBook()).length > 0) {
+      const before = (await this.load())?.status;
+      await this.checkTasks();
+      return before === "running" && (await this.load())?.status === "failed";
+    }
     const locked = await this.serial(async (): Promise<Locked<boolean>> => {
       const current = await this.load();
       if (!current || current.status !== "running") return { result: false, transitions: [] };
@@ -232,6 +270,289 @@ export class JobState extends DurableObject<Env> {
     const created = jobOutbox(this.ctx.storage, this.env).redeliver(deliveryId);
     if (created) await armJobAlarm(this.ctx.storage, this.env);
     return created;
+  }
+
+  // ───────────────────────────── tasks (a job is a plan of tasks) ─────────────────────────────
+
+  /**
+   * The queue consumer claims a queued task before it starts it on a renderer. Queues deliver at least once:
+   * only a queued task is claimed, so a duplicate message starts nothing twice. The claim counts as an attempt
+   * only once a renderer takes it (`releaseTask` gives a busy renderer's claim back).
+   */
+  async claimTask(taskId: string): Promise<TaskClaim> {
+    return this.serial(async (): Promise<TaskClaim> => {
+      const state = await this.load();
+      if (!state) return { ok: false, reason: "no such job" };
+      if (isTerminal(state.status)) return { ok: false, reason: `job is already ${state.status}` };
+      const book = await this.loadBook();
+      if (book.length === 0 && taskId === ANALYSE_TASK_ID) book.push(analysisTask());
+      const task = book.find((t) => t.id === taskId);
+      if (!task) return { ok: false, reason: "no such task" };
+      if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
+      const row = await findJobById(openDb(this.env.DB), state.job_id);
+      if (!row) return { ok: false, reason: "no job row" };
+      const plan = task.kind === "analyse" ? null : await this.loadPlan();
+      // Throws DispatchConfigError before anything changes when the Worker cannot dispatch at all.
+      const settings = dispatchSettings(this.env);
+      const attempt = task.attempt + 1;
+      const request = await buildTaskRequest(this.env, settings, row, { id: task.id, kind: task.kind, attempt }, plan);
+      Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now() });
+      await this.saveBook(book);
+      await this.armTaskWatchdog(book);
+      return { ok: true, attempt, request };
+    });
+  }
+
+  /** No renderer could take the claimed attempt (all busy, or unreachable): the task waits in the queue again. */
+  async releaseTask(taskId: string, attempt: number): Promise<void> {
+    await this.serial(async () => {
+      const book = await this.loadBook();
+      const task = book.find((t) => t.id === taskId);
+      if (!task || task.attempt !== attempt || task.state !== "dispatching") return;
+      Object.assign(task, { state: "queued", attempt: attempt - 1, heard_at: Date.now() });
+      await this.saveBook(book);
+    });
+  }
+
+  /**
+   * A renderer took the attempt. Answers `stop: true` when the job ended (e.g. was cancelled) or the attempt
+   * was superseded meanwhile: the caller then stops it on the renderer.
+   */
+  async taskDispatched(taskId: string, attempt: number, instance: string): Promise<{ stop: boolean }> {
+    return this.serial(async () => {
+      const state = await this.load();
+      const book = await this.loadBook();
+      const task = book.find((t) => t.id === taskId);
+      if (!state || isTerminal(state.status) || !task || task.attempt !== attempt || (task.state !== "dispatching" && task.state !== "running")) return { stop: true };
+      task.instance = instance;
+      if (task.state === "dispatching") Object.assign(task, { state: "running", heard_at: Date.now() });
+      await this.saveBook(book);
+      await this.armTaskWatchdog(book);
+      return { stop: false };
+    });
+  }
+
+  /** Whether a task's attempt is still running here (a container keeps its instance alive while it is). */
+  async isTaskRunning(taskId: string, attempt: number): Promise<boolean> {
+    const state = await this.load();
+    if (!state || isTerminal(state.status)) return false;
+    const task = (await this.loadBook()).find((t) => t.id === taskId);
+    return !!task && task.attempt === attempt && (task.state === "running" || task.state === "dispatching");
+  }
+
+  /** A task's instance stopped without a word (crash, eviction): the attempt is lost and the task retried. */
+  async taskLost(taskId: string, attempt: number, reason: string): Promise<void> {
+    await this.taskOutcome(taskId, attempt, "lost", { code: "renderer_stalled", message: reason });
+  }
+
+  /**
+   * The queue gave up starting a task (its retries are spent) or the renderer rejected it outright: the job
+   * fails with every credit back. Only while the task was still waiting to start.
+   */
+  async taskUndispatchable(taskId: string, message: string): Promise<boolean> {
+    const locked = await this.serial(async (): Promise<Locked<boolean>> => {
+      const book = await this.loadBook();
+      const task = book.find((t) => t.id === taskId) ?? (taskId === ANALYSE_TASK_ID && book.length === 0 ? analysisTask() : undefined);
+      if (!task || (task.state !== "queued" && task.state !== "dispatching")) return { result: false, transitions: [] };
+      const done = await this.transitionLocked("failed", (s, now) => failStep(s, { code: "dispatch_failed", message }, "full", now));
+      return { result: done.result.changed, transitions: done.transitions };
+    });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
+
+  /** A renderer's report about one task. */
+  async taskEvent(taskId: string, event: TaskEvent): Promise<TaskEventOutcome> {
+    if (event.type === "failed") return this.taskOutcome(taskId, event.attempt, event.retryable ? "failed" : "fatal", event.error, event.seq);
+    if (event.type === "interrupted") return this.taskOutcome(taskId, event.attempt, "interrupted", { code: "renderer_stalled", message: event.reason }, event.seq);
+    const locked = await this.serial(async (): Promise<Locked<TaskEventOutcome>> => {
+      const pre = await this.preamble(taskId, event.attempt, event.seq);
+      if ("answer" in pre) return { result: pre.answer, transitions: [] };
+      const { book, task } = pre;
+      const transitions: JobTransition[] = [];
+      const step = async (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => {
+        const done = await this.transitionLocked(cause, fn, resultJson);
+        transitions.push(...done.transitions);
+      };
+      task.seq = event.seq;
+      task.heard_at = Date.now();
+      if (task.state === "dispatching") task.state = "running";
+      const current = (await this.load())!;
+      if (current.status === "pending") await step("started", startStep);
+      if (event.type === "progress") {
+        task.fraction = Math.max(task.fraction, event.fraction);
+        task.stage = event.stage;
+        await step("progress", (s, now) => progressStep(s, event.stage, jobPercent(book), now));
+      } else if (event.type === "completed") {
+        await this.completeTask(book, task, event.result, step);
+      }
+      await this.saveBook(book);
+      await this.armTaskWatchdog(book);
+      return { result: { outcome: "applied", state: (await this.load())! }, transitions };
+    });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
+
+  /** Checks shared by every task event: the job and task exist, the job is not settled, the attempt is current, the event is new. */
+  private async preamble(taskId: string, attempt: number, seq: number | null): Promise<{ book: TaskRecord[]; task: TaskRecord } | { answer: TaskEventOutcome }> {
+    const state = await this.load();
+    if (!state) return { answer: { outcome: "not_found" } };
+    if (isTerminal(state.status)) return { answer: { outcome: "terminal", state } };
+    const book = await this.loadBook();
+    const task = book.find((t) => t.id === taskId);
+    if (!task) return { answer: { outcome: "not_found" } };
+    if (task.attempt !== attempt || (task.state !== "running" && task.state !== "dispatching")) return { answer: { outcome: task.state === "done" && task.attempt === attempt ? "duplicate" : "stale", state } };
+    if (seq !== null && seq <= task.seq) return { answer: { outcome: "duplicate", state } };
+    return { book, task };
+  }
+
+  /**
+   * A task's attempt ended without a result. `failed`/`lost`/`interrupted` run it again (bounded, see
+   * task-book.ts); `fatal` (the input is the problem, e.g. no_highlights_found) and a spent budget fail the job
+   * with every credit back and an error naming the output.
+   */
+  private async taskOutcome(taskId: string, attempt: number, why: "failed" | "lost" | "interrupted" | "fatal", error: { code: string; message: string }, seq: number | null = null): Promise<TaskEventOutcome> {
+    const locked = await this.serial(async (): Promise<Locked<TaskEventOutcome>> => {
+      const pre = await this.preamble(taskId, attempt, seq);
+      if ("answer" in pre) return { result: pre.answer, transitions: [] };
+      const { book, task } = pre;
+      if (seq !== null) task.seq = seq;
+      const instance = task.instance;
+      let jobError: JobError | null = null;
+      if (why === "fatal") {
+        jobError = { code: knownCode(error.code), message: error.message };
+      } else if (retryOrGiveUp(task, why, error) === "give_up") {
+        const tries = why === "interrupted" ? `was interrupted ${task.interruptions} times` : `failed ${task.failures} times`;
+        jobError = {
+          code: why === "lost" ? "renderer_stalled" : knownCode(error.code),
+          message: `Rendering ${task.label} ${tries} (last: ${error.message}), so the job was stopped. All credits were refunded; please submit it again.`,
+        };
+      }
+      if (instance) this.ctx.waitUntil(releaseInstance(this.env, instance));
+      if (jobError) {
+        const failure = jobError;
+        const done = await this.transitionLocked("failed", (s, now) => failStep(s, failure, "full", now));
+        await this.saveBook(book);
+        return { result: { outcome: "applied", state: (await this.load())! }, transitions: done.transitions };
+      }
+      await this.saveBook(book);
+      await this.sendTasks([task]);
+      await this.armTaskWatchdog(book);
+      return { result: { outcome: "applied", state: (await this.load())! }, transitions: [] };
+    });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
+  }
+
+  /** A task's result: the plan (render tasks created and sent) or a render task's files (then its dependants, or the end). */
+  private async completeTask(book: TaskRecord[], task: TaskRecord, result: TaskResult, step: (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => Promise<void>): Promise<void> {
+    Object.assign(task, { state: "done", fraction: 1 });
+    if (task.instance) this.ctx.waitUntil(releaseInstance(this.env, task.instance));
+    if (result.kind === "analyse") {
+      await this.ctx.storage.put(PLAN_KEY, result.plan);
+      book.push(...renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id)));
+    } else {
+      await this.ctx.storage.put(resultKey(task.id), result);
+    }
+    const ready = releaseReady(book);
+    await step("progress", (s, now) => progressStep(s, task.stage ?? "rendering", jobPercent(book), now));
+    if (allRenderTasksDone(book) || (result.kind === "analyse" && result.plan.tasks.length === 0)) {
+      const plan = (await this.loadPlan())!;
+      const results = await Promise.all(book.filter((t) => t.kind !== "analyse").map((t) => this.ctx.storage.get<TaskResult>(resultKey(t.id))));
+      const finalised = await finaliseInWorker(this.env.ARTIFACTS, task.id === ANALYSE_TASK_ID ? plan.job_id : plan.job_id, plan, results.filter((r): r is TaskResult => !!r));
+      const state = (await this.load())!;
+      const undelivered = await this.undeliveredCredits(state.job_id, finalised.artifacts);
+      await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
+      return;
+    }
+    this.ctx.waitUntil(this.sendTasks(ready));
+  }
+
+  /** One queue message per task; a message that cannot be sent now is sent again by the alarm (REQUEUE_AFTER_MS). */
+  private async sendTasks(tasks: readonly TaskRecord[]): Promise<void> {
+    if (tasks.length === 0) return;
+    const state = await this.load();
+    if (!state) return;
+    const messages = tasks.map((t) => ({ body: { job_id: state.job_id, task_id: t.id } }));
+    try {
+      // sendBatch takes up to 100 messages.
+      for (let i = 0; i < messages.length; i += 100) await this.env.JOBS_QUEUE.sendBatch(messages.slice(i, i + 100));
+    } catch (error) {
+      logError("task messages not sent; the alarm sends them again", this.ctx.id.toString(), error);
+    }
+  }
+
+  /** The job ended: every task still running is stopped, and reel parts are deleted. */
+  private async endTasks(book: TaskRecord[]): Promise<void> {
+    const state = await this.load();
+    if (!state) return;
+    for (const t of activeTasks(book)) {
+      const instance = t.instance!;
+      this.ctx.waitUntil(cancelTask(this.env, instance, taskKey(state.job_id, t.id)).then(() => releaseInstance(this.env, instance)));
+    }
+    this.ctx.waitUntil(deleteReelParts(this.env.ARTIFACTS, state.job_id).catch(() => 0));
+  }
+
+  /**
+   * The task watchdog: a running task silent for WATCHDOG_SECONDS is lost (retried, bounded); a claim the
+   * consumer never confirmed is queued again; a queued task whose message seems lost is sent again.
+   */
+  private async checkTasks(): Promise<void> {
+    const book = await this.loadBook();
+    if (book.length === 0) return;
+    const now = Date.now();
+    const limit = watchdogMs(this.env);
+    for (const t of book) {
+      if (t.state === "running" && t.heard_at !== null && now >= t.heard_at + limit) {
+        await this.taskLost(t.id, t.attempt, `the renderer stopped reporting for more than ${Math.round(limit / 1000)} seconds`);
+      }
+    }
+    await this.serial(async () => {
+      const fresh = await this.loadBook();
+      const resend: TaskRecord[] = [];
+      for (const t of fresh) {
+        if (t.state === "dispatching" && t.heard_at !== null && now >= t.heard_at + DISPATCH_CLAIM_MS) {
+          Object.assign(t, { state: "queued", attempt: t.attempt - 1, heard_at: now });
+          resend.push(t);
+        } else if (t.state === "queued" && t.heard_at !== null && now >= t.heard_at + REQUEUE_AFTER_MS) {
+          t.heard_at = now;
+          resend.push(t);
+        }
+      }
+      if (resend.length) {
+        await this.saveBook(fresh);
+        await this.sendTasks(resend);
+      }
+      await this.armTaskWatchdog(fresh);
+    });
+  }
+
+  private async armTaskWatchdog(book: readonly TaskRecord[]): Promise<void> {
+    const state = await this.load();
+    if (!state || isTerminal(state.status)) return;
+    const queued = book.filter((t) => t.state === "queued" && t.heard_at !== null).map((t) => t.heard_at! + REQUEUE_AFTER_MS);
+    const at = [nextTaskDeadline(book, watchdogMs(this.env)), ...queued].filter((t): t is number => t !== null);
+    if (at.length === 0) return;
+    await this.ctx.storage.put(WATCHDOG_KEY, Math.min(...at));
+    await armJobAlarm(this.ctx.storage, this.env);
+  }
+
+  private async loadBook(): Promise<TaskRecord[]> {
+    return (await this.ctx.storage.get<TaskRecord[]>(TASKS_KEY)) ?? [];
+  }
+
+  private async saveBook(book: TaskRecord[]): Promise<void> {
+    await this.ctx.storage.put(TASKS_KEY, book);
+  }
+
+  private async loadPlan(): Promise<JobPlan | null> {
+    return (await this.ctx.storage.get<JobPlan>(PLAN_KEY)) ?? null;
+  }
+
+  /** The job's tasks as the Durable Object tracks them (operators, tests). */
+  async tasks(): Promise<TaskRecord[]> {
+    return this.loadBook();
   }
 
   /** pending/running -> failed (cancelled_by_user) with the tiered refund. */
@@ -286,6 +607,8 @@ export class JobState extends DurableObject<Env> {
     if (isTerminal(next.next.status)) {
       await this.ctx.storage.delete(WATCHDOG_KEY);
       await armJobAlarm(this.ctx.storage, this.env);
+      // Whatever ended the job (cancel, a failure, the watchdog), no task keeps rendering for it.
+      if (next.next.status === "failed") await this.endTasks(await this.loadBook());
     }
     const transition: JobTransition | null =
       next.next.status === current.status
@@ -352,6 +675,11 @@ export class JobState extends DurableObject<Env> {
     this.chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Task errors carry renderer codes; the job's error.code is always one of the documented ones. */
+function knownCode(code: string): JobErrorCode {
+  return (code in JOB_ERROR_CODES ? code : "render_failed") as JobErrorCode;
 }
 
 function logError(msg: string, objectId: string, error: unknown): void {

@@ -1,4 +1,5 @@
 import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from "../../../common/contract";
+import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
 import type { Env } from "../env";
 import type { JobRow } from "../storage/schema";
@@ -75,4 +76,11 @@ export async function buildRenderJob(env: Env, settings: DispatchSettings, row: 
     upload: uploadTarget(env, settings, row.id, token),
     twitch: { gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL },
   };
+}
+
+/** One task of the job for the renderer: the job's fields, the task, the stored plan, the task's own callback URL. */
+export async function buildTaskRequest(env: Env, settings: DispatchSettings, row: JobRow, task: RenderTaskRequest["task"], plan: JobPlan | null): Promise<RenderTaskRequest> {
+  const job = await buildRenderJob(env, settings, row);
+  const url = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/tasks/${encodeURIComponent(task.id)}/events`;
+  return { ...job, callback: { ...job.callback, url }, task, plan };
 }

@@ -1,16 +1,17 @@
 import type { Env, JobQueueMessage } from "../env";
-import { dispatchJob } from "../orchestration/dispatch-job";
+import { dispatchTask } from "../orchestration/dispatch-task";
 import { DispatchConfigError } from "../orchestration/render-job";
-import { RendererUnavailableError } from "../orchestration/renderer-client";
-import { dispatchRetryDelaySeconds } from "./backoff";
+import { RendererBusyError, RendererUnavailableError } from "../orchestration/renderers";
+import { capacityRetryDelaySeconds, dispatchRetryDelaySeconds, UNREACHABLE_ATTEMPTS } from "./backoff";
 import { failUndispatchedJob } from "./dead-letter";
 
 /** Dead-letter queues are named after their source queue (`highlight-jobs-dlq`). */
 export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
 
-function jobIdOf(body: unknown): string | null {
-  const id = (body as Partial<JobQueueMessage> | null)?.job_id;
-  return typeof id === "string" && id.length > 0 ? id : null;
+function parse(body: unknown): { jobId: string; taskId: string | undefined } | null {
+  const m = body as Partial<JobQueueMessage> | null;
+  if (typeof m?.job_id !== "string" || m.job_id.length === 0) return null;
+  return { jobId: m.job_id, taskId: typeof m.task_id === "string" && m.task_id ? m.task_id : undefined };
 }
 
 function log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown>): void {
@@ -18,43 +19,59 @@ function log(level: "info" | "warn" | "error", msg: string, fields: Record<strin
 }
 
 /**
- * One `queue` handler for both queues. The job queue starts renders; a message that fails to start is retried
- * with backoff and, after max_retries, lands in the dead-letter queue, whose handler fails the job with a refund.
+ * One `queue` handler for both queues. A job-queue message is one task of one job (`{job_id, task_id}`; without
+ * task_id, the job's analysis task). Starting it can find every renderer busy (it waits in the queue with
+ * backoff; the job stays as it is), no renderer reachable (retried a few times, then the job fails with a full
+ * refund), or a Worker that cannot dispatch at all (the job fails at once). A message that exhausts the queue's
+ * retries lands in the dead-letter queue, whose handler fails the job if that task never started.
  */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env, _ctx: ExecutionContext): Promise<void> {
   const deadLetter = isDeadLetterQueue(batch.queue);
   for (const message of batch.messages) {
-    const jobId = jobIdOf(message.body);
-    if (!jobId) {
+    const parsed = parse(message.body);
+    if (!parsed) {
       log("error", "queue message without job_id dropped", { queue: batch.queue, id: message.id });
       message.ack();
       continue;
     }
-    try {
-      if (deadLetter) {
-        const failed = await failUndispatchedJob(env, jobId);
-        log("warn", "dead-lettered job", { job_id: jobId, failed });
-      } else {
-        const outcome = await dispatchJob(env, jobId);
-        log("info", "dispatch", { job_id: jobId, attempt: message.attempts, ...outcome });
+    const { jobId, taskId } = parsed;
+    const fail = async (reason?: string) => {
+      try {
+        const failed = await failUndispatchedJob(env, jobId, reason, taskId);
+        log("warn", "task could not be dispatched; job failed", { job_id: jobId, task_id: taskId, failed, reason });
+        message.ack();
+      } catch (failError) {
+        message.retry({ delaySeconds: dispatchRetryDelaySeconds(message.attempts) });
+        log("error", "could not fail undispatchable job; will retry", { job_id: jobId, error: String(failError) });
       }
+    };
+    if (deadLetter) {
+      await fail();
+      continue;
+    }
+    try {
+      const outcome = await dispatchTask(env, jobId, taskId);
+      log("info", "dispatch", { job_id: jobId, attempt: message.attempts, ...outcome });
       message.ack();
     } catch (error) {
       if (error instanceof DispatchConfigError || (error instanceof RendererUnavailableError && error.permanent)) {
         // Retrying cannot help: fail the job now, clearly, with every credit back.
-        log("error", "dispatch impossible", { job_id: jobId, error: error.message });
-        const reason = error instanceof DispatchConfigError ? `the service is misconfigured (${error.message})` : "the rendering service rejected the job";
-        try {
-          await failUndispatchedJob(env, jobId, reason);
-          message.ack();
-        } catch (failError) {
-          message.retry({ delaySeconds: dispatchRetryDelaySeconds(message.attempts) });
-          log("error", "could not fail undispatchable job; will retry", { job_id: jobId, error: String(failError) });
-        }
+        log("error", "dispatch impossible", { job_id: jobId, task_id: taskId, error: error.message });
+        await fail(error instanceof DispatchConfigError ? `the service is misconfigured (${error.message})` : "the rendering service rejected the job");
+        continue;
+      }
+      if (error instanceof RendererBusyError) {
+        const delaySeconds = capacityRetryDelaySeconds(message.attempts);
+        log("info", "every renderer busy; task waits", { job_id: jobId, task_id: taskId, attempt: message.attempts, delay_seconds: delaySeconds });
+        message.retry({ delaySeconds });
+        continue;
+      }
+      if (message.attempts >= UNREACHABLE_ATTEMPTS) {
+        await fail();
         continue;
       }
       const delaySeconds = dispatchRetryDelaySeconds(message.attempts);
-      log("warn", "dispatch failed; will retry", { job_id: jobId, attempt: message.attempts, delay_seconds: delaySeconds, dead_letter: deadLetter, error: String(error) });
+      log("warn", "dispatch failed; will retry", { job_id: jobId, task_id: taskId, attempt: message.attempts, delay_seconds: delaySeconds, error: String(error) });
       message.retry({ delaySeconds });
     }
   }

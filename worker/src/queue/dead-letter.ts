@@ -1,3 +1,4 @@
+import { ANALYSE_TASK_ID } from "../../../common/contract/job-plan";
 import type { Env } from "../env";
 
 export const DISPATCH_FAILED = {
@@ -7,12 +8,12 @@ export const DISPATCH_FAILED = {
 } as const;
 
 /**
- * A job whose message exhausted its retries (renderer unreachable for minutes) fails with a full refund.
- * Only a job that is still pending: one the renderer did pick up in the meantime keeps running.
+ * A task whose message exhausted its retries (no renderer reachable or free for hours) or that a renderer rejected
+ * outright fails its job with a full refund. Only while that task was still waiting to start: one a renderer did
+ * pick up in the meantime keeps running.
  */
-export async function failUndispatchedJob(env: Env, jobId: string, reason?: string): Promise<boolean> {
+export async function failUndispatchedJob(env: Env, jobId: string, reason?: string, taskId: string = ANALYSE_TASK_ID): Promise<boolean> {
   const stub = env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
   const message = reason ? `Could not start rendering: ${reason}. All credits were refunded.` : DISPATCH_FAILED.message;
-  const result = await stub.fail(DISPATCH_FAILED.code, message, { refund: "full", onlyFrom: ["pending"] });
-  return result.changed;
+  return stub.taskUndispatchable(taskId, message);
 }

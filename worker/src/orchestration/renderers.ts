@@ -1,0 +1,108 @@
+import { taskKey, type RenderTaskRequest } from "../../../common/contract/job-plan";
+import type { RenderContainer } from "../durable/render-container";
+
+export interface RendererBindings {
+  /** One renderer URL, or several separated by commas (a local pool); empty: Cloudflare Containers. */
+  RENDER_URL?: string;
+  RENDERER_TOKEN?: string;
+  RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
+}
+
+/** Every renderer is busy (503 from each pool member, or no container instance free): wait in the queue. */
+export class RendererBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RendererBusyError";
+  }
+}
+
+/** The renderer could not take the task. `permanent`: it rejected the task itself (4xx), so retrying cannot help. */
+export class RendererUnavailableError extends Error {
+  constructor(message: string, readonly permanent = false) {
+    super(message);
+    this.name = "RendererUnavailableError";
+  }
+}
+
+const CONTAINER_PREFIX = "container:";
+
+export const rendererUrls = (env: Pick<RendererBindings, "RENDER_URL">): string[] =>
+  (env.RENDER_URL ?? "")
+    .split(",")
+    .map((u) => u.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
+
+/** The Container Durable Object of one task: one instance per task, named after it. */
+export function taskContainer(env: Pick<RendererBindings, "RENDER_CONTAINER">, name: string): DurableObjectStub<RenderContainer> {
+  return env.RENDER_CONTAINER.get(env.RENDER_CONTAINER.idFromName(name));
+}
+
+function authHeaders(env: RendererBindings, extra: Record<string, string> = {}): Headers {
+  const headers = new Headers(extra);
+  if (env.RENDERER_TOKEN) headers.set("authorization", `Bearer ${env.RENDERER_TOKEN}`);
+  return headers;
+}
+
+/** Reads a renderer's answer to POST /tasks: 202 taken, 503/429 busy, other 4xx permanent, the rest transient. */
+async function judge(status: number, text: () => Promise<string>, where: string): Promise<"taken" | "busy"> {
+  if (status === 202) return "taken";
+  if (status === 503 || status === 429) return "busy";
+  const body = (await text()).slice(0, 300);
+  const permanent = status >= 400 && status < 500 && status !== 408;
+  throw new RendererUnavailableError(`${where} refused the task: HTTP ${status} ${body}`, permanent);
+}
+
+/**
+ * Starts one task and returns where it runs. Locally (RENDER_URL) the pool's members are tried in turn, starting
+ * from a member picked by the task so that one job's tasks spread; each answers 503 while it is full. In
+ * production the task gets its own Container instance (`max_instances` bounds them; none free also means busy).
+ */
+export async function startTask(env: RendererBindings, request: RenderTaskRequest): Promise<{ instance: string }> {
+  const key = taskKey(request.job_id, request.task.id);
+  const body = JSON.stringify(request);
+  const urls = rendererUrls(env);
+  if (urls.length === 0) {
+    const name = key;
+    const answer = await taskContainer(env, name).startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
+    if ((await judge(answer.status, async () => answer.body, `container ${name}`)) === "busy") throw new RendererBusyError(`no container instance is free (${answer.status})`);
+    return { instance: `${CONTAINER_PREFIX}${name}` };
+  }
+  const first = [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % urls.length;
+  const failures: string[] = [];
+  for (let i = 0; i < urls.length; i++) {
+    const url = urls[(first + i) % urls.length]!;
+    let res: Response;
+    try {
+      res = await fetch(`${url}/tasks`, { method: "POST", headers: authHeaders(env, { "content-type": "application/json" }), body, signal: AbortSignal.timeout(30_000) });
+    } catch (err) {
+      failures.push(`${url}: ${String(err)}`);
+      continue;
+    }
+    if ((await judge(res.status, () => res.text(), url)) === "taken") return { instance: url };
+    await res.body?.cancel();
+  }
+  if (failures.length === urls.length) throw new RendererUnavailableError(`renderer unreachable: ${failures.join("; ")}`);
+  throw new RendererBusyError(`every renderer is busy (${urls.length} in the pool)`);
+}
+
+/** Asks the renderer running a task to stop it; best effort (the job's state is already settled by the caller). */
+export async function cancelTask(env: RendererBindings, instance: string, key: string): Promise<boolean> {
+  try {
+    if (instance.startsWith(CONTAINER_PREFIX)) return await taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).cancelTask(key);
+    const res = await fetch(`${instance}/tasks/${encodeURIComponent(key)}/cancel`, { method: "POST", headers: authHeaders(env), signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) return false;
+    return ((await res.json()) as { cancelled?: boolean }).cancelled === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A task ended: its container instance is stopped at once (a pool process just takes the next task). */
+export async function releaseInstance(env: RendererBindings, instance: string): Promise<void> {
+  if (!instance.startsWith(CONTAINER_PREFIX)) return;
+  try {
+    await taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).finishTask();
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", msg: "container stop failed", instance, error: String(err) }));
+  }
+}

@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { TaskEvent } from "../../../common/contract/job-plan";
+import type { AppEnv } from "../hono-env";
+import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
+import { filesOf, missingArtifacts } from "../orchestration/finalise";
+import { rendererAuth } from "../orchestration/renderer-auth";
+
+/**
+ * Renderer -> Worker: reports about one task of a job (common/contract/job-plan.ts). Not part of the public API;
+ * every call carries the job's renderer token. 409 tells the renderer to stop the task: the job is settled or
+ * this attempt was superseded (retried elsewhere).
+ */
+export const taskEventRoutes = new Hono<AppEnv>();
+
+/** The analysis task's result carries the job plan: a few hundred KiB for a long VOD; 4 MiB leaves room. */
+const MAX_TASK_EVENT_BYTES = 4 * 1024 * 1024;
+
+taskEventRoutes.post(
+  "/jobs/:id/tasks/:task/events",
+  rendererAuth,
+  bodyLimit({
+    maxSize: MAX_TASK_EVENT_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `A task event must be at most ${MAX_TASK_EVENT_BYTES} bytes.`);
+    },
+  }),
+  async (c) => {
+    const jobId = c.req.param("id");
+    const taskId = c.req.param("task");
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw validationError([{ field: "body", message: "must be a JSON task event" }]);
+    }
+    const parsed = TaskEvent.safeParse(body, { error: clientErrorMap });
+    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
+    let event = parsed.data;
+
+    if (event.type === "completed") {
+      // What the client downloads must be what was reported: a result naming absent files is a failed attempt.
+      const missing = await missingArtifacts(c.env.ARTIFACTS, jobId, filesOf(event.result));
+      if (missing.length > 0) {
+        event = {
+          type: "failed",
+          attempt: event.attempt,
+          seq: event.seq,
+          retryable: true,
+          error: { code: "artifacts_missing", message: `${missing.length} output file(s) were not stored (${missing.slice(0, 5).join(", ")})` },
+        };
+      }
+    }
+
+    const stub = c.env.JOB_STATE.get(c.env.JOB_STATE.idFromName(jobId));
+    const outcome = await stub.taskEvent(taskId, event);
+    switch (outcome.outcome) {
+      case "not_found":
+        throw jobNotFound();
+      case "terminal":
+        throw new ApiError(409, "job_settled", `The job is already ${outcome.state.status}; stop the task.`, { status: outcome.state.status });
+      case "stale":
+        throw new ApiError(409, "task_superseded", `Attempt ${event.attempt} of task ${taskId} is no longer current; stop it.`, { status: outcome.state.status });
+      case "duplicate":
+        return c.json({ accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress }, 200);
+      case "applied":
+        return c.json({ accepted: true, status: outcome.state.status, progress: outcome.state.progress }, 200);
+    }
+  },
+);
