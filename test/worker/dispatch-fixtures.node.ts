@@ -2,14 +2,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
+import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { RenderJob } from "../../common/contract/render";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN, type BoxConfig, type ReceivedDelivery, type RendererJobLog } from "./doubles-protocol";
 
 /**
  * Global setup of the "worker" project (Node): the two outside parties of a job's life, as real HTTP servers on
  * 127.0.0.1 the Worker calls from workerd.
- * - A renderer double speaking the renderer's HTTP contract (POST /jobs validated with the real RenderJob
- *   schema, POST /jobs/{id}/cancel). It renders nothing: tests play the renderer's callbacks themselves.
+ * - A renderer double speaking the renderer's HTTP contract (POST /tasks validated with the real RenderTaskRequest
+ *   schema, POST /tasks/{key}/cancel). It renders nothing: tests play the renderer's task events themselves.
  * - A webhook receiver that records deliveries, answers with the status a test chose, and verifies
  *   X-Service-Signature with node:crypto, independently of the Worker's signing code.
  */
@@ -38,10 +39,10 @@ function listen(server: Server): Promise<string> {
 }
 
 export function startRendererDouble(): Server {
-  const jobs = new Map<string, RendererJobLog & { answer: number | null; accepted: boolean }>();
+  const jobs = new Map<string, RendererJobLog & { answer: number | null; accepted: boolean; acceptedTasks: string[] }>();
   const entry = (id: string) => {
     let e = jobs.get(id);
-    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, authorization: null, answer: null, accepted: false }));
+    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, cancelledTasks: [], acceptedTasks: [], authorization: null, answer: null, accepted: false }));
     return e;
   };
   return createServer(async (req, res) => {
@@ -52,10 +53,11 @@ export function startRendererDouble(): Server {
       const e = entry(parts[2]);
       // PUT sets the status answered to this job's starts (202 accepts, anything else refuses).
       if (req.method === "PUT") e.answer = (JSON.parse(body.toString() || "{}") as { status?: number }).status ?? 202;
-      return json(res, 200, { starts: e.starts, answers: e.answers, cancels: e.cancels, authorization: e.authorization });
+      return json(res, 200, { starts: e.starts, answers: e.answers, cancels: e.cancels, cancelledTasks: e.cancelledTasks, authorization: e.authorization });
     }
     if (req.headers.authorization !== `Bearer ${TEST_RENDERER_TOKEN}`) return json(res, 401, { error: { code: "unauthorized" } });
 
+    // Whole-job mode (RENDER_MODE=job): one renderer runs the job and reports job-level events.
     if (req.method === "POST" && parts.length === 1 && parts[0] === "jobs") {
       const parsed = RenderJob.safeParse(JSON.parse(body.toString()));
       if (!parsed.success) return json(res, 422, { error: { code: "invalid_job", detail: parsed.error.issues } });
@@ -75,6 +77,31 @@ export function startRendererDouble(): Server {
       e.cancels += 1;
       e.authorization = req.headers.authorization ?? null;
       return json(res, 200, { job_id: parts[1], cancelled: e.accepted && e.cancels === 1 });
+    }
+    if (req.method === "POST" && parts.length === 1 && parts[0] === "tasks") {
+      const parsed = RenderTaskRequest.safeParse(JSON.parse(body.toString()));
+      if (!parsed.success) return json(res, 422, { error: { code: "invalid_task", detail: parsed.error.issues } });
+      const e = entry(parsed.data.job_id);
+      e.starts.push(parsed.data);
+      e.authorization = req.headers.authorization ?? null;
+      const status = e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
+      e.answers.push(status);
+      if (status !== 202) return json(res, status, { error: { code: status === 503 ? "busy" : "unavailable", message: "renderer double refuses this task" } });
+      // Like the real renderer: a duplicate start of the same attempt is acknowledged and ignored.
+      const key = `${parsed.data.task.id}#${parsed.data.task.attempt}`;
+      const first = !e.acceptedTasks.includes(key);
+      if (first) e.acceptedTasks.push(key);
+      e.accepted = true;
+      return json(res, 202, { accepted: first, job_id: parsed.data.job_id, task_id: parsed.data.task.id });
+    }
+    if (req.method === "POST" && parts.length === 3 && parts[0] === "tasks" && parts[2] === "cancel") {
+      // Task keys are "<job_id>.<task_id>".
+      const [jobId, taskId] = [parts[1]!.slice(0, parts[1]!.indexOf(".")), parts[1]!.slice(parts[1]!.indexOf(".") + 1)];
+      const e = entry(jobId);
+      e.cancels += 1;
+      e.cancelledTasks.push(taskId);
+      e.authorization = req.headers.authorization ?? null;
+      return json(res, 200, { cancelled: e.accepted && e.cancels === 1 });
     }
     return json(res, 404, { error: { code: "not_found" } });
   });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RenderJob, type JobAck } from "../../common/contract";
+import type { JobAck } from "../../common/contract";
+import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
 import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-flow";
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 
 describe("queue consumer: dispatch to the renderer", () => {
-  it("sends the renderer a complete RenderJob, acks the message and marks the job running", async () => {
+  it("sends the renderer the job's analysis task (a complete RenderJob), acks the message and marks the job running", async () => {
     const { ack, message } = await createJob(acct.api_key, minimalJob({ num_shorts: 2, streamer_name: "SynthRunner" }));
     expect(message).toEqual({ job_id: ack.id });
     await rendererAnswers(ack.id, 202);
@@ -22,9 +23,11 @@ describe("queue consumer: dispatch to the renderer", () => {
     const log = await rendererLog(ack.id);
     expect(log.authorization).toBe(`Bearer ${TEST_RENDERER_TOKEN}`);
     expect(log.starts).toHaveLength(1);
-    const job = RenderJob.parse(log.starts[0]);
+    const job = RenderTaskRequest.parse(log.starts[0]);
     expect(job.job_id).toBe(ack.id);
-    expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/events`);
+    expect(job.task).toEqual({ id: "analyse", kind: "analyse", attempt: 1 });
+    expect(job.plan).toBeNull();
+    expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/analyse/events`);
     expect(job.callback.token.length).toBeGreaterThan(20);
     // WATCHDOG_SECONDS 600 (default): report at least every 150 s.
     expect(job.callback.heartbeat_seconds).toBe(150);
@@ -86,27 +89,49 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await record(acct.api_key, ack.id)).status).toBe("failed");
   });
 
-  it("retries with growing backoff while the renderer refuses, leaving the job pending", async () => {
+  it("waits in the queue with growing backoff while every renderer is busy (503), leaving the job pending however long", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 503);
     const first = await deliver(message, { attempts: 1 });
     expect(first.explicitAcks).toEqual([]);
     expect(first.retryMessages).toHaveLength(1);
-    expect(first.retryOptions).toEqual([{ delaySeconds: 15 }]);
+    expect(first.retryOptions).toEqual([{ delaySeconds: 5 }]);
     const second = await deliver(message, { attempts: 2 });
-    expect(second.retryOptions).toEqual([{ delaySeconds: 60 }]);
-    const third = await deliver(message, { attempts: 3 });
-    expect(third.retryOptions).toEqual([{ delaySeconds: 240 }]);
+    expect(second.retryOptions).toEqual([{ delaySeconds: 10 }]);
+    // Lack of capacity never fails a job early: far past the unreachable limit it still waits (capped at 2 min).
+    const later = await deliver(message, { attempts: 40 });
+    expect(later.retryOptions).toEqual([{ delaySeconds: 120 }]);
     expect((await rendererLog(ack.id)).answers).toEqual([503, 503, 503]);
-    expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec.status).toBe("pending");
+    // The busy answers used up no attempt: the next start is attempt 1.
+    await rendererAnswers(ack.id, 202);
+    await deliver(message, { attempts: 41 });
+    const log = await rendererLog(ack.id);
+    expect(RenderTaskRequest.parse(log.starts.at(-1)).task.attempt).toBe(1);
+    expect((await record(acct.api_key, ack.id)).status).toBe("running");
   });
 
-  it("retries when the renderer cannot be reached at all", async () => {
+  it("tries every renderer of a pool (RENDER_URL with several URLs) before waiting", async () => {
+    const { ack, message } = await createJob(acct.api_key);
+    await rendererAnswers(ack.id, 202);
+    // The first member refuses connections; the second (the double) takes the task.
+    const result = await deliver(message, { env: { RENDER_URL: `http://127.0.0.1:9, ${env.RENDER_URL}` } });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect((await rendererLog(ack.id)).answers).toEqual([202]);
+    expect((await jobState(ack.id).tasks())[0]).toMatchObject({ id: "analyse", state: "running", instance: env.RENDER_URL.replace(/\/+$/, "") });
+  });
+
+  it("retries when the renderer cannot be reached at all, then fails the job with a full refund", async () => {
     const { ack, message } = await createJob(acct.api_key);
     // A port nothing listens on: the connection is refused.
     const result = await deliver(message, { env: { RENDER_URL: "http://127.0.0.1:9" } });
     expect(result.retryMessages).toHaveLength(1);
+    expect(result.retryOptions).toEqual([{ delaySeconds: 15 }]);
     expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+    const last = await deliver(message, { attempts: 4, env: { RENDER_URL: "http://127.0.0.1:9" } });
+    expect(last.explicitAcks).toHaveLength(1);
+    expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "dispatch_failed" } });
   });
 
   it("fails the job at once with a full refund when the renderer rejects the job itself (4xx)", async () => {
@@ -138,7 +163,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 202);
     await deliver(message, { env: { R2_ACCESS_KEY_ID: "AKIDTEST", R2_SECRET_ACCESS_KEY: "secret-test", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" } });
-    const job = RenderJob.parse((await rendererLog(ack.id)).starts[0]);
+    const job = RenderTaskRequest.parse((await rendererLog(ack.id)).starts[0]);
     expect(job.upload).toEqual({
       mode: "s3",
       endpoint: "http://127.0.0.1:9000",
@@ -190,7 +215,7 @@ describe("the real queue", () => {
 });
 
 describe("cancel reaches the renderer", () => {
-  it("tells the renderer to stop a running job once the cancel is stored", async () => {
+  it("tells the renderer to stop a running job (whole-job mode) once the cancel is stored", async () => {
     const { ack } = await startedJob(acct.api_key);
     const res = await post(acct.api_key, `/jobs/${ack.id}/cancel`);
     expect(res.status).toBe(200);

@@ -15,11 +15,13 @@ export const ACCEPT_MARKER = "renderer-double-accepts";
 
 /** GET {rendererUrl}/__test/jobs/{id} */
 export interface RendererJobLog {
-  /** Every POST /jobs body received for the job, in order (including refused ones). */
+  /** Every POST /tasks body received for the job's tasks, in order (including refused ones). */
   starts: unknown[];
   /** HTTP status answered to each start. */
   answers: number[];
   cancels: number;
+  /** Task ids of every POST /tasks/{key}/cancel, in order. */
+  cancelledTasks: string[];
   /** Authorization header of the last request for this job. */
   authorization: string | null;
 }

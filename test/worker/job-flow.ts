@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import type { ArtifactRef, JobAck, JobRecord, Manifest, RenderEvent, RenderJob } from "../../common/contract";
 import { app } from "../../worker/src/app";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
+import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import { handleQueue } from "../../worker/src/queue/consumer";
 import type { BoxConfig, ReceivedDelivery, RendererJobLog } from "./doubles-protocol";
 import { BASE, call, get, minimalJob, nextIp } from "./helpers";
@@ -71,15 +72,29 @@ export async function rendererAnswers(jobId: string, status: number): Promise<vo
   await res.body?.cancel();
 }
 
-/** Creates a job and dispatches it to an accepting renderer double; returns what the renderer received. */
+/**
+ * Creates a job and dispatches it in whole-job mode (RENDER_MODE=job: one renderer runs it and reports job-level
+ * events, which the lifecycle tests play) to an accepting renderer double; returns what the renderer received.
+ */
 export async function startedJob(apiKey: string, body?: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderJob }> {
+  const { ack, message } = await createJob(apiKey, body);
+  await rendererAnswers(ack.id, 202);
+  const result = await deliver(message, { env: { RENDER_MODE: "job" } });
+  expect(result.explicitAcks).toEqual([expect.any(String)]);
+  const log = await rendererLog(ack.id);
+  expect(log.starts).toHaveLength(1);
+  return { ack, render: log.starts[0] as RenderJob };
+}
+
+/** Creates a job and dispatches its analysis task (the default task mode); returns the task request received. */
+export async function startedTaskJob(apiKey: string, body?: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderTaskRequest }> {
   const { ack, message } = await createJob(apiKey, body);
   await rendererAnswers(ack.id, 202);
   const result = await deliver(message);
   expect(result.explicitAcks).toEqual([expect.any(String)]);
   const log = await rendererLog(ack.id);
   expect(log.starts).toHaveLength(1);
-  return { ack, render: log.starts[0] as RenderJob };
+  return { ack, render: log.starts[0] as RenderTaskRequest };
 }
 
 // ---- renderer callbacks and uploads ----------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 import { ANALYSE_TASK_ID, taskKey } from "../../../common/contract/job-plan";
 import type { Env } from "../env";
+import { openDb } from "../storage/db";
+import { findJobById } from "../storage/jobs";
 import type { TaskClaim } from "./job-state";
+import { buildTaskRequest, dispatchSettings } from "./render-job";
 import { cancelTask, startTask } from "./renderers";
 
 export type DispatchOutcome =
@@ -25,7 +28,11 @@ export async function dispatchTask(env: Env, jobId: string, taskId: string = ANA
   if (!claim.ok) return { outcome: "skipped", task_id: taskId, reason: claim.reason };
   let instance: string;
   try {
-    ({ instance } = await startTask(env, claim.request));
+    const row = await findJobById(openDb(env.DB), jobId);
+    if (!row) throw new Error(`job ${jobId} has no row in D1`);
+    // Throws DispatchConfigError when this Worker cannot dispatch at all (PUBLIC_BASE_URL, LINK_SIGNING_KEY).
+    const request = await buildTaskRequest(env, dispatchSettings(env), row, { id: taskId, kind: claim.kind, attempt: claim.attempt }, claim.plan);
+    ({ instance } = await startTask(env, request));
   } catch (error) {
     await stub.releaseTask(taskId, claim.attempt);
     throw error;

@@ -21,10 +21,9 @@ import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
 import { billedOutputs, undeliveredCredits } from "../domain/pricing";
 import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
-import { ANALYSE_TASK_ID, JobPlan, taskKey, type RenderTaskRequest, type TaskEvent, type TaskResult } from "../../../common/contract/job-plan";
+import { ANALYSE_TASK_ID, taskKey, type JobPlan, type TaskEvent, type TaskKind, type TaskResult } from "../../../common/contract/job-plan";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
 import { deleteReelParts, finaliseInWorker } from "./finalise";
-import { buildTaskRequest, dispatchSettings } from "./render-job";
 import { cancelTask, releaseInstance } from "./renderers";
 import {
   activeTasks,
@@ -67,7 +66,7 @@ const resultKey = (taskId: string) => `result:${taskId}`;
 const REQUEUE_AFTER_MS = 15 * 60 * 1000;
 
 /** Answer to the queue consumer's claim of a task: start it (this attempt, this request) or why not. */
-export type TaskClaim = { ok: true; attempt: number; request: RenderTaskRequest } | { ok: false; reason: string };
+export type TaskClaim = { ok: true; attempt: number; kind: TaskKind; plan: JobPlan | null } | { ok: false; reason: string };
 
 /** Answer to a task event (POST /internal/jobs/:id/tasks/:task/events). */
 export type TaskEventOutcome =
@@ -289,17 +288,12 @@ export class JobState extends DurableObject<Env> {
       const task = book.find((t) => t.id === taskId);
       if (!task) return { ok: false, reason: "no such task" };
       if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
-      const row = await findJobById(openDb(this.env.DB), state.job_id);
-      if (!row) return { ok: false, reason: "no job row" };
       const plan = task.kind === "analyse" ? null : await this.loadPlan();
-      // Throws DispatchConfigError before anything changes when the Worker cannot dispatch at all.
-      const settings = dispatchSettings(this.env);
       const attempt = task.attempt + 1;
-      const request = await buildTaskRequest(this.env, settings, row, { id: task.id, kind: task.kind, attempt }, plan);
       Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now() });
       await this.saveBook(book);
       await this.armTaskWatchdog(book);
-      return { ok: true, attempt, request };
+      return { ok: true, attempt, kind: task.kind, plan };
     });
   }
 
@@ -319,17 +313,21 @@ export class JobState extends DurableObject<Env> {
    * was superseded meanwhile: the caller then stops it on the renderer.
    */
   async taskDispatched(taskId: string, attempt: number, instance: string): Promise<{ stop: boolean }> {
-    return this.serial(async () => {
+    const locked = await this.serial(async (): Promise<Locked<{ stop: boolean }>> => {
       const state = await this.load();
       const book = await this.loadBook();
       const task = book.find((t) => t.id === taskId);
-      if (!state || isTerminal(state.status) || !task || task.attempt !== attempt || (task.state !== "dispatching" && task.state !== "running")) return { stop: true };
+      if (!state || isTerminal(state.status) || !task || task.attempt !== attempt || (task.state !== "dispatching" && task.state !== "running")) return { result: { stop: true }, transitions: [] };
       task.instance = instance;
       if (task.state === "dispatching") Object.assign(task, { state: "running", heard_at: Date.now() });
       await this.saveBook(book);
+      // A renderer picked the job up: pending -> running (job.running, once).
+      const started = state.status === "pending" ? await this.transitionLocked("started", startStep) : null;
       await this.armTaskWatchdog(book);
-      return { stop: false };
+      return { result: { stop: false }, transitions: started?.transitions ?? [] };
     });
+    await this.runAllHooks(locked.transitions);
+    return locked.result;
   }
 
   /** Whether a task's attempt is still running here (a container keeps its instance alive while it is). */
@@ -352,7 +350,9 @@ export class JobState extends DurableObject<Env> {
   async taskUndispatchable(taskId: string, message: string): Promise<boolean> {
     const locked = await this.serial(async (): Promise<Locked<boolean>> => {
       const book = await this.loadBook();
-      const task = book.find((t) => t.id === taskId) ?? (taskId === ANALYSE_TASK_ID && book.length === 0 ? analysisTask() : undefined);
+      // No task yet: the analysis never started (or the job runs in whole-job mode): only a pending job fails.
+      const state = await this.load();
+      const task = book.find((t) => t.id === taskId) ?? (taskId === ANALYSE_TASK_ID && book.length === 0 && state?.status === "pending" ? analysisTask() : undefined);
       if (!task || (task.state !== "queued" && task.state !== "dispatching")) return { result: false, transitions: [] };
       const done = await this.transitionLocked("failed", (s, now) => failStep(s, { code: "dispatch_failed", message }, "full", now));
       return { result: done.result.changed, transitions: done.transitions };
@@ -449,13 +449,17 @@ export class JobState extends DurableObject<Env> {
   private async completeTask(book: TaskRecord[], task: TaskRecord, result: TaskResult, step: (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => Promise<void>): Promise<void> {
     Object.assign(task, { state: "done", fraction: 1 });
     if (task.instance) this.ctx.waitUntil(releaseInstance(this.env, task.instance));
+    const ready: TaskRecord[] = [];
     if (result.kind === "analyse") {
       await this.ctx.storage.put(PLAN_KEY, result.plan);
-      book.push(...renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id)));
+      const created = renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id));
+      book.push(...created);
+      ready.push(...created.filter((t) => t.state === "queued"));
     } else {
       await this.ctx.storage.put(resultKey(task.id), result);
     }
-    const ready = releaseReady(book);
+    ready.push(...releaseReady(book));
+    for (const t of ready) t.heard_at = Date.now();
     await step("progress", (s, now) => progressStep(s, task.stage ?? "rendering", jobPercent(book), now));
     if (allRenderTasksDone(book) || (result.kind === "analyse" && result.plan.tasks.length === 0)) {
       const plan = (await this.loadPlan())!;
@@ -466,7 +470,7 @@ export class JobState extends DurableObject<Env> {
       await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
       return;
     }
-    this.ctx.waitUntil(this.sendTasks(ready));
+    await this.sendTasks(ready);
   }
 
   /** One queue message per task; a message that cannot be sent now is sent again by the alarm (REQUEUE_AFTER_MS). */

@@ -1,4 +1,5 @@
 import type { Env, JobQueueMessage } from "../env";
+import { dispatchJob } from "../orchestration/dispatch-job";
 import { dispatchTask } from "../orchestration/dispatch-task";
 import { DispatchConfigError } from "../orchestration/render-job";
 import { RendererBusyError, RendererUnavailableError } from "../orchestration/renderers";
@@ -50,7 +51,8 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, _ctx: 
       continue;
     }
     try {
-      const outcome = await dispatchTask(env, jobId, taskId);
+      // RENDER_MODE=job: one renderer runs the whole job (a single machine); otherwise the job fans out over tasks.
+      const outcome = env.RENDER_MODE === "job" && !taskId ? await dispatchJob(env, jobId) : await dispatchTask(env, jobId, taskId);
       log("info", "dispatch", { job_id: jobId, attempt: message.attempts, ...outcome });
       message.ack();
     } catch (error) {

@@ -1,0 +1,143 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { ArtifactRef, MomentSignals } from "../../common/contract";
+import { reelPartName, RenderTaskRequest, type JobPlan, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
+import { call } from "./helpers";
+import { bytesOf, eventually, putArtifact, rendererLog } from "./job-flow";
+
+/**
+ * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
+ * moments with a teaser from the first, its join, one short), task events through the Worker's real route, and
+ * files through the real upload route. The Durable Object sends the render tasks through the real queue, whose
+ * consumer starts them on the renderer double.
+ */
+
+const signals = (score: number): MomentSignals => ({
+  score,
+  audience_score: score,
+  streamer_score: score,
+  audio_hype: 0.5,
+  chat_rate_ratio: 2,
+  unique_chatters: 10,
+  hype_density: 0.2,
+  speech_activity: 0.6,
+  loudness_db_above_baseline: 6,
+  source: "auto",
+  reasons: ["chat burst"],
+});
+
+export function testPlan(jobId: string): JobPlan {
+  const texts = { description: "What happened", tags: ["celeste"] };
+  return {
+    version: 1,
+    job_id: jobId,
+    source: { duration_seconds: 3600, video_rendition: "chunked", format_switches: [] },
+    languages: { stream: "en", metadata: "en" },
+    captions: { burn: true, language: "en" },
+    facecam: null,
+    moments: [
+      { id: "m1", profile: "balanced", start: 100, end: 130, peak: 120, score: 0.9, source: "auto", label: null, signals: signals(0.9), title: "The clutch", story: "A last-second clutch", highlight: true },
+      { id: "m2", profile: "balanced", start: 400, end: 440, peak: 420, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: "The fall", story: "Chat loses it over a fall", highlight: true },
+      { id: "m3", profile: "balanced", start: 900, end: 930, peak: 915, score: 0.7, source: "auto", label: null, signals: signals(0.7), title: "Short pick", story: "Only a short", highlight: false },
+    ],
+    reels: [{ run_name: "balanced", moment_ids: ["m1", "m2"], title: "Best of the night", ...texts }],
+    shorts: [{ index: 1, moment_id: "m3", title: "Short pick", ...texts }],
+    tasks: [
+      { kind: "reel_moment", id: "reel-balanced-m01", run_name: "balanced", moment_id: "m1", position: 1, start: 100, end: 130, snap: { min_start: 0, max_end: 400, min_duration: 10, max_duration: 60 }, title_text: "The clutch", teasers: [{ position: 0, start: 118, end: 122 }], expected_encode_seconds: 34 },
+      { kind: "reel_moment", id: "reel-balanced-m02", run_name: "balanced", moment_id: "m2", position: 2, start: 400, end: 440, snap: { min_start: 130, max_end: 3600, min_duration: 10, max_duration: 60 }, title_text: "The fall", teasers: [], expected_encode_seconds: 40 },
+      { kind: "reel_join", id: "reel-balanced-join", run_name: "balanced", depends_on: ["reel-balanced-m01", "reel-balanced-m02"], pieces: 3, thumbnail_at: 1, title: "Best of the night", ...texts, expected_encode_seconds: 1 },
+      { kind: "short", id: "short-01", index: 1, moment_id: "m3", start: 900, end: 930, peak: 915, snap: true, title_text: "Short pick", title: "Short pick", ...texts, expected_encode_seconds: 75 },
+    ],
+    metadata: { language: "en", reels: [], shorts: [], moments: [] },
+    warnings: ["Chat replay was only partly available: chat signals cover part of the VOD."],
+  };
+}
+
+let seq = 100;
+
+/** A task event without its sequence number (and, by default, attempt): the helpers fill them in. */
+type EventInput = TaskEvent extends infer E ? (E extends TaskEvent ? Omit<E, "seq" | "attempt"> & { attempt?: number; seq?: number } : never) : never;
+
+/** POSTs a task event to the task's callback URL (the Worker's real route). */
+export async function postTaskEvent(render: RenderTaskRequest, event: EventInput): Promise<Response> {
+  const path = new URL(render.callback.url).pathname;
+  const body = { attempt: render.task.attempt, seq: ++seq, ...event };
+  return call(path, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${render.callback.token}` }, body: JSON.stringify(body) });
+}
+
+export async function taskEvent(render: RenderTaskRequest, event: EventInput, status = 200): Promise<Record<string, unknown>> {
+  const res = await postTaskEvent(render, event);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect({ status: res.status, body }).toMatchObject({ status });
+  return body;
+}
+
+/** Every task start the renderer double received for a job, parsed. */
+export async function taskStarts(jobId: string): Promise<RenderTaskRequest[]> {
+  return (await rendererLog(jobId)).starts.map((s) => RenderTaskRequest.parse(s));
+}
+
+/** Waits until the renderer double has received attempt `attempt` of a task (the real queue delivers it). */
+export async function waitForStart(jobId: string, taskId: string, attempt = 1, timeoutMs = 15_000): Promise<RenderTaskRequest> {
+  return eventually(async () => (await taskStarts(jobId)).find((s) => s.task.id === taskId && s.task.attempt === attempt), timeoutMs, `task ${taskId} attempt ${attempt} to start`);
+}
+
+async function upload(jobId: string, token: string, name: string, bytes: Uint8Array, contentType: string): Promise<number> {
+  const res = await putArtifact(jobId, token, name, bytes, contentType);
+  expect(res.status).toBe(201);
+  return bytes.byteLength;
+}
+
+const ref = (r: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "content_type" | "size_bytes">): ArtifactRef => ({ run_name: null, index: null, title: null, duration_seconds: null, tags: null, ...r });
+
+/** Uploads what a render task would store and returns its result (the reel moments' edges moved by a snap). */
+export async function renderTaskOutputs(render: RenderTaskRequest, seed = 1): Promise<TaskResult> {
+  const { job_id: jobId, callback } = render;
+  const spec = render.plan!.tasks.find((t) => t.id === render.task.id)!;
+  switch (spec.kind) {
+    case "reel_moment": {
+      const parts = [];
+      for (const p of [...spec.teasers.map((t) => ({ position: t.position, seconds: t.end - t.start })), { position: spec.position, seconds: spec.end - spec.start }]) {
+        const name = reelPartName(spec.run_name, p.position);
+        parts.push({ position: p.position, name, size_bytes: await upload(jobId, callback.token, name, bytesOf(seed + p.position, 5_000), "video/mp4"), duration_seconds: p.seconds });
+      }
+      return { kind: "reel_moment", parts, moment: { id: spec.moment_id, start: spec.start - 0.5, end: spec.end + 0.5 } };
+    }
+    case "reel_join": {
+      const reel = await upload(jobId, callback.token, "reel-balanced.mp4", bytesOf(seed, 50_000), "video/mp4");
+      const thumb = await upload(jobId, callback.token, "reel-balanced.jpg", bytesOf(seed + 1, 3_000), "image/jpeg");
+      return {
+        kind: "reel_join",
+        artifacts: [
+          ref({ name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: reel, run_name: "balanced", title: spec.title, duration_seconds: 75, tags: spec.tags }),
+          ref({ name: "reel-balanced.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: thumb, run_name: "balanced", title: spec.title }),
+        ],
+      };
+    }
+    case "short": {
+      const name = (ext: string) => `short-${String(spec.index).padStart(2, "0")}.${ext}`;
+      const video = await upload(jobId, callback.token, name("mp4"), bytesOf(seed, 20_000), "video/mp4");
+      const thumb = await upload(jobId, callback.token, name("jpg"), bytesOf(seed + 1, 2_000), "image/jpeg");
+      const srt = await upload(jobId, callback.token, name("srt"), new TextEncoder().encode("1\n00:00:00,000 --> 00:00:01,000\nlet's go\n"), "application/x-subrip");
+      const common = { run_name: "balanced" as const, index: spec.index, title: spec.title };
+      return {
+        kind: "short",
+        artifacts: [
+          ref({ ...common, name: name("mp4"), kind: "short", content_type: "video/mp4", size_bytes: video, duration_seconds: 30, tags: spec.tags }),
+          ref({ ...common, name: name("srt"), kind: "captions", content_type: "application/x-subrip", size_bytes: srt }),
+          ref({ ...common, name: name("jpg"), kind: "thumbnail", content_type: "image/jpeg", size_bytes: thumb }),
+        ],
+        moment: { id: spec.moment_id, start: spec.start, end: spec.end },
+      };
+    }
+  }
+}
+
+/** Plays one render task to its end: started, progress, files, completed. */
+export async function completeRenderTask(render: RenderTaskRequest): Promise<void> {
+  await taskEvent(render, { type: "started" });
+  await taskEvent(render, { type: "progress", stage: "rendering_reels", fraction: 0.5 });
+  await taskEvent(render, { type: "completed", result: await renderTaskOutputs(render) });
+}
+
+export const r2Keys = async (jobId: string): Promise<string[]> => (await env.ARTIFACTS.list({ prefix: `jobs/${jobId}/` })).objects.map((o) => o.key.slice(`jobs/${jobId}/`.length)).sort();
