@@ -24,6 +24,7 @@ import { transitionHooks, type JobTransition } from "../durable/transition-hooks
 import { ANALYSE_TASK_ID, taskKey, type JobPlan, type TaskEvent, type TaskKind, type TaskResult } from "../../../common/contract/job-plan";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
 import { deleteReelParts, finaliseInWorker } from "./finalise";
+import { cancelRender } from "./renderer-client";
 import { cancelTask, releaseInstance } from "./renderers";
 import {
   activeTasks,
@@ -487,10 +488,19 @@ export class JobState extends DurableObject<Env> {
     }
   }
 
-  /** The job ended: every task still running is stopped, and reel parts are deleted. */
-  private async endTasks(book: TaskRecord[]): Promise<void> {
+  /**
+   * The job ended: every task still running is stopped and reel parts are deleted. Best effort and not awaited:
+   * the state and the refund are already durable, and a renderer that misses the stop gets 409 for its next
+   * report. A job rendered whole by one renderer (RENDER_MODE=job) that was running is told to stop too.
+   */
+  private async endTasks(book: TaskRecord[], wasRunning = false): Promise<void> {
     const state = await this.load();
     if (!state) return;
+    if (book.length === 0 && wasRunning) {
+      const jobId = state.job_id;
+      this.ctx.waitUntil(cancelRender(this.env, jobId).then((stopped) => console.log(JSON.stringify({ level: "info", msg: "renderer stop", job_id: jobId, code: state.error?.code, stopped }))));
+      return;
+    }
     for (const t of activeTasks(book)) {
       const instance = t.instance!;
       this.ctx.waitUntil(cancelTask(this.env, instance, taskKey(state.job_id, t.id)).then(() => releaseInstance(this.env, instance)));
@@ -611,8 +621,8 @@ export class JobState extends DurableObject<Env> {
     if (isTerminal(next.next.status)) {
       await this.ctx.storage.delete(WATCHDOG_KEY);
       await armJobAlarm(this.ctx.storage, this.env);
-      // Whatever ended the job (cancel, a failure, the watchdog), no task keeps rendering for it.
-      if (next.next.status === "failed") await this.endTasks(await this.loadBook());
+      // Whatever ended the job (cancel, a failure, the watchdog), nothing keeps rendering for it.
+      if (next.next.status === "failed") await this.endTasks(await this.loadBook(), current.status === "running");
     }
     const transition: JobTransition | null =
       next.next.status === current.status

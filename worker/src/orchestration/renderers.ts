@@ -62,7 +62,8 @@ export async function startTask(env: RendererBindings, request: RenderTaskReques
   const body = JSON.stringify(request);
   const urls = rendererUrls(env);
   if (urls.length === 0) {
-    const name = key;
+    // One instance per attempt: a retry after SIGTERM or a crash runs on a fresh instance, never the stopping one.
+    const name = `${key}.a${request.task.attempt}`;
     const answer = await taskContainer(env, name).startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
     if ((await judge(answer.status, async () => answer.body, `container ${name}`)) === "busy") throw new RendererBusyError(`no container instance is free (${answer.status})`);
     return { instance: `${CONTAINER_PREFIX}${name}` };
