@@ -11,7 +11,9 @@ import type { Chosen } from "./choose-moments";
  * How the analysis finds the facecam of split shorts without the job's video (each render task downloads its own
  * later). The detector looks at about 30 grey keyframes 320 px wide (FACECAM_DETECTION), so it needs neither the
  * source's resolution nor much of it: a few 10 s segments of the VOD's smallest video rendition (Twitch's 160p30,
- * about 0.3 MB a segment against several MB of source), spread over the places the job shows.
+ * a few hundred kB a segment with its audio, where a source segment weighs several MB), spread over the places the
+ * job shows. Small is enough: on a 720p synthetic VOD the same three segments found its facecam with confidence 0.90 at
+ * 284x160 and 0.88 at 640x360; spreading them matters more (six consecutive segments of one scene found nothing).
  */
 export const FACECAM_SAMPLE = {
   /** Segments fetched: with a keyframe every 2 s (Twitch's), 6 segments give the detector its 30 keyframes. */
