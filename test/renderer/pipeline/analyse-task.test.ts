@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobPlan, RenderTaskRequest, type ReelMomentTask, type RenderTaskSpec } from "../../../common/contract/job-plan";
-import type { RenderStage } from "../../../common/contract/render";
+import { Manifest, type RenderStage } from "../../../common/contract/render";
+import { finaliseJob } from "../../../common/plan/finalise";
 import { generateSyntheticVod, synthCacheRoot, writeLowRenditionVariant, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { localRenderJob } from "../../../render-container/src/local-job";
@@ -204,7 +205,7 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     const sameInSource = truth.renditions.chunked.filter((x) => sampled.some((s) => s.endsWith(`/${x.file}`))).reduce((s, x) => s + x.bytes, 0);
     const ranges = plan.tasks.flatMap((t) => (t.kind === "reel_moment" || t.kind === "short" ? [{ start: t.start, end: t.end }] : []));
     const covering = truth.renditions.chunked.filter((x) => ranges.some((r) => x.start < r.end + 0.5 && x.start + x.duration > r.start - 0.5)).reduce((s, x) => s + x.bytes, 0);
-    console.log(`facecam sample: ${sampled.length} segments of 160p30, ${sampleBytes} bytes; the same segments of the source ${sameInSource}; the source segments the tasks need ${covering}`);
+    console.log(`facecam sample: ${sampled.length} segments of 160p30, ${sampleBytes} bytes; the same segments of the source ${sameInSource}; the source segments the tasks need ${covering}; analysis stages ${JSON.stringify(stats.stageSeconds)}; audio ${stats.bytesDownloaded.audio} bytes`);
     expect(sampleBytes).toBeLessThan(0.8 * sameInSource);
     expect(sampleBytes).toBeLessThan(0.4 * covering);
   });
@@ -216,6 +217,20 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     const seen = new Set(ran.stages.map((s) => s.stage));
     for (const stage of ["resolving", "downloading_audio", "analysing", "selecting", "transcribing", "writing_metadata"] as const) expect(seen.has(stage), stage).toBe(true);
     for (const stage of ["rendering_reels", "rendering_shorts", "uploading", "finalising"] as const) expect(seen.has(stage), stage).toBe(false);
+  });
+
+  it("is what the finalising step writes metadata.json and the manifest from", async () => {
+    const written = new Map<string, string>();
+    const { manifest } = await finaliseJob(ran.plan, [], async (name, body) => {
+      written.set(name, body);
+      return { size_bytes: Buffer.byteLength(body) };
+    });
+    expect(Manifest.parse(JSON.parse(written.get("manifest.json")!))).toEqual(manifest);
+    expect(JSON.parse(written.get("metadata.json")!)).toEqual(ran.plan.metadata);
+    expect(manifest.highlights.map((h) => [h.run_name, h.start, h.title]).sort()).toEqual(
+      ran.plan.moments.filter((m) => m.highlight).map((m) => [m.profile, Math.round(m.start * 1000) / 1000, m.title]).sort(),
+    );
+    expect(manifest.warnings).toEqual(ran.plan.warnings);
   });
 
   it("uploads nothing (the plan is its result)", async () => {
