@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { VideoFile } from "../twitch-server/vod-folder";
 import { run } from "./exec";
@@ -115,4 +115,57 @@ export async function writeFmp4Variant(srcDir: string, destDir: string, opts: Fm
       await writeFile(path.join(dir, "init-1.mp4"), opts.initSwitch.sameBytes ? init : Buffer.concat([await readFile(path.join(dir, "init-1.mp4")), FREE_BOX]));
     }
   }
+}
+
+export interface LowRenditionOptions {
+  /** Twitch group id of the added rendition, e.g. "160p30" or "360p30". */
+  groupId: string;
+  width: number;
+  height: number;
+  /** Video bitrate; Twitch's 160p30 runs at about 230 kb/s, 360p30 at about 630 kb/s. */
+  videoKbps: number;
+}
+
+/**
+ * Copies a VOD folder and adds a lower video rendition, as Twitch lists 160p30 ... 720p60 beside the source: the
+ * source's pictures re-encoded at `width`x`height` (keyframe every 2 s) segment by segment with the same audio and
+ * timestamps, so its segments cover the same VOD times and carry the same names (N.ts, N-muted.ts) and playlist.
+ * truth.json is left out.
+ */
+export async function writeLowRenditionVariant(srcDir: string, destDir: string, opts: LowRenditionOptions): Promise<void> {
+  await rm(destDir, { recursive: true, force: true });
+  await cp(srcDir, destDir, { recursive: true, filter: (p) => path.basename(p) !== "truth.json" });
+  const video = JSON.parse(await readFile(path.join(destDir, "video.json"), "utf8")) as VideoFile;
+  const source = path.join(destDir, "chunked");
+  const files = await segmentFiles(source);
+  const dir = path.join(destDir, opts.groupId);
+  await mkdir(dir, { recursive: true });
+  const chunked = video.renditions?.find((r) => r.group_id === "chunked");
+  const gop = String(Math.round(2 * (chunked?.frame_rate ?? 30)));
+  // Segment by segment, keeping each one's timestamps: the same VOD times as the source's segments.
+  let bytes = 0;
+  for (const file of files) {
+    await run("ffmpeg", [
+      "-hide_banner", "-loglevel", "error", "-y", "-copyts", "-i", path.join(source, file),
+      "-map", "0:v:0", "-map", "0:a:0", "-vf", `scale=${opts.width}:${opts.height}`,
+      "-c:v", "libx264", "-preset", "veryfast", "-b:v", `${opts.videoKbps}k`, "-maxrate", `${opts.videoKbps}k`, "-bufsize", `${opts.videoKbps * 2}k`,
+      "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-c:a", "copy", "-muxdelay", "0", "-muxpreload", "0",
+      "-f", "mpegts", path.join(dir, file),
+    ]);
+    bytes += (await stat(path.join(dir, file))).size;
+  }
+  await cp(path.join(source, "index-dvr.m3u8"), path.join(dir, "index-dvr.m3u8"));
+  const total = video.lengthSeconds;
+  video.renditions = [
+    ...(video.renditions ?? []),
+    {
+      group_id: opts.groupId,
+      name: opts.groupId,
+      bandwidth: Math.round((bytes * 8) / Math.max(1, total)),
+      codecs: chunked?.codecs ?? "avc1.4D401E,mp4a.40.2",
+      resolution: `${opts.width}x${opts.height}`,
+      frame_rate: chunked?.frame_rate ?? 30,
+    },
+  ];
+  await writeFile(path.join(destDir, "video.json"), JSON.stringify(video, null, 2));
 }

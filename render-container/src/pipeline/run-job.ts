@@ -7,18 +7,18 @@ import { parseFacecamRegion } from "../render";
 import { BOUNDARY_RULES } from "../selection";
 import { ByteCounter, type TimeRange } from "../source";
 import { artifactNames } from "./artifact-names";
-import { placeAroundFormatSwitches, splitAtSwitches } from "./format-switches";
+import { splitAtSwitches } from "./format-switches";
 import { buildManifest } from "./manifest";
 import { jobLanguages } from "./languages";
-import { JobError } from "./job-error";
 import { JobProgress } from "./progress";
 import { sideBySide } from "./side-by-side";
 import { acquireSource } from "./stages/acquire";
-import { chooseMoments } from "./stages/choose-moments";
-import { fetchVideo, planRendering } from "./stages/fetch-video";
+import { fetchVideo } from "./stages/fetch-video";
 import { renderOutputs } from "./stages/render-outputs";
+import { selectMoments } from "./stages/select";
 import { speechRanges, transcribeRanges, transcriptsFrom } from "./stages/transcribe";
 import { writeTexts } from "./stages/write-texts";
+import type { TaskRun } from "./task-run";
 import type { JobContext, JobResult } from "./types";
 
 export interface RunStats {
@@ -54,21 +54,8 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
 
   const source = await timed("acquire_analyse", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
   // Moments are kept off the places where an fMP4 video changes its media format before anything is planned.
-  const { chosen, switches, adjusted } = await timed("select", async () => {
-    const picked = chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress);
-    const limits = { minDuration: request.parameters.min_highlight_duration, durationSeconds: source.durationSeconds };
-    const placed = await placeAroundFormatSwitches(picked, source.media.videoPlaylist, limits, { concurrency: config.downloadConcurrency, signal: ctx.signal, counter: videoBytes, fetch: ctx.fetchImpl });
-    if (placed.adjusted.length > 0) ctx.log.info("moments moved off format switches", { switches: placed.switches.map((s) => s.at), adjusted: placed.adjusted });
-    return placed;
-  });
-  const droppedAtSwitches = adjusted.some((a) => a.to === null);
-  const plan = planRendering(
-    request,
-    chosen,
-    droppedAtSwitches
-      ? new JobError("vod_format_unsupported", "Every moment chosen in this VOD crossed a change of its media format (a stream reconnect) and none could be moved clear of it, so there was nothing to render. Your credits were refunded.")
-      : undefined,
-  );
+  const run: TaskRun = { job, ctx, progress, env: config.env, downloadConcurrency: config.downloadConcurrency };
+  const { chosen, switches, plan } = await timed("select", () => selectMoments(run, source, videoBytes));
   // Moments that touch at a switch stay two ranges: one file holds one initialisation section.
   const firstPlan = { ...plan, videoRanges: splitAtSwitches(plan.videoRanges, switches) };
 
@@ -88,7 +75,7 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
   // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
   const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
   const transcripts = transcriptsFrom(transcribed, captionPlan);
-  const texts = await timed("metadata", () => writeTexts(job, video.plan, video.chosen, transcripts, source.comments, languages.metadata, ctx, progress, config.env));
+  const texts = await timed("metadata", () => writeTexts({ job, plan: video.plan, chosen: video.chosen, transcripts, comments: source.comments, language: languages.metadata }, ctx, progress, config.env));
   // FACECAM_REGION, when set (and well-formed), wins; otherwise split shorts look for the facecam in the video.
   const { artifacts, facecam } = await timed("render", () =>
     renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: parseFacecamRegion(config.env.FACECAM_REGION) }),

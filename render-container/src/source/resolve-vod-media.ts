@@ -17,6 +17,8 @@ export interface ResolvedVodMedia {
   variants: Variant[];
   /** Best video the token allows: Twitch's "chunked" source rendition, else the highest bandwidth. */
   source: Variant;
+  /** Every video rendition the token allows, highest bandwidth first (a small one is enough to find the facecam). */
+  videoVariants: Variant[];
   /** The audio-only rendition (or, if a VOD lacks one, the smallest video rendition, which carries the audio). */
   audio: Variant;
   videoPlaylist: MediaPlaylist;
@@ -64,7 +66,7 @@ export async function resolveVodMedia(opts: ResolveOptions, vodId: string): Prom
       fetchMediaPlaylist(opts, source.url),
       audio === source ? null : fetchMediaPlaylist(opts, audio.url),
     ]);
-    return { probe, variants, source, audio, videoPlaylist, audioPlaylist: audioPlaylist ?? videoPlaylist };
+    return { probe, variants, source, videoVariants: video, audio, videoPlaylist, audioPlaylist: audioPlaylist ?? videoPlaylist };
   } catch (error) {
     if (error instanceof SourceError) throw error;
     if (error instanceof TwitchUnavailableError) throw unavailable(error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Moment } from "../../../render-container/src/selection/types";
-import { speechRanges, splitAtSources, splitRange, STORY_WINDOW, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
+import { speechRanges, splitAtSources, splitRange, STORY_WINDOW, storyRanges, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
 
 const part = (start: number, end: number) => ({ path: `/tmp/p${start}`, media_start_seconds: start, media_end_seconds: end, bytes: 0, muted_ranges: [] });
 
@@ -53,6 +53,23 @@ describe("what is transcribed for a plan", () => {
       { start: 100, end: 160 },
       { start: 300, end: 330 },
       { start: 600, end: 640 },
+    ]);
+  });
+
+  it("for the texts alone (shorts make their own captions), takes the window around every moment's and short's peak", () => {
+    const short = m(700, 760, 730);
+    const withShort = { ...plan, shorts: [{ index: 1, moment: c }, { index: 2, moment: short }] };
+    expect(storyRanges(withShort, true)).toEqual([
+      { start: 140 - STORY_WINDOW.beforePeak, end: 140 + STORY_WINDOW.afterPeak },
+      { start: 300, end: 302 + STORY_WINDOW.afterPeak },
+      { start: 639 - STORY_WINDOW.beforePeak, end: 640 },
+      { start: 730 - STORY_WINDOW.beforePeak, end: 730 + STORY_WINDOW.afterPeak },
+    ]);
+    expect(storyRanges(withShort, false)).toEqual([
+      { start: 100, end: 160 },
+      { start: 300, end: 330 },
+      { start: 600, end: 640 },
+      { start: 700, end: 760 },
     ]);
   });
 });

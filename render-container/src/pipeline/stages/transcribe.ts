@@ -42,11 +42,22 @@ export const STORY_WINDOW = { beforePeak: 10, afterPeak: 5 } as const;
  */
 export function speechRanges(plan: Pick<RenderPlan, "reels" | "shorts">, storyWindowsOnly: boolean): TimeRange[] {
   const shorts = plan.shorts.map((s) => ({ start: s.moment.start, end: s.moment.end }));
-  const moments = plan.reels.flatMap((r) => r.moments);
-  const stories = moments.map((m) =>
-    storyWindowsOnly ? { start: Math.max(m.start, m.peak - STORY_WINDOW.beforePeak), end: Math.min(m.end, m.peak + STORY_WINDOW.afterPeak) } : { start: m.start, end: m.end },
-  );
+  const stories = plan.reels.flatMap((r) => r.moments).map((m) => storyRange(m, storyWindowsOnly));
   return mergeRanges([...shorts, ...stories]);
+}
+
+/**
+ * What the texts of a plan are written from when the shorts make their own captions (the job's analysis task):
+ * the story range of every reel moment and of every short, never a short whole.
+ */
+export function storyRanges(plan: Pick<RenderPlan, "reels" | "shorts">, storyWindowsOnly: boolean): TimeRange[] {
+  const moments = [...plan.reels.flatMap((r) => r.moments), ...plan.shorts.map((s) => s.moment)];
+  return mergeRanges(moments.map((m) => storyRange(m, storyWindowsOnly)));
+}
+
+/** A moment whole, or with `storyWindowOnly` the STORY_WINDOW around its peak (inside the moment). */
+function storyRange(m: { start: number; end: number; peak: number }, storyWindowOnly: boolean): TimeRange {
+  return storyWindowOnly ? { start: Math.max(m.start, m.peak - STORY_WINDOW.beforePeak), end: Math.min(m.end, m.peak + STORY_WINDOW.afterPeak) } : { start: m.start, end: m.end };
 }
 
 /** Silence after each range in a joined wav: longer than pocketsphinx's end-of-utterance pause (0.5 s). */

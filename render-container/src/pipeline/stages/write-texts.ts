@@ -26,16 +26,46 @@ function chatDuring(comments: readonly ChatComment[], start: number, end: number
   };
 }
 
+/** What writeTexts writes from. */
+export interface TextsInput {
+  job: RenderJob;
+  plan: Pick<RenderPlan, "reels" | "shorts">;
+  chosen: Chosen;
+  transcripts: Pick<Transcripts, "textFor">;
+  comments: readonly ChatComment[];
+  /** metadata_language, else the stream language (jobLanguages). */
+  language: string;
+}
+
+export interface WrittenTexts {
+  texts: Texts;
+  /** metadata.json as written today (without the renderer's `render` key). */
+  document: MetadataOutput & { source: unknown };
+  warnings: string[];
+  /** The id each moment has in the document (momentIds). */
+  ids: Map<Moment, string>;
+}
+
+/**
+ * Each distinct moment's id in metadata.json: every profile's moments in order, then the shorts that are not one
+ * of them (a manual short is the very moment of its profile; an automatic short is its own window), as m1, m2, ...
+ */
+export function momentIds(chosen: Pick<Chosen, "momentsByProfile" | "shorts">): Map<Moment, string> {
+  const ids = new Map<Moment, string>();
+  const all: Moment[] = [...Object.values(chosen.momentsByProfile).flatMap((m) => m ?? []), ...chosen.shorts];
+  for (const m of all) if (!ids.has(m)) ids.set(m, `m${ids.size + 1}`);
+  return ids;
+}
+
 /**
  * Writes titles, descriptions, tags and one-line stories for every reel, short and moment in `language`
  * (metadata_language, else the stream language: see jobLanguages), through the configured writer (LLM or local).
  */
-export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chosen, transcripts: Transcripts, comments: readonly ChatComment[], language: string, ctx: JobContext, progress: JobProgress, env: NodeJS.ProcessEnv): Promise<{ texts: Texts; document: MetadataOutput & { source: unknown }; warnings: string[] }> {
+export async function writeTexts(what: TextsInput, ctx: JobContext, progress: JobProgress, env: NodeJS.ProcessEnv): Promise<WrittenTexts> {
+  const { job, plan, chosen, transcripts, comments, language } = what;
   progress.report("writing_metadata", 0);
   const request = job.request;
-  const ids = new Map<Moment, string>();
-  const all: Moment[] = [...Object.values(chosen.momentsByProfile).flatMap((m) => m ?? []), ...chosen.shorts];
-  for (const m of all) if (!ids.has(m)) ids.set(m, `m${ids.size + 1}`);
+  const ids = momentIds(chosen);
 
   const input: MetadataInput = {
     language,
@@ -82,5 +112,6 @@ export async function writeTexts(job: RenderJob, plan: RenderPlan, chosen: Chose
     texts,
     document: { ...out, source: { vod_id: job.vod.vod_id, vod_url: request.vod_url, vod_title: job.vod.title, writer: writer.name } },
     warnings: out.warnings,
+    ids,
   };
 }

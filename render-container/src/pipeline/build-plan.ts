@@ -1,0 +1,167 @@
+import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type RenderTaskSpec, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
+import type { RenderJob } from "../../../common/contract/render";
+import type { FacecamChoice } from "../render";
+import type { Moment } from "../selection/types";
+import type { RenderPlan } from "./render-plan";
+import { snapWindows } from "./snap-windows";
+import type { Chosen } from "./stages/choose-moments";
+import type { WrittenTexts } from "./stages/write-texts";
+
+/** Everything the analysis found, in one object: what buildJobPlan turns into the job's plan. */
+export interface Analysis {
+  job: RenderJob;
+  source: {
+    durationSeconds: number;
+    /** Group id of the video rendition the render tasks read. */
+    videoRendition: string;
+    /** VOD seconds where the video changes its media format (placeAroundFormatSwitches). */
+    formatSwitches: readonly number[];
+  };
+  languages: { stream: string; metadata: string };
+  captions: { burn: boolean; language: string };
+  /** Every profile's moments and the shorts, as selected and kept off format switches. */
+  chosen: Chosen;
+  /** What gets rendered: the reels (with their teaser snippets) and the shorts. */
+  render: RenderPlan;
+  texts: WrittenTexts;
+  /** The split shorts' facecam; null when no short is split. */
+  facecam: FacecamChoice | null;
+  warnings: string[];
+}
+
+/** Encoding a vertical short costs about 2.5x a reel second (two scaled layers, captions): as JobProgress weighs it. */
+export const SHORT_ENCODE_WEIGHT = 2.5;
+/**
+ * A join encodes nothing (stream copy of the parts, one thumbnail, the upload): weighed as this share of the
+ * reel's seconds, so the job's bar still moves while it runs.
+ */
+export const JOIN_ENCODE_SHARE = 0.05;
+
+const two = (n: number) => String(n).padStart(2, "0");
+export const taskIds = {
+  reelMoment: (run: string, n: number) => `reel-${run}-m${two(n)}`,
+  reelJoin: (run: string) => `reel-${run}-join`,
+  short: (index: number) => `short-${two(index)}`,
+};
+
+const seconds = (r: { start: number; end: number }) => r.end - r.start;
+
+/**
+ * The job's plan from its analysis: every moment with its texts, and one render task per output piece. Per reel,
+ * one `reel_moment` task per moment (in time order) carrying the teaser snippets cut from it, then a `reel_join`
+ * that depends on them; per short one `short` task. Pieces are numbered as renderReel orders them: the teaser
+ * snippets first, best moment first (coldOpenSnippets), then the moments in time order. The result is validated:
+ * a plan the Worker could not read fails here, in the analysis task.
+ */
+export function buildJobPlan(a: Analysis): JobPlan {
+  const p = a.job.request.parameters;
+  const { ids, texts, document } = a.texts;
+  const idOf = (m: Moment): string => {
+    const id = ids.get(m);
+    if (!id) throw new Error(`moment ${m.start}-${m.end} has no id in the texts`);
+    return id;
+  };
+  const noText = { title: "", description: "", tags: [] as string[] };
+  const highlights = new Set(Object.values(a.chosen.momentsByProfile).flatMap((ms) => ms ?? []));
+  const moments: PlanMoment[] = [...ids.entries()].map(([m, id]) => ({
+    id,
+    profile: m.profile,
+    start: m.start,
+    end: m.end,
+    peak: m.peak,
+    score: m.score,
+    source: m.source,
+    label: m.label,
+    signals: m.signals,
+    title: texts.moments.get(m)?.title ?? "",
+    story: texts.moments.get(m)?.story ?? "",
+    highlight: highlights.has(m),
+  }));
+
+  const tasks: RenderTaskSpec[] = [];
+  for (const reel of a.render.reels) {
+    const windows = snapWindows(reel.moments, {
+      durationSeconds: a.source.durationSeconds,
+      formatSwitches: a.source.formatSwitches,
+      minDuration: p.min_highlight_duration,
+      maxDuration: p.max_highlight_duration,
+    });
+    // Each snippet is cut from the moment it was centred in, so that moment's task (which has its video) cuts it.
+    const owners = reel.coldOpen.map((s) => {
+      const owner = reel.moments.findIndex((m) => m.start <= s.start + 1e-6 && s.end <= m.end + 1e-6);
+      if (owner < 0) throw new Error(`the teaser snippet ${s.start}-${s.end} of the ${reel.profile} reel lies in none of its moments`);
+      return owner;
+    });
+    const momentTasks: ReelMomentTask[] = reel.moments.map((m, i) => {
+      const teasers = reel.coldOpen.flatMap((s, position) => (owners[position] === i ? [{ position, start: s.start, end: s.end }] : []));
+      return {
+        kind: "reel_moment",
+        id: taskIds.reelMoment(reel.profile, i + 1),
+        run_name: reel.profile,
+        moment_id: idOf(m),
+        position: reel.coldOpen.length + i,
+        start: m.start,
+        end: m.end,
+        snap: windows[i]!,
+        title_text: p.reel_title_card_enabled ? (texts.moments.get(m)?.title ?? null) : null,
+        teasers,
+        expected_encode_seconds: seconds(m) + teasers.reduce((sum, t) => sum + seconds(t), 0),
+      };
+    });
+    const first = reel.moments[0]!;
+    const join: ReelJoinTask = {
+      kind: "reel_join",
+      id: taskIds.reelJoin(reel.profile),
+      run_name: reel.profile,
+      depends_on: momentTasks.map((t) => t.id),
+      pieces: reel.coldOpen.length + reel.moments.length,
+      // As the one-process renderer picks it: a second into the teaser, else the first moment's peak.
+      thumbnail_at: reel.coldOpen.length > 0 ? 1 : Math.max(0, first.peak - first.start),
+      ...(texts.reels[reel.profile] ?? noText),
+      expected_encode_seconds: JOIN_ENCODE_SHARE * momentTasks.reduce((sum, t) => sum + t.expected_encode_seconds, 0),
+    };
+    tasks.push(...momentTasks, join);
+  }
+  for (const short of a.render.shorts) {
+    const m = short.moment;
+    const text = texts.shorts[short.index] ?? noText;
+    const task: ShortTask = {
+      kind: "short",
+      id: taskIds.short(short.index),
+      index: short.index,
+      moment_id: idOf(m),
+      start: m.start,
+      end: m.end,
+      peak: m.peak,
+      snap: m.source === "auto",
+      title_text: p.shorts_title_card_enabled ? (texts.shorts[short.index]?.title ?? null) : null,
+      ...text,
+      expected_encode_seconds: SHORT_ENCODE_WEIGHT * seconds(m),
+    };
+    tasks.push(task);
+  }
+
+  // metadata.json says where split shorts took the facecam from (an additive key; the manifest keeps spec 2.9).
+  const render = a.facecam ? { render: { facecam: { ...a.facecam.region, found: a.facecam.found, confidence: a.facecam.confidence } } } : {};
+  const plan = {
+    version: JOB_PLAN_VERSION,
+    job_id: a.job.job_id,
+    source: { duration_seconds: a.source.durationSeconds, video_rendition: a.source.videoRendition, format_switches: [...a.source.formatSwitches] },
+    languages: a.languages,
+    captions: a.captions,
+    facecam: a.facecam && facecamDecision(a.facecam),
+    moments,
+    reels: a.render.reels.map((r) => ({ run_name: r.profile, moment_ids: r.moments.map(idOf), ...(texts.reels[r.profile] ?? noText) })),
+    shorts: a.render.shorts.map((s) => ({ index: s.index, moment_id: idOf(s.moment), ...(texts.shorts[s.index] ?? noText) })),
+    tasks,
+    metadata: { ...document, ...render },
+    warnings: a.warnings,
+  };
+  // Through JSON first: the plan is stored and sent as JSON, so what the Worker reads is what is validated here.
+  return JobPlan.parse(JSON.parse(JSON.stringify(plan)));
+}
+
+/** The plan's facecam: a configured region has no detection confidence (null in metadata.json); it counts as certain. */
+function facecamDecision(c: FacecamChoice): FacecamDecision {
+  return { ...c.region, found: c.found, confidence: c.confidence ?? 1 };
+}
