@@ -155,11 +155,14 @@ export type ReelPart = z.infer<typeof ReelPart>;
 /** Where a render task put a moment's edges after snapping them (for the manifest). */
 export const MomentBounds = z.object({ id: z.string(), start: z.number(), end: z.number() });
 
+/** Notes a render task adds to the manifest's `warnings` (e.g. captions that could not be made for a short). */
+const TaskWarnings = z.array(z.string()).optional();
+
 export const TaskResult = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("analyse"), plan: JobPlan }),
-  z.object({ kind: z.literal("reel_moment"), parts: z.array(ReelPart), moment: MomentBounds }),
-  z.object({ kind: z.literal("reel_join"), artifacts: z.array(ArtifactRef) }),
-  z.object({ kind: z.literal("short"), artifacts: z.array(ArtifactRef), moment: MomentBounds }),
+  z.object({ kind: z.literal("reel_moment"), parts: z.array(ReelPart), moment: MomentBounds, warnings: TaskWarnings }),
+  z.object({ kind: z.literal("reel_join"), artifacts: z.array(ArtifactRef), warnings: TaskWarnings }),
+  z.object({ kind: z.literal("short"), artifacts: z.array(ArtifactRef), moment: MomentBounds, warnings: TaskWarnings }),
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

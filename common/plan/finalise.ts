@@ -38,7 +38,9 @@ export async function finaliseJob(plan: JobPlan, results: readonly TaskResult[],
   const highlights = plan.moments
     .filter((m) => m.highlight)
     .map((m) => ({ profile: m.profile, ...(bounds.get(m.id) ?? { start: m.start, end: m.end }), label: m.label, signals: m.signals, story: m.story, title: m.title }));
-  const manifest = buildManifest({ sourceDurationSeconds: plan.source.duration_seconds, highlights, artifacts, warnings: plan.warnings });
+  const taskWarnings = results.flatMap((r) => (r.kind === "analyse" ? [] : (r.warnings ?? [])));
+  const warnings = [...new Set([...plan.warnings, ...taskWarnings])];
+  const manifest = buildManifest({ sourceDurationSeconds: plan.source.duration_seconds, highlights, artifacts, warnings });
   const written = await write(MANIFEST_FILE, JSON.stringify(manifest, null, 2));
   artifacts.push({ name: MANIFEST_FILE, kind: "manifest", content_type: "application/json", size_bytes: written.size_bytes, run_name: null, index: null, title: "Manifest", duration_seconds: null, tags: null });
   return { manifest, artifacts };
