@@ -465,8 +465,8 @@ export class JobState extends DurableObject<Env> {
     if (allRenderTasksDone(book) || (result.kind === "analyse" && result.plan.tasks.length === 0)) {
       const plan = (await this.loadPlan())!;
       const results = await Promise.all(book.filter((t) => t.kind !== "analyse").map((t) => this.ctx.storage.get<TaskResult>(resultKey(t.id))));
-      const finalised = await finaliseInWorker(this.env.ARTIFACTS, task.id === ANALYSE_TASK_ID ? plan.job_id : plan.job_id, plan, results.filter((r): r is TaskResult => !!r));
       const state = (await this.load())!;
+      const finalised = await finaliseInWorker(this.env.ARTIFACTS, state.job_id, plan, results.filter((r): r is TaskResult => !!r));
       const undelivered = await this.undeliveredCredits(state.job_id, finalised.artifacts);
       await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
       return;

@@ -38,6 +38,9 @@ taskEventRoutes.post(
     const parsed = TaskEvent.safeParse(body, { error: clientErrorMap });
     if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
     let event = parsed.data;
+    if (event.type === "completed" && event.result.kind === "analyse" && event.result.plan.job_id !== jobId) {
+      throw validationError([{ field: "result.plan.job_id", message: `must be this job's id (${jobId})` }]);
+    }
 
     if (event.type === "completed") {
       // What the client downloads must be what was reported: a result naming absent files is a failed attempt.
