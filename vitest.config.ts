@@ -26,6 +26,8 @@ export default defineConfig({
                 RENDER_URL: inject("rendererUrl"),
                 RENDERER_TOKEN: "test-renderer-token",
                 WEBHOOK_RETRY_BASE_SECONDS: "0.1",
+                // Multipart uploads through the Worker in parts of R2's smallest size (5 MiB) instead of 64 MiB.
+                UPLOAD_PART_BYTES: String(5 * 1024 * 1024),
                 TEST_HOOKS_URL: inject("hooksUrl"),
               },
             },

@@ -8,6 +8,7 @@ import { docsRoutes } from "./routes/docs";
 import { downloadRoutes } from "./routes/downloads";
 import { filesRoutes } from "./routes/files";
 import { internalRoutes } from "./routes/internal";
+import { internalArtifactRoutes } from "./routes/internal-artifacts";
 import { taskEventRoutes } from "./routes/task-events";
 import { jobsRoutes } from "./routes/jobs";
 import { pricingRoutes } from "./routes/pricing";
@@ -30,6 +31,7 @@ app.route("/files", filesRoutes);
 // Renderer callbacks and uploads (per-job renderer token, not an API key).
 app.route("/internal", internalRoutes);
 app.route("/internal", taskEventRoutes);
+app.route("/internal", internalArtifactRoutes);
 
 app.notFound(onNotFound);
 app.onError(onError);

@@ -38,6 +38,11 @@ export interface Env {
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   /** Lifetime of download links and the download-all token (default 86400). */
   LINK_TTL_SECONDS?: string;
+  /**
+   * Part size handed to the renderer for uploads through the Worker (default 64 MiB; 5 MiB to 100 MB: R2's
+   * smallest part and Cloudflare's request body limit). Tests use 5 MiB.
+   */
+  UPLOAD_PART_BYTES?: string;
   /** S3 endpoint of the artifact bucket when it is not R2's `<account>.r2.cloudflarestorage.com` (tests, other stores). */
   R2_S3_ENDPOINT?: string;
 

@@ -49,7 +49,7 @@ export function verificationKeys(env: Pick<LinkEnv, "LINK_SIGNING_KEY" | "LINK_S
 }
 
 /** True when `given` is the signature of `payload` under any accepted key (each compared in constant time). */
-async function signedByAcceptedKey(env: LinkEnv, payload: string, given: string): Promise<boolean> {
+export async function signedByAcceptedKey(env: LinkEnv, payload: string, given: string): Promise<boolean> {
   let ok = false;
   // Every key is checked (no early exit), so the time taken does not say which key matched.
   for (const key of verificationKeys(env)) {

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ArtifactRef, RenderEvent } from "../../../common/contract";
 import { artifactKey } from "../artifacts/links";
@@ -8,8 +8,8 @@ import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 
 /**
- * Renderer -> Worker (common/contract/render.ts): progress callbacks and, in upload mode "worker", file uploads
- * into R2. Not part of the public API; every call carries the job's renderer token.
+ * Renderer -> Worker (common/contract/render.ts): progress callbacks. File uploads (upload mode "worker") are in
+ * internal-artifacts.ts. Not part of the public API; every call carries the job's renderer token.
  */
 export const internalRoutes = new Hono<AppEnv>();
 
@@ -76,49 +76,3 @@ internalRoutes.post(
     }
   },
 );
-
-/** Checks an upload before reading it; returns the declared length. */
-async function admitUpload(c: Context<AppEnv>, jobId: string, name: string): Promise<number> {
-  if (!ArtifactRef.shape.name.safeParse(name).success) {
-    throw validationError([{ field: "name", message: "must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit" }]);
-  }
-  const state = await jobState(c.env, jobId).get();
-  if (!state) throw jobNotFound();
-  if (state.status !== "running") {
-    throw new ApiError(409, "job_not_running", `Files are accepted only while the job is running; it is ${state.status}.`, { status: state.status });
-  }
-  const lengthHeader = c.req.header("Content-Length");
-  if (lengthHeader === undefined) throw new ApiError(411, "length_required", "Send Content-Length: uploads are streamed straight into storage.");
-  const length = Number(lengthHeader);
-  if (!/^\d+$/.test(lengthHeader) || !Number.isSafeInteger(length)) throw new ApiError(400, "bad_request", "Content-Length must be a whole number of bytes.");
-  if (!c.req.raw.body && length > 0) throw new ApiError(400, "bad_request", "The upload has no body.");
-  return length;
-}
-
-internalRoutes.put("/jobs/:id/artifacts/:name", rendererAuth, async (c) => {
-  const jobId = c.req.param("id");
-  const name = c.req.param("name");
-  const body = c.req.raw.body;
-  let length: number;
-  try {
-    length = await admitUpload(c, jobId, name);
-  } catch (error) {
-    // Release the unread upload instead of leaving it pending behind the early answer.
-    await body?.cancel().catch(() => undefined);
-    throw error;
-  }
-
-  // R2 needs the length of a streamed body up front; a body that ends early or runs long fails the stream.
-  const { readable, writable } = new FixedLengthStream(length);
-  const piping = (body ?? new ReadableStream({ start: (ctl) => ctl.close() })).pipeTo(writable);
-  const contentType = c.req.header("Content-Type") || "application/octet-stream";
-  const [stored, piped] = await Promise.allSettled([c.env.ARTIFACTS.put(artifactKey(jobId, name), readable, { httpMetadata: { contentType } }), piping]);
-  // A body shorter or longer than its Content-Length breaks the fixed-length stream on either side.
-  const lengthError = [piped, stored].find((r) => r.status === "rejected" && (r === piped || /FixedLengthStream/.test(String(r.reason))));
-  if (lengthError?.status === "rejected") {
-    const reason = lengthError.reason instanceof Error ? lengthError.reason.message : String(lengthError.reason);
-    throw new ApiError(400, "upload_incomplete", `The upload did not match its Content-Length of ${length} bytes (${reason}); nothing was stored.`);
-  }
-  if (stored.status === "rejected") throw stored.reason;
-  return c.json({ name, size_bytes: stored.value?.size ?? length }, 201);
-});
