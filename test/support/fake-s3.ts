@@ -10,8 +10,12 @@ export async function startFakeS3(creds: { accessKeyId: string; secretAccessKey:
   const uploads = new Map<string, Map<number, Buffer>>();
   const signatureFailures: string[] = [];
   let nextUpload = 1;
+  /** Failure injection: answer this status instead of handling the request. */
+  let intercept: (req: RecordedRequest) => number | undefined = () => undefined;
 
   const server = await startRecorder((req, res) => {
+    const injected = intercept(req);
+    if (injected !== undefined) return void res.writeHead(injected).end(`<Error><Code>Injected</Code></Error>`);
     if (!verifySigV4(req, creds)) {
       signatureFailures.push(`${req.method} ${req.url}`);
       res.writeHead(403).end("<Error><Code>SignatureDoesNotMatch</Code></Error>");
@@ -47,7 +51,15 @@ export async function startFakeS3(creds: { accessKeyId: string; secretAccessKey:
       res.writeHead(400).end();
     }
   });
-  return { ...server, objects, uploads, signatureFailures };
+  return {
+    ...server,
+    objects,
+    uploads,
+    signatureFailures,
+    intercept(fn: typeof intercept) {
+      intercept = fn;
+    },
+  };
 }
 
 function sha256Hex(data: string | Buffer) {
