@@ -9,7 +9,21 @@ import { NormalizedJobRequest } from "./normalized-request";
  *                      POST {RENDER_URL}/jobs/{id}/cancel                          -> 200 {cancelled:boolean}
  *                      GET  {RENDER_URL}/health                                    -> 200 {ok:true,...}
  * renderer -> Worker:  POST {callback.url}  Authorization: Bearer {callback.token}  body RenderEvent
- *                      PUT  {upload.url}/{name}  Authorization: Bearer {upload.token} (upload.mode "worker")
+ *   upload.mode "worker" (no R2 API credentials), all with Authorization: Bearer {upload.token}:
+ *                      PUT    {upload.url}/{name}                          one request, files up to 64 MiB
+ *                                                                          (the Worker refuses > 100,000,000: 413)
+ *                      POST   {upload.url}/{name}?uploads                  body {size_bytes, content_type}
+ *                                                                          -> 201 {upload_id, part_size_bytes, part_count}
+ *                      PUT    {upload.url}/{name}?uploadId=U&partNumber=N  Content-Length = part_size_bytes, the
+ *                                                                          last part the rest -> 200 {part_number, etag}
+ *                      POST   {upload.url}/{name}?uploadId=U               body {parts: [{part_number, etag}]} -> 201
+ *                      DELETE {upload.url}/{name}?uploadId=U               abort (after a failure or cancel) -> 204
+ *                      GET    {upload.url}/{name}                          a file stored earlier (Range supported)
+ *   Why these sizes: one request to a Worker carries at most 100 MB (Cloudflare Free/Pro), so files above 64 MiB
+ *   go in parts of UPLOAD_PART_BYTES (64 MiB), streamed by the Worker into an R2 multipart upload (R2: every part
+ *   but the last the same size and >= 5 MiB, <= 10,000 parts: up to 625 GiB a file). upload_id is opaque, signed,
+ *   and carries the size and part size, so the Worker checks each part's exact length.
+ *   upload.mode "s3": the renderer writes to R2's S3 API directly (aws4fetch), multipart above 64 MiB in 32 MiB parts.
  */
 
 export const VodInfo = z.object({
@@ -26,7 +40,7 @@ export type VodInfo = z.infer<typeof VodInfo>;
 
 export const UploadTarget = z.discriminatedUnion("mode", [
   z.object({
-    /** PUT each file to `${url}/${name}` with the bearer token; the Worker stores it in R2. */
+    /** PUT each file to `${url}/${name}` with the bearer token (in parts above 64 MiB); the Worker stores it in R2. */
     mode: z.literal("worker"),
     url: z.string(),
     token: z.string(),

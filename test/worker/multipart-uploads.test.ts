@@ -199,6 +199,8 @@ describe("multipart upload through the Worker", () => {
     expect((await startUpload(render.job_id, t, "x.mp4", { size_bytes: 10_000 * PART })).status).toBe(201);
     await expectError(await callWithEnv({}, fileUrl(render.job_id, "x.mp4"), { method: "POST", headers: auth(t), body: "{}" }), 400, "bad_request");
     await expectError(await startUpload(render.job_id, t, "Bad.mp4", { size_bytes: 10 }), 422, "validation_failed");
+    const padded = JSON.stringify({ size_bytes: 10, content_type: "video/mp4", pad: "x".repeat(1024 * 1024) });
+    await expectError(await startUpload(render.job_id, t, "x.mp4", padded), 413, "payload_too_large");
   });
 
   it("accepts only upload ids it made for this job and file (signed), and no other job's token", async () => {

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { ArtifactRef } from "../../../common/contract";
 import { parseByteRange } from "../artifacts/byte-range";
@@ -195,14 +196,27 @@ async function jsonBody<T extends z.ZodType>(c: Context<AppEnv>, schema: T, what
   return parsed.data;
 }
 
-internalArtifactRoutes.post(ROUTE, rendererAuth, async (c) => {
-  const jobId = c.req.param("id");
-  const name = c.req.param("name");
-  checkName(name);
-  if (hasQuery(c, "uploads")) return startUpload(c, jobId, name);
-  if (hasQuery(c, "uploadId")) return completeUpload(c, jobId, name);
-  throw new ApiError(400, "bad_request", "POST on a file starts a multipart upload (?uploads) or completes one (?uploadId=...).");
-});
+/** A completion lists at most 10,000 parts of ~60 bytes each. */
+const MAX_MULTIPART_JSON_BYTES = 1024 * 1024;
+
+internalArtifactRoutes.post(
+  ROUTE,
+  rendererAuth,
+  bodyLimit({
+    maxSize: MAX_MULTIPART_JSON_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `A multipart start or completion body must be at most ${MAX_MULTIPART_JSON_BYTES} bytes.`);
+    },
+  }),
+  async (c) => {
+    const jobId = c.req.param("id");
+    const name = c.req.param("name");
+    checkName(name);
+    if (hasQuery(c, "uploads")) return startUpload(c, jobId, name);
+    if (hasQuery(c, "uploadId")) return completeUpload(c, jobId, name);
+    throw new ApiError(400, "bad_request", "POST on a file starts a multipart upload (?uploads) or completes one (?uploadId=...).");
+  },
+);
 
 async function startUpload(c: Context<AppEnv>, jobId: string, name: string) {
   const partBytes = uploadPartBytes(c.env);
