@@ -15,7 +15,7 @@ import { createUploader } from "../../render-container/src/output/uploader";
  * A 2 GiB file through the real Worker under `wrangler dev --local` (Miniflare's R2 on disk), with no R2 API
  * credentials: the renderer's uploader sends it in 64 MiB parts through the multipart routes; the file is read
  * back through GET /internal/jobs/{id}/artifacts/{name} and hashed. The renderer is a stand-in that takes the
- * dispatched job and does nothing, so the test holds the job's real upload target and token.
+ * dispatched job (its analysis task) and does nothing, so the test holds the job's real upload target and token.
  * Runs with UPLOAD_LARGE=1 only (about 4 GiB of disk, minutes of wall time).
  */
 const VOD_ID = "900000777";
@@ -78,13 +78,13 @@ describe.runIf(process.env.UPLOAD_LARGE === "1")("a 2 GiB file through the Worke
     const vodRoot = path.join(tmp, "vods");
     await generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 3, width: 320, height: 180, moments: [{ kind: "hype", peak: 60 }] });
 
-    // The stand-in renderer: accepts the dispatched job and keeps it.
-    const dispatched: RenderJob[] = [];
+    // The stand-in renderer: accepts the dispatched job (or its first task) and keeps what it was given.
+    const dispatched: Pick<RenderJob, "job_id" | "upload">[] = [];
     const renderer = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        if (req.method === "POST" && req.url === "/jobs") dispatched.push(JSON.parse(Buffer.concat(chunks).toString()) as RenderJob);
+        if (req.method === "POST" && (req.url === "/jobs" || req.url === "/tasks")) dispatched.push(JSON.parse(Buffer.concat(chunks).toString()) as RenderJob);
         res.writeHead(req.method === "POST" ? 202 : 200, { "content-type": "application/json" }).end('{"accepted":true,"ok":true}');
       });
     });

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RenderJob } from "../../common/contract";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import { createAccount, expectError, post, type TestAccount } from "./helpers";
-import { bytesOf, callWithEnv, createJob, putArtifact, sameBytes, startedJob } from "./job-flow";
+import { bytesOf, callWithEnv, createJob, jobState, putArtifact, sameBytes } from "./job-flow";
 
 /**
  * Multipart uploads through the Worker (upload mode "worker", no R2 API credentials) against the real R2 binding
@@ -20,6 +19,17 @@ beforeAll(async () => {
 
 /** The additions internal errors carry beyond the public error envelope. */
 const extra = (error: object) => error as Record<string, unknown>;
+
+/**
+ * A running job and its renderer token, made running through its Durable Object directly: these tests are about
+ * the upload routes, not about how a job gets dispatched.
+ */
+async function runningJob(apiKey: string): Promise<{ ack: { id: string }; render: { job_id: string; callback: { token: string } } }> {
+  const { ack } = await createJob(apiKey);
+  expect((await jobState(ack.id).markRunning()).changed).toBe(true);
+  const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
+  return { ack, render: { job_id: ack.id, callback: { token } } };
+}
 
 interface Started {
   upload_id: string;
@@ -67,7 +77,7 @@ async function started(jobId: string, token: string, name: string, size: number,
 }
 
 /** Uploads part `n` of `data` (the slice the plan implies); returns its etag. */
-async function sendPart(render: RenderJob, name: string, up: Started, data: Uint8Array, n: number): Promise<string> {
+async function sendPart(render: { job_id: string; callback: { token: string } }, name: string, up: Started, data: Uint8Array, n: number): Promise<string> {
   const slice = data.subarray((n - 1) * up.part_size_bytes, Math.min(data.byteLength, n * up.part_size_bytes));
   const res = await putPart(render.job_id, render.callback.token, name, up.upload_id, n, slice);
   expect(res.status, await res.clone().text()).toBe(200);
@@ -82,9 +92,9 @@ async function stored(jobId: string, name: string): Promise<Uint8Array | null> {
 }
 
 describe("multipart upload through the Worker", () => {
-  let render: RenderJob;
+  let render: Awaited<ReturnType<typeof runningJob>>["render"];
   beforeAll(async () => {
-    ({ render } = await startedJob(acct.api_key));
+    ({ render } = await runningJob(acct.api_key));
   });
 
   it("stores a file sent in several parts, in any order and with a part sent twice, byte for byte", async () => {
@@ -207,7 +217,7 @@ describe("multipart upload through the Worker", () => {
     const name = "owned.mp4";
     const data = bytesOf(11, 100);
     const up = await started(render.job_id, render.callback.token, name, data.byteLength);
-    const other = await startedJob(acct.api_key);
+    const other = await runningJob(acct.api_key);
     const t = render.callback.token;
     // Another file of the same job, another job (with its own valid token), a forged or cut id.
     await expectError(await putPart(render.job_id, t, "other.mp4", up.upload_id, 1, data), 422, "validation_failed");
@@ -236,7 +246,7 @@ describe("multipart upload through the Worker", () => {
     const pendingToken = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
     expect((await expectError(await startUpload(ack.id, pendingToken, "a.mp4", { size_bytes: 10 }), 409, "job_not_running")).status).toBe("pending");
 
-    const job = await startedJob(acct.api_key);
+    const job = await runningJob(acct.api_key);
     const t = job.render.callback.token;
     const data = bytesOf(12, PART + 1);
     const up = await started(job.ack.id, t, "late.mp4", data.byteLength);
@@ -256,7 +266,7 @@ describe("multipart upload through the Worker", () => {
 
 describe("one-request uploads stay below Cloudflare's request body limit", () => {
   it("refuses a single PUT above 100 MB with 413 before reading it, naming the multipart route", async () => {
-    const { render } = await startedJob(acct.api_key);
+    const { render } = await runningJob(acct.api_key);
     const res = await callWithEnv({}, fileUrl(render.job_id, "huge.mp4"), {
       method: "PUT",
       headers: { ...auth(render.callback.token), "Content-Length": "100000001", "Content-Type": "video/mp4" },
@@ -269,10 +279,10 @@ describe("one-request uploads stay below Cloudflare's request body limit", () =>
 });
 
 describe("GET /internal/jobs/{id}/artifacts/{name}: a task reads what an earlier task stored", () => {
-  let render: RenderJob;
+  let render: Awaited<ReturnType<typeof runningJob>>["render"];
   const data = bytesOf(21, 300_000);
   beforeAll(async () => {
-    ({ render } = await startedJob(acct.api_key));
+    ({ render } = await runningJob(acct.api_key));
     expect((await putArtifact(render.job_id, render.callback.token, "part-reel-balanced-000.mp4", data, "video/mp4")).status).toBe(201);
   });
 
@@ -300,7 +310,7 @@ describe("GET /internal/jobs/{id}/artifacts/{name}: a task reads what an earlier
     await expectError(await getFile("part-reel-balanced-001.mp4", render.callback.token), 404, "file_not_found");
     await expectError(await getFile("Bad.mp4", render.callback.token), 422, "validation_failed");
     await expectError(await getFile("part-reel-balanced-000.mp4", null), 401, "unauthorized");
-    const other = await startedJob(acct.api_key);
+    const other = await runningJob(acct.api_key);
     await expectError(await getFile("part-reel-balanced-000.mp4", other.render.callback.token), 401, "unauthorized");
   });
 });
