@@ -110,6 +110,13 @@ describe.runIf(process.env.UPLOAD_LARGE === "1")("a 2 GiB file through the Worke
       while (dispatched.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       const render = dispatched[0]!;
       expect(render.job_id).toBe(id);
+      // The Worker marks the job running once the renderer has taken it: wait for that before uploading.
+      for (let status = ""; status !== "running"; ) {
+        expect(Date.now()).toBeLessThan(deadline + 30_000);
+        const rec = await fetch(`${stack.apiUrl}/jobs/${id}`, { headers: { "x-api-key": account.api_key } });
+        status = ((await rec.json()) as { status: string }).status;
+        if (status !== "running") await new Promise((r) => setTimeout(r, 200));
+      }
       const target = render.upload;
       if (target.mode !== "worker") throw new Error("expected upload mode worker (no R2 API credentials)");
 
