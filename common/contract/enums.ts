@@ -28,6 +28,11 @@ export const FRAME_COLORS = ["white", "black", "violet"] as const;
 export const FrameColor = z.enum(FRAME_COLORS);
 export type FrameColor = z.infer<typeof FrameColor>;
 
+/** How burned captions look: plain white words, or the word being said highlighted as it is spoken. */
+export const CAPTION_STYLES = ["plain", "word_highlight"] as const;
+export const CaptionStyle = z.enum(CAPTION_STYLES);
+export type CaptionStyle = z.infer<typeof CaptionStyle>;
+
 export const PLANS = ["free", "starter", "pro", "studio"] as const;
 export const Plan = z.enum(PLANS);
 export type Plan = z.infer<typeof Plan>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseVodUrl } from "../twitch/vod-url";
-import { CropMode, ModelPreset, RunProfile } from "./enums";
+import { CaptionStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
 
 /**
@@ -141,6 +141,12 @@ export const ParametersInput = z
       .string()
       .nullish()
       .meta({ description: "Split mode: white, black or violet; any other text falls back to white." }),
+    caption_style: CaptionStyle.nullish().meta({
+      description: "Burned captions: plain (white words) or word_highlight (the word being said drawn in yellow, moving word by word). Default plain.",
+    }),
+    mask_profanity: z.boolean().nullish().meta({
+      description: "Captions show a swear word as its first letter and stars (f***) (default true). Slurs are always masked; a profane word the recogniser is not sure of, or that nothing else (chat) confirms, is never shown.",
+    }),
   })
   .meta({ description: "Pipeline options. Unknown keys are ignored; out-of-range values are clamped." });
 export type ParametersInput = z.infer<typeof ParametersInput>;

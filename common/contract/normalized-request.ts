@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CropMode, FrameColor, ModelPreset, RunProfile } from "./enums";
+import { CaptionStyle, CropMode, FrameColor, ModelPreset, RunProfile } from "./enums";
 
 /**
  * The job request after validation, defaults, clamps and plan caps: what GET /jobs/{id} returns as `request`
@@ -37,6 +37,9 @@ export const NormalizedParameters = z.object({
   shorts_split_ratio: z.number().min(0.15).max(0.85),
   shorts_facecam_frame_enabled: z.boolean(),
   shorts_facecam_frame_color: FrameColor,
+  // Defaults here too: job records stored before these options existed still parse.
+  caption_style: CaptionStyle.default("plain"),
+  mask_profanity: z.boolean().default(true),
 });
 export type NormalizedParameters = z.infer<typeof NormalizedParameters>;
 

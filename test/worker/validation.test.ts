@@ -290,7 +290,16 @@ describe("parameters", () => {
       shorts_split_ratio: 0.15,
       shorts_facecam_frame_enabled: true,
       shorts_facecam_frame_color: "white",
+      caption_style: "plain",
+      mask_profanity: true,
     });
+  });
+  it("takes the caption style and the profanity masking option, and rejects an unknown style or a non-boolean", async () => {
+    const est = await ok(minimalJob({ parameters: { caption_style: "word_highlight", mask_profanity: false } }));
+    expect(est.request.parameters).toMatchObject({ caption_style: "word_highlight", mask_profanity: false });
+    const detail = await expect422(await estimate(minimalJob({ parameters: { caption_style: "karaoke", mask_profanity: "no" } })));
+    expect([...detail.keys()].sort()).toEqual(["parameters.caption_style", "parameters.mask_profanity"]);
+    expect(detail.get("parameters.caption_style")!.join()).toMatch(/"plain", "word_highlight"/);
   });
   it("raises max_highlight_duration to min_highlight_duration", async () => {
     const est = await ok(minimalJob({ parameters: { min_highlight_duration: 50, max_highlight_duration: 30 } }));

@@ -1,4 +1,17 @@
+import { CAPTION_STYLES, type CaptionStyle as CaptionStyleName } from "../../../common/contract/enums";
 import type { Cue } from "./types";
+
+/**
+ * How captions are drawn (the request's `parameters.caption_style`): `plain` shows each caption's words in white;
+ * `word_highlight` shows the same captions with the word being said in HIGHLIGHT_RGB (the look short-form video
+ * apps use), moving word by word.
+ */
+export const CAPTION_LOOKS = CAPTION_STYLES;
+export type CaptionLook = CaptionStyleName;
+
+/** The current word under `word_highlight`: yellow #FFE600 (ASS colours are &HAABBGGRR). */
+export const HIGHLIGHT_RGB = { r: 0xff, g: 0xe6, b: 0x00 } as const;
+const HIGHLIGHT_ASS = "&H0000E6FF&";
 
 export interface CaptionStyle {
   /** The video's size; ASS coordinates and font sizes are in these units. */
@@ -10,6 +23,8 @@ export interface CaptionStyle {
   /** Distance of the caption's baseline from the bottom, share of the height. Default 0.2: clear of the
    *  buttons and descriptions that vertical-video apps draw over the bottom of the frame. */
   bottomMargin?: number;
+  /** Default plain. */
+  look?: CaptionLook;
 }
 
 function assTime(seconds: number): string {
@@ -74,10 +89,30 @@ export function buildAssScript(cues: readonly Cue[], style: CaptionStyle): strin
     "[Events]",
     "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
   ];
+  const dialogue = (start: number, end: number, text: string) => `Dialogue: 0,${assTime(start)},${assTime(end)},Default,,0,0,0,,${text}`;
   const events = cues
     .filter((c) => c.end > c.start && c.text.trim())
-    .map((c) => `Dialogue: 0,${assTime(c.start)},${assTime(c.end)},Default,,0,0,0,,${escapeAssText(c.text.trim())}`);
+    .flatMap((c) => (style.look === "word_highlight" && c.words?.length ? highlightEvents(c) : [[c.start, c.end, escapeAssText(c.text.trim())] as const]))
+    .filter(([start, end]) => assTime(end) !== assTime(start))
+    .map(([start, end, text]) => dialogue(start, end, text));
   return [...header, ...events, ""].join("\n");
+}
+
+/**
+ * One event per word of a caption, back to back: the whole caption each time (so the line never reflows), the
+ * current word coloured. The first word is lit from the caption's start, each word until the next one starts,
+ * the last until the caption ends.
+ */
+function highlightEvents(c: Cue): (readonly [number, number, string])[] {
+  const words = c.words!;
+  return words.map((w, i) => {
+    const start = i === 0 ? c.start : Math.max(c.start, w.start);
+    const end = i === words.length - 1 ? c.end : Math.min(c.end, Math.max(start, words[i + 1]!.start));
+    const text = words
+      .map((x, j) => (j === i ? `{\\c${HIGHLIGHT_ASS}}${escapeAssText(x.text)}{\\r}` : escapeAssText(x.text)))
+      .join(" ");
+    return [start, end, text] as const;
+  });
 }
 
 /**

@@ -5,14 +5,18 @@ import { wordsToCues, type CueOptions } from "./cues";
 import { extractWav } from "./extract-wav";
 import { formatSrt } from "./srt";
 import type { Transcriber } from "./transcriber";
+import { trustedWords, type TrustedWordsOptions } from "./trusted-words";
 import type { Cue, Word } from "./types";
 
 export interface CaptionedRange {
+  /** Everything the recogniser returned, relative to `start`. */
   words: Word[];
+  /** What captions show of them (trustedWords): the cues, the .srt and `text` are made of these. */
+  shownWords: Word[];
   /** Relative to `start`, i.e. to the short's first frame. */
   cues: Cue[];
   srt: string;
-  /** Transcript text, for metadata writing. */
+  /** Transcript text of the shown words, for metadata writing. */
   text: string;
 }
 
@@ -22,14 +26,15 @@ export async function captionRange(
   clip: ClipInput,
   start: number,
   end: number,
-  opts: { language: string | null; workDir: string; signal?: AbortSignal; cueOptions?: CueOptions },
+  opts: { language: string | null; workDir: string; signal?: AbortSignal; cueOptions?: CueOptions; trust?: TrustedWordsOptions },
 ): Promise<CaptionedRange> {
   const wav = path.join(opts.workDir, `speech-${Math.round(start * 1000)}-${Math.round(end * 1000)}.wav`);
   try {
     await extractWav(clip, start, end, wav, { signal: opts.signal });
     const words = await transcriber.transcribe(wav, { language: opts.language, signal: opts.signal });
-    const cues = wordsToCues(words, opts.cueOptions);
-    return { words, cues, srt: formatSrt(cues), text: words.map((w) => w.word).join(" ") };
+    const shown = trustedWords(words, opts.trust).words;
+    const cues = wordsToCues(shown, opts.cueOptions);
+    return { words, shownWords: shown, cues, srt: formatSrt(cues), text: shown.map((w) => w.word).join(" ") };
   } finally {
     await fs.rm(wav, { force: true });
   }

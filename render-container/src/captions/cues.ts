@@ -1,4 +1,4 @@
-import type { Cue, Word } from "./types";
+import type { Cue, CueWord, Word } from "./types";
 
 export interface CueOptions {
   /** Longest caption text, characters (two short lines on a vertical video). Default 32. */
@@ -21,25 +21,27 @@ export function wordsToCues(words: readonly Word[], opts: CueOptions = {}): Cue[
   const maxGap = opts.maxGap ?? 0.8;
   const minDuration = opts.minDuration ?? 0.7;
   const cues: Cue[] = [];
-  let cur: { start: number; end: number; words: string[] } | null = null;
+  type Open = { start: number; end: number; words: CueWord[] };
+  let cur: Open | null = null;
 
   const close = () => {
-    if (cur) cues.push({ start: cur.start, end: cur.end, text: cur.words.join(" ") });
+    if (cur) cues.push({ start: cur.start, end: cur.end, text: cur.words.map((w) => w.text).join(" "), words: cur.words });
     cur = null;
   };
 
   for (const w of words) {
     const text = w.word.trim();
     if (!text || !(w.end >= w.start)) continue;
+    const word = { text, start: round3(w.start), end: round3(w.end) };
     if (cur) {
-      const c: { start: number; end: number; words: string[] } = cur;
-      const joined = c.words.join(" ").length + 1 + text.length;
+      const c: Open = cur;
+      const joined = c.words.map((x) => x.text).join(" ").length + 1 + text.length;
       if (joined > maxChars || w.end - c.start > maxDuration || w.start - c.end > maxGap) close();
     }
-    if (!cur) cur = { start: w.start, end: w.end, words: [text] };
+    if (!cur) cur = { start: w.start, end: w.end, words: [word] };
     else {
-      const c: { start: number; end: number; words: string[] } = cur;
-      c.words.push(text);
+      const c: Open = cur;
+      c.words.push(word);
       c.end = w.end;
     }
   }
@@ -62,7 +64,12 @@ export function clipCues(cues: readonly Cue[], offset: number, duration: number)
   for (const c of cues) {
     const start = Math.max(0, c.start + offset);
     const end = Math.min(duration, c.end + offset);
-    if (end - start > 0.05) out.push({ start: round3(start), end: round3(end), text: c.text });
+    if (end - start <= 0.05) continue;
+    const cue: Cue = { start: round3(start), end: round3(end), text: c.text };
+    if (c.words) {
+      cue.words = c.words.map((w) => ({ text: w.text, start: round3(Math.min(end, Math.max(start, w.start + offset))), end: round3(Math.min(end, Math.max(start, w.end + offset))) }));
+    }
+    out.push(cue);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-export type { Word, Cue } from "./types";
+export type { Word, Cue, CueWord } from "./types";
 export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, primaryLanguage } from "./transcriber";
 export { PocketsphinxTranscriber, parsePocketsphinxOutput } from "./pocketsphinx";
 export { WhisperApiTranscriber, TranscriptionApiError, segmentsToWords, type WhisperApiOptions } from "./whisper-api";
@@ -6,5 +6,7 @@ export { createTranscriber, planCaptions, type CaptionPlan } from "./create-tran
 export { extractJoinedWav, extractWav, locateInJoined, type JoinedWavLayout, type WavPiece } from "./extract-wav";
 export { wordsToCues, clipCues, type CueOptions } from "./cues";
 export { formatSrt, parseSrt, formatSrtTime } from "./srt";
-export { buildAssScript, escapeAssText, SRT_FORCE_STYLE, type CaptionStyle } from "./ass";
+export { buildAssScript, escapeAssText, SRT_FORCE_STYLE, CAPTION_LOOKS, HIGHLIGHT_RGB, type CaptionStyle, type CaptionLook } from "./ass";
+export { trustedWords, TRUST, type TrustedWords, type TrustedWordsOptions } from "./trusted-words";
+export { isProfane, isSlur, containsProfanity, profaneWords, maskWord } from "./profanity";
 export { captionRange, type CaptionedRange } from "./caption-range";

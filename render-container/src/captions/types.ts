@@ -3,6 +3,18 @@ export interface Word {
   word: string;
   start: number;
   end: number;
+  /**
+   * How sure the recogniser is of this word, 0..1, when it says (pocketsphinx: the word's posterior probability;
+   * a Whisper API: the segment's average token probability). Undefined when the recogniser gives nothing.
+   */
+  confidence?: number;
+}
+
+/** One word of a caption, seconds from the start of the short: what word-by-word highlighting follows. */
+export interface CueWord {
+  text: string;
+  start: number;
+  end: number;
 }
 
 /** One caption, seconds from the start of the short. */
@@ -10,4 +22,6 @@ export interface Cue {
   start: number;
   end: number;
   text: string;
+  /** The caption's words with their times (their texts joined by spaces are `text`); absent on parsed .srt. */
+  words?: CueWord[];
 }

@@ -23,8 +23,11 @@ export interface WhisperApiOptions {
 const VerboseTranscription = z.object({
   text: z.string().optional(),
   language: z.string().optional(),
-  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).nullish(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })).nullish(),
+  // `probability` per word: whisper servers built on faster-whisper add it; OpenAI's API does not.
+  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().nullish() })).nullish(),
+  segments: z
+    .array(z.object({ start: z.number(), end: z.number(), text: z.string(), avg_logprob: z.number().nullish(), no_speech_prob: z.number().nullish() }))
+    .nullish(),
 });
 type VerboseTranscription = z.infer<typeof VerboseTranscription>;
 
@@ -40,20 +43,33 @@ export class TranscriptionApiError extends Error {
  * Spreads a segment's words evenly over its time span, weighted by word length: APIs that return only
  * segments still give captions that follow the speech closely enough.
  */
-export function segmentsToWords(segments: readonly { start: number; end: number; text: string }[]): Word[] {
+export function segmentsToWords(segments: readonly Segment[]): Word[] {
   const words: Word[] = [];
   for (const s of segments) {
     const tokens = s.text.trim().split(/\s+/).filter(Boolean);
     if (!tokens.length || !(s.end > s.start)) continue;
     const total = tokens.reduce((n, t) => n + t.length + 1, 0);
+    const confidence = segmentConfidence(s);
     let t = s.start;
     for (const token of tokens) {
       const d = ((token.length + 1) / total) * (s.end - s.start);
-      words.push({ word: token, start: round3(t), end: round3(t + d) });
+      words.push({ word: token, start: round3(t), end: round3(t + d), ...(confidence === undefined ? {} : { confidence }) });
       t += d;
     }
   }
   return words;
+}
+
+type Segment = { start: number; end: number; text: string; avg_logprob?: number | null; no_speech_prob?: number | null };
+
+/**
+ * A segment's confidence: its mean token probability (exp of Whisper's avg_logprob), and none at all when Whisper
+ * itself thinks the segment is probably not speech (hallucinated text over music or silence).
+ */
+export function segmentConfidence(s: Segment): number | undefined {
+  if (s.avg_logprob == null) return undefined;
+  if ((s.no_speech_prob ?? 0) > 0.6) return 0;
+  return round3(Math.min(1, Math.exp(s.avg_logprob)));
 }
 
 function round3(v: number): number {
@@ -62,8 +78,15 @@ function round3(v: number): number {
 
 export function wordsFromResponse(body: VerboseTranscription): Word[] {
   if (body.words && body.words.length) {
+    const segments = body.segments ?? [];
     return body.words
-      .map((w) => ({ word: w.word.trim(), start: w.start, end: w.end }))
+      .map((w) => {
+        // A word's own probability when the server gives one, else its segment's.
+        const mid = (w.start + w.end) / 2;
+        const seg = segments.find((s) => mid >= s.start && mid <= s.end);
+        const confidence = w.probability ?? (seg ? segmentConfidence(seg) : undefined);
+        return { word: w.word.trim(), start: w.start, end: w.end, ...(confidence == null ? {} : { confidence }) };
+      })
       .filter((w) => w.word && w.end >= w.start);
   }
   return segmentsToWords(body.segments ?? []);

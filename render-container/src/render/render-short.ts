@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { CropMode, FrameColor } from "../../../common/contract/enums";
-import { buildAssScript } from "../captions/ass";
+import { buildAssScript, type CaptionLook } from "../captions/ass";
 import type { Cue } from "../captions/types";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
 import { probeMedia } from "../ffmpeg/probe";
@@ -35,6 +35,8 @@ export interface ShortRenderOptions {
   titleText?: string | null;
   /** Burned-in captions, times relative to the short's start; null for none. */
   captions?: readonly Cue[] | null;
+  /** How burned captions look (the request's `caption_style`); default plain. */
+  captionLook?: CaptionLook;
   out: string;
   signal?: AbortSignal;
   onProgress?: RenderProgress;
@@ -78,7 +80,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
       if (cues.length) {
         const assPath = path.join(dir, "captions.ass");
-        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME }), "utf8");
+        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain" }), "utf8");
         overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
       const dress = `[vlayout]${overlays.length ? overlays.join(",") : "null"}[vout]`;

@@ -34,8 +34,8 @@ describe("wordsToCues", () => {
   it("stretches very short cues into the following silence but never over the next cue", () => {
     const cues = wordsToCues([w("hey", 1, 1.1), w("you", 1.3, 1.4)], { maxChars: 3, minDuration: 0.7 });
     expect(cues).toEqual([
-      { start: 1, end: 1.3, text: "hey" },
-      { start: 1.3, end: 2, text: "you" },
+      { start: 1, end: 1.3, text: "hey", words: [{ text: "hey", start: 1, end: 1.1 }] },
+      { start: 1.3, end: 2, text: "you", words: [{ text: "you", start: 1.3, end: 1.4 }] },
     ]);
   });
 
@@ -56,6 +56,16 @@ describe("wordsToCues", () => {
       { start: 0, end: 1, text: "clipped start" },
       { start: 2, end: 3, text: "inside" },
       { start: 4, end: 5, text: "clipped end" },
+    ]);
+  });
+
+  it("clipCues moves the words' times with their cue and keeps them inside it", () => {
+    const [cue] = wordsToCues([w("one", 10, 10.4), w("two", 10.5, 10.9), w("three", 11, 11.5)]);
+    expect(clipCues([cue!], -10.2, 5)).toEqual([
+      {
+        start: 0, end: 1.3, text: "one two three",
+        words: [{ text: "one", start: 0, end: 0.2 }, { text: "two", start: 0.3, end: 0.7 }, { text: "three", start: 0.8, end: 1.3 }],
+      },
     ]);
   });
 });

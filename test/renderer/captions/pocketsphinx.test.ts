@@ -45,8 +45,8 @@ describe("parsePocketsphinxOutput", () => {
       "</s> 3.850 4.290 1.000000",
     ].join("\n");
     expect(parsePocketsphinxOutput(out)).toEqual([
-      { word: "we", start: 1.99, end: 2.14 },
-      { word: "the", start: 2.76, end: 3.24 },
+      { word: "we", start: 1.99, end: 2.14, confidence: 0.306286 },
+      { word: "the", start: 2.76, end: 3.24, confidence: 0.997104 },
     ]);
   });
 });
@@ -86,7 +86,7 @@ describe("PocketsphinxTranscriber", () => {
     }
     // Nothing is said between the sentences' ends and the next start, e.g. 14.5..16 s in the clip.
     for (const wd of res.words) expect(wd.start < 13.6 || wd.start > 15.3).toBe(true);
-    expect(res.text.split(" ").length).toBe(res.words.length);
+    expect(res.text.split(" ").length).toBe(res.shownWords.length);
   });
 
   it("refuses languages it has no model for", async () => {

@@ -26,7 +26,7 @@ function renderJob(callbackUrl: string, id = "job_test"): RenderJob {
       compilation_enabled: true, num_shorts: 1, num_shorts_requested: 1, burn_captions: true, manual_highlights: [], model_preset: "auto_balance",
       stream_language: null, metadata_language: null, run_profiles: ["balanced"], executed_profiles: ["balanced"],
       profile_settings: { balanced: { target_duration_seconds: 300, audience_weight: 0.5, streamer_weight: 0.5, similarity_threshold: 0.5, highlight_min_score: 0.35, bucket_size_seconds: 5 } },
-      parameters: { min_highlight_duration: 20, max_highlight_duration: 60, cold_open_enabled: false, cold_open_max_clips: 3, cold_open_snippet_duration: 3, reel_title_card_enabled: false, shorts_title_card_enabled: true, shorts_crop_mode: "crop", shorts_split_ratio: 0.5, shorts_facecam_frame_enabled: false, shorts_facecam_frame_color: "white" },
+      parameters: { min_highlight_duration: 20, max_highlight_duration: 60, cold_open_enabled: false, cold_open_max_clips: 3, cold_open_snippet_duration: 3, reel_title_card_enabled: false, shorts_title_card_enabled: true, shorts_crop_mode: "crop", shorts_split_ratio: 0.5, shorts_facecam_frame_enabled: false, shorts_facecam_frame_color: "white", caption_style: "plain", mask_profanity: true },
     },
     vod: { vod_id: "1", title: "t", duration_seconds: 60, streamer_login: null, streamer_display_name: null, game_name: null, created_at: null, language: null },
     callback: { url: callbackUrl, token: "cb-token" },

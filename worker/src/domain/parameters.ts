@@ -13,6 +13,8 @@ export const PARAMETER_DEFAULTS: NormalizedParameters = {
   shorts_split_ratio: 0.5,
   shorts_facecam_frame_enabled: false,
   shorts_facecam_frame_color: "white",
+  caption_style: "plain",
+  mask_profanity: true,
 };
 
 /** Highest value of either highlight duration (spec 2.4). */
@@ -39,5 +41,7 @@ export function normaliseParameters(input: ParametersInput | null | undefined): 
     shorts_split_ratio: clamp(p.shorts_split_ratio ?? d.shorts_split_ratio, 0.15, 0.85),
     shorts_facecam_frame_enabled: p.shorts_facecam_frame_enabled ?? d.shorts_facecam_frame_enabled,
     shorts_facecam_frame_color: (FRAME_COLORS as readonly string[]).includes(color ?? "") ? (color as FrameColor) : "white",
+    caption_style: p.caption_style ?? d.caption_style,
+    mask_profanity: p.mask_profanity ?? d.mask_profanity,
   };
 }
