@@ -2,10 +2,10 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { startTwitchServer, type TwitchServer } from "../twitch-server";
 import { freePort, runToEnd, startProcess, waitForHttp, type Managed } from "./processes";
+import { rendererCount, startRendererPool } from "./renderer-pool";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const WRANGLER = path.join(ROOT, "node_modules/.bin/wrangler");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
 export interface LocalStackOptions {
   /** Folder of VOD folders served by the local Twitch-compatible server. */
@@ -17,29 +17,51 @@ export interface LocalStackOptions {
   linkSigningKey?: string;
   /** Extra Worker vars, e.g. a short WATCHDOG_SECONDS in tests. */
   vars?: Record<string, string>;
+  /** Renderer processes (each its own port, work folder and log); default LOCAL_RENDERERS or 2. */
+  renderers?: number;
   rendererEnv?: NodeJS.ProcessEnv;
+  /**
+   * Address the Worker and the local Twitch server listen on and are reached at (default 127.0.0.1). Renders
+   * in Docker containers need one the containers can reach: Docker's bridge gateway.
+   */
+  host?: string;
+  /**
+   * Render in Cloudflare Containers instead of renderer processes: `wrangler dev --enable-containers` builds
+   * render-container/Dockerfile and every job goes through the RenderContainer Durable Object (no RENDER_URL).
+   * `env` is added to wrangler's environment (WRANGLER_DOCKER_BIN, MINIFLARE_CONTAINER_EGRESS_IMAGE).
+   */
+  containers?: { env?: NodeJS.ProcessEnv };
+  /** How long the Worker may take to answer (container mode builds the image first). */
+  readyTimeoutMs?: number;
+  /** Aborting while the stack starts stops whatever was started (e.g. Ctrl-C during a long image build). */
+  signal?: AbortSignal;
   echo?: boolean;
 }
 
 export interface LocalStack {
   apiUrl: string;
-  rendererUrl: string;
+  /** Every renderer process (none in container mode). */
+  rendererUrls: string[];
+  renderers: Managed[];
+  rendererToken: string;
   adminToken: string;
   twitch: TwitchServer;
   worker: Managed;
-  renderer: Managed;
   stop(): Promise<void>;
 }
 
 /**
- * Runs the whole service on this machine: the local Twitch-compatible server, the renderer as a plain Node
- * process, and the Worker under `wrangler dev` with Miniflare's local D1/R2/Queues/Durable Objects
- * (migrations applied first). Used by the quick start, the demo and the end-to-end tests.
+ * Runs the whole service on this machine: the local Twitch-compatible server, a pool of renderer processes
+ * (or, in container mode, the renderer image in Docker), and the Worker under `wrangler dev` with Miniflare's
+ * local D1/R2/Queues/Durable Objects (migrations applied first). Used by the quick start, the demo, the
+ * end-to-end tests and `npm run test:containers`.
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   await mkdir(opts.stateDir, { recursive: true });
   const adminToken = opts.adminToken ?? "dev-admin-token";
   const linkKey = opts.linkSigningKey ?? "dev-link-signing-key";
+  const rendererToken = "dev-renderer-token";
+  const host = opts.host ?? "127.0.0.1";
   const persist = path.join(opts.stateDir, "wrangler");
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -47,22 +69,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   };
 
   try {
-    const twitch = await startTwitchServer({ root: opts.vodRoot, port: 0 });
+    const twitch = await startTwitchServer({ root: opts.vodRoot, port: 0, host });
     stops.push(() => twitch.close());
 
     const apiPort = opts.apiPort ?? (await freePort());
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const rendererPort = await freePort();
-    const rendererUrl = `http://127.0.0.1:${rendererPort}`;
-    const rendererToken = "dev-renderer-token";
+    const apiUrl = `http://${host}:${apiPort}`;
 
-    const renderer = startProcess("renderer", TSX, [path.join(ROOT, "render-container/src/main.ts")], {
-      cwd: ROOT,
-      env: { PORT: String(rendererPort), HOST: "127.0.0.1", WORK_DIR: path.join(opts.stateDir, "renderer-work"), RENDERER_TOKEN: rendererToken, ...opts.rendererEnv },
-      logFile: path.join(opts.stateDir, "renderer.log"),
-      echo: opts.echo,
-    });
-    stops.push(() => renderer.stop());
+    const pool = opts.containers
+      ? null
+      : await startRendererPool({ count: rendererCount(opts.renderers), stateDir: opts.stateDir, token: rendererToken, env: opts.rendererEnv, echo: opts.echo });
+    if (pool) stops.push(() => pool.stop());
 
     await runToEnd(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: ROOT, env: { CI: "1", WRANGLER_SEND_METRICS: "false" } });
 
@@ -70,7 +86,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ADMIN_TOKEN: adminToken,
       LINK_SIGNING_KEY: linkKey,
       PUBLIC_BASE_URL: apiUrl,
-      RENDER_URL: rendererUrl,
+      ...(pool ? { RENDER_URL: pool.renderUrl } : {}),
       // TEMPORARY until the renderer's task service lands: one renderer runs each job whole.
       RENDER_MODE: "job",
       RENDERER_TOKEN: rendererToken,
@@ -82,13 +98,42 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const worker = startProcess(
       "worker",
       WRANGLER,
-      ["dev", "--local", "--ip", "127.0.0.1", "--port", String(apiPort), "--persist-to", persist, "--enable-containers=false", "--show-interactive-dev-session=false", "--inspector-port", String(await freePort()), ...varArgs],
-      { cwd: ROOT, env: { CI: "1", WRANGLER_SEND_METRICS: "false" }, logFile: path.join(opts.stateDir, "worker.log"), echo: opts.echo },
+      [
+        "dev",
+        "--local",
+        "--ip",
+        host,
+        "--port",
+        String(apiPort),
+        "--persist-to",
+        persist,
+        `--enable-containers=${opts.containers ? "true" : "false"}`,
+        "--show-interactive-dev-session=false",
+        "--inspector-port",
+        String(await freePort()),
+        ...varArgs,
+      ],
+      { cwd: ROOT, env: { CI: "1", WRANGLER_SEND_METRICS: "false", ...opts.containers?.env }, logFile: path.join(opts.stateDir, "worker.log"), echo: opts.echo },
     );
     stops.push(() => worker.stop());
 
-    await Promise.all([waitForHttp(`${rendererUrl}/health`, { proc: renderer }), waitForHttp(`${apiUrl}/pricing`, { proc: worker, timeoutMs: 90_000 })]);
-    return { apiUrl, rendererUrl, adminToken, twitch, worker, renderer, stop: stopAll };
+    const aborted = new Promise<never>((_, reject) => {
+      if (opts.signal?.aborted) reject(new Error("stack start aborted"));
+      opts.signal?.addEventListener("abort", () => reject(new Error("stack start aborted")), { once: true });
+    });
+    aborted.catch(() => undefined);
+    await Promise.race([Promise.all([pool?.ready(), waitForHttp(`${apiUrl}/pricing`, { proc: worker, timeoutMs: opts.readyTimeoutMs ?? 90_000 })]), aborted]);
+    const renderers = pool?.processes ?? [];
+    return {
+      apiUrl,
+      rendererUrls: pool?.urls ?? [],
+      renderers,
+      rendererToken,
+      adminToken,
+      twitch,
+      worker,
+      stop: stopAll,
+    };
   } catch (err) {
     await stopAll();
     throw err;

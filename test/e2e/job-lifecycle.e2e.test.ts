@@ -60,6 +60,8 @@ beforeAll(async () => {
   stack = await startLocalStack({
     vodRoot,
     stateDir: path.join(tmp, "state"),
+    // One renderer: the cancel and crash cases below look at (and kill) the process that has the job.
+    renderers: 1,
     vars: { WEBHOOK_RETRY_BASE_SECONDS: "0.2", WATCHDOG_SECONDS: "20" },
   });
   const res = await fetch(`${stack.apiUrl}/admin/accounts`, {
@@ -160,7 +162,7 @@ describe("failure paths", () => {
     expect(body.status).toBe("failed");
     expect(body.refund_credits).toBeLessThan(job.credit_cost);
     expect(body.refund_credits).toBeGreaterThan(0);
-    await expect.poll(async () => ((await (await fetch(`${stack.rendererUrl}/jobs/${job.id}`, { headers: { authorization: "Bearer dev-renderer-token" } })).json()) as { status: string }).status, { timeout: 20_000 }).toBe("cancelled");
+    await expect.poll(async () => ((await (await fetch(`${stack.rendererUrls[0]}/jobs/${job.id}`, { headers: { authorization: "Bearer dev-renderer-token" } })).json()) as { status: string }).status, { timeout: 20_000 }).toBe("cancelled");
     await expect.poll(() => receiver.forPath("/cancel").find((w) => w.event === "job.failed" && w.payload.job_id === job.id), { timeout: 20_000 }).toBeTruthy();
     const failed = receiver.forPath("/cancel").find((w) => w.event === "job.failed")!;
     expect(failed.signatureValid).toBe(true);
@@ -190,7 +192,7 @@ describe("failure paths", () => {
     const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: { max_highlight_duration: 25 } });
     await watch(job.id, (j) => j.status === "running" && j.progress >= 5);
     // The whole process group: tsx runs the renderer in a child node process.
-    process.kill(-stack.renderer.child.pid!, "SIGKILL");
+    process.kill(-stack.renderers[0]!.child.pid!, "SIGKILL");
     const { job: failed } = await watch(job.id, (j) => j.status === "failed", 120_000);
     expect(failed.refunded_credits).toBe(job.credit_cost);
     expect(failed.error?.message).toMatch(/render/i);

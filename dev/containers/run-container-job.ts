@@ -1,0 +1,238 @@
+/**
+ * The driver of `npm run test:containers` (scripts/test-containers.sh prepares Docker and the images first):
+ * one job through the real Cloudflare Container path. `wrangler dev --enable-containers` builds
+ * render-container/Dockerfile and the Worker has no RENDER_URL, so the job goes Queue -> dispatch ->
+ * RenderContainer Durable Object -> a Docker container of the renderer image, which calls back and uploads to
+ * the Worker and reads the VOD from the local Twitch-compatible server. Then every deliverable is downloaded
+ * and checked (sizes, ffprobe), and a PASS/FAIL summary with timings is printed.
+ *
+ * The container reaches the Worker and the Twitch server at Docker's bridge gateway (both listen there, and
+ * PUBLIC_BASE_URL names it); see docs/CONTAINERS-LOCAL.md for why and for what else this run depends on.
+ */
+import { execFile } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { parseArgs, promisify } from "node:util";
+import { createClient } from "../../common/client";
+import type { Deliverable, JobRecord } from "../../common/contract";
+import { startLocalStack, type LocalStack } from "../stack/local-stack";
+import { generateSyntheticVod } from "../synth-vod";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const VOD_ID = "900000077";
+
+const { values } = parseArgs({
+  options: {
+    state: { type: "string", default: path.join(ROOT, ".local/containers") },
+    "egress-image": { type: "string", default: process.env.MINIFLARE_CONTAINER_EGRESS_IMAGE ?? "" },
+    "timeout-minutes": { type: "string", default: "30" },
+    verbose: { type: "boolean", default: false },
+  },
+});
+const stateDir = path.resolve(values.state!);
+const timeoutMs = Number(values["timeout-minutes"]) * 60_000;
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+const checks: Check[] = [];
+const timings: [string, number][] = [];
+const check = (name: string, ok: boolean, detail: string) => {
+  checks.push({ name, ok, detail });
+  console.log(`  ${ok ? "ok  " : "FAIL"} ${name}: ${detail}`);
+};
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  process.stdout.write(`\n▸ ${label}\n`);
+  try {
+    return await fn();
+  } finally {
+    timings.push([label, (performance.now() - t0) / 1000]);
+  }
+}
+
+async function docker(...args: string[]): Promise<string> {
+  return (await run("docker", args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
+}
+
+/** Containers that `wrangler dev` (workerd) started from the renderer image built for this run. */
+async function renderContainers(): Promise<{ id: string; name: string; image: string; status: string }[]> {
+  const out = await docker("ps", "-a", "--no-trunc", "--format", "{{.ID}}\t{{.Names}}\t{{.Image}}\t{{.Status}}");
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [id, name, image, status] = line.split("\t") as [string, string, string, string];
+      return { id, name, image, status };
+    })
+    .filter((c) => c.image.startsWith("cloudflare-dev/rendercontainer"));
+}
+
+interface Probe {
+  format: { duration?: string; format_name?: string };
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+}
+async function ffprobe(file: string): Promise<Probe> {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file]);
+  return JSON.parse(stdout) as Probe;
+}
+
+/** Downloads one deliverable and checks it is what its entry says. */
+async function verifyDeliverable(d: Deliverable, dir: string): Promise<void> {
+  const file = path.join(dir, d.name);
+  const res = await fetch(d.url);
+  if (!res.ok || !res.body) return check(`download ${d.name}`, false, `HTTP ${res.status}`);
+  await pipeline(Readable.fromWeb(res.body as never), createWriteStream(file));
+  const size = (await stat(file)).size;
+  if (size !== d.size_bytes) return check(`download ${d.name}`, false, `${size} bytes on disk, ${d.size_bytes} listed`);
+  if (d.type === "reel" || d.type === "short") {
+    const p = await ffprobe(file);
+    const v = p.streams.find((s) => s.codec_type === "video");
+    const a = p.streams.find((s) => s.codec_type === "audio");
+    const duration = Number(p.format.duration);
+    const shapeOk = v?.width && v.height ? (d.type === "short" ? v.height > v.width : v.width > v.height) : false;
+    const ok = v?.codec_name === "h264" && a !== undefined && Math.abs(duration - d.duration_seconds) < 1.5 && shapeOk;
+    return check(`${d.type} ${d.name}`, ok, `${v?.codec_name ?? "no video"} ${v?.width}x${v?.height}, ${a?.codec_name ?? "no audio"}, ${duration.toFixed(1)} s (listed ${d.duration_seconds.toFixed(1)} s), ${size} bytes`);
+  }
+  if (d.type === "thumbnail") {
+    const p = await ffprobe(file);
+    const v = p.streams.find((s) => s.codec_type === "video");
+    return check(`thumbnail ${d.name}`, Boolean(v?.width && v.height), `${v?.codec_name} ${v?.width}x${v?.height}`);
+  }
+  const text = await readFile(file, "utf8");
+  if (d.type === "captions") return check(`captions ${d.name}`, /^\d+\r?\n\d\d:\d\d:\d\d,\d{3} --> /m.test(text), `${text.split(/\r?\n\r?\n/).filter(Boolean).length} cues`);
+  try {
+    JSON.parse(text);
+    check(`${d.type} ${d.name}`, true, `valid JSON, ${size} bytes`);
+  } catch {
+    check(`${d.type} ${d.name}`, false, "not valid JSON");
+  }
+}
+
+let stack: LocalStack | undefined;
+const starting = new AbortController();
+const stop = async () => {
+  await stack?.stop();
+  stack = undefined;
+};
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.on(signal, () => {
+    starting.abort();
+    // A stack still starting stops itself on the abort; give it the time its processes need to exit.
+    void stop().then(() => setTimeout(() => process.exit(code), 6000));
+  });
+}
+
+let job: JobRecord | undefined;
+const t0 = performance.now();
+try {
+  await mkdir(stateDir, { recursive: true });
+  // A fresh Worker state each run: the job, its files and the Durable Objects of earlier runs would only confuse.
+  await rm(path.join(stateDir, "wrangler"), { recursive: true, force: true });
+
+  const gateway = await timed("Docker bridge gateway (where the container reaches the host)", async () => {
+    // workerd binds its container egress listener to this address and reads it from IPAM. Docker 20.10 leaves
+    // it empty on the default bridge unless dockerd was started with --bip (then workerd fails every container
+    // start with "DNS lookup failed; params.host = "): scripts/test-containers.sh starts dockerd with --bip.
+    const gw = (await docker("network", "inspect", "bridge", "--format", "{{range .IPAM.Config}}{{.Gateway}} {{end}}")).split(" ").find(Boolean);
+    if (!gw) throw new Error('Docker\'s bridge network lists no gateway; restart dockerd with --bip 172.17.0.1/16 (or "bip" in /etc/docker/daemon.json)');
+    console.log(`  ${gw}`);
+    return gw;
+  });
+
+  const vodRoot = path.join(stateDir, "vods");
+  await timed("Synthetic VOD (150 s, 640x360, two hype moments; cached)", () =>
+    generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 5, width: 640, height: 360, moments: [{ kind: "hype", peak: 60 }, { kind: "hype", peak: 115 }] }),
+  );
+
+  const before = new Set((await renderContainers()).map((c) => c.id));
+  stack = await timed("wrangler dev --enable-containers (builds render-container/Dockerfile), no RENDER_URL", () =>
+    startLocalStack({
+      vodRoot,
+      stateDir,
+      host: gateway,
+      containers: {
+        env: {
+          WRANGLER_DOCKER_BIN: path.join(ROOT, "dev/containers/docker-shim.sh"),
+          ...(values["egress-image"] ? { MINIFLARE_CONTAINER_EGRESS_IMAGE: values["egress-image"] } : {}),
+        },
+      },
+      readyTimeoutMs: 20 * 60_000,
+      signal: starting.signal,
+      echo: values.verbose,
+    }),
+  );
+  const s = stack;
+  check("no renderer process, no RENDER_URL", s.rendererUrls.length === 0, `Worker at ${s.apiUrl}, Twitch at ${s.twitch.url}`);
+
+  const apiKey = await timed("Account (admin API)", async () => {
+    const res = await fetch(`${s.apiUrl}/admin/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Container run", plan: "pro", credits: 5000, purchase: true }),
+    });
+    if (res.status !== 201) throw new Error(`creating the account failed: HTTP ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { api_key: string }).api_key;
+  });
+  const client = createClient({ baseUrl: s.apiUrl, apiKey });
+
+  const ack = await timed("Submit the job", () =>
+    client.createJob({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 2, final_video_length_minutes: 1, parameters: { max_highlight_duration: 25 } }),
+  );
+  console.log(`  job ${ack.id}, ${ack.credit_cost} credits`);
+
+  const submitted = performance.now();
+  let runningAt: number | undefined;
+  job = await timed("Wait for the job (queue -> RenderContainer DO -> container -> callbacks)", () =>
+    client.waitForJob(ack.id, {
+      intervalMs: 1000,
+      maxIntervalMs: 2000,
+      timeoutMs,
+      onProgress: (j) => {
+        if (j.status === "running" && runningAt === undefined) runningAt = performance.now();
+        console.log(`  ${((performance.now() - submitted) / 1000).toFixed(1).padStart(6)} s  ${j.status.padEnd(9)} ${String(j.progress).padStart(3)} %  ${j.stage ?? ""}`);
+      },
+    }),
+  );
+  if (runningAt !== undefined) timings.push(["  of which: submit -> running (queue, container start, job accepted)", (runningAt - submitted) / 1000]);
+  check("job completed", job.status === "completed", job.status === "completed" ? `progress ${job.progress} %` : `${job.status}: ${JSON.stringify(job.error)}`);
+
+  await timed("Evidence that a container rendered it", async () => {
+    const created = (await renderContainers()).filter((c) => !before.has(c.id));
+    const logs = (await Promise.all(created.map(async (c) => (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stdout + (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stderr))).join("\n");
+    check("a renderer container was started by the RenderContainer DO", created.length > 0, created.map((c) => `${c.name} (${c.image}, ${c.status})`).join("; ") || "none");
+    check("the container's log shows the job", logs.includes(ack.id), logs.includes(ack.id) ? `${logs.split("\n").filter((l) => l.includes(ack.id)).length} log lines name ${ack.id}` : "job id not in the container's log");
+  });
+
+  if (job.status === "completed") {
+    await timed("Download and check every deliverable", async () => {
+      const results = await client.getResults(ack.id);
+      const dir = path.join(stateDir, "out", ack.id);
+      await mkdir(dir, { recursive: true });
+      const kinds = results.deliverables.map((d) => d.type);
+      check("deliverables", kinds.includes("reel") && kinds.filter((k) => k === "short").length === 2, kinds.join(", "));
+      for (const d of results.deliverables) await verifyDeliverable(d, dir);
+    });
+  }
+} catch (err) {
+  check("run", false, err instanceof Error ? err.message : String(err));
+} finally {
+  await timed("Stop the stack", stop);
+}
+
+const total = (performance.now() - t0) / 1000;
+const failed = checks.filter((c) => !c.ok);
+console.log("\n== test:containers summary");
+for (const [label, s] of timings) console.log(`  ${s.toFixed(1).padStart(7)} s  ${label}`);
+console.log(`  ${total.toFixed(1).padStart(7)} s  total (driver)`);
+console.log(`  checks: ${checks.length - failed.length} passed, ${failed.length} failed`);
+for (const f of failed) console.log(`  FAILED ${f.name}: ${f.detail}`);
+console.log(`  logs: ${path.join(stateDir, "worker.log")}${job ? `, job ${job.id}` : ""}`);
+console.log(failed.length === 0 && checks.length > 0 ? "RESULT: PASS" : "RESULT: FAIL");
+process.exit(failed.length === 0 && checks.length > 0 ? 0 : 1);
