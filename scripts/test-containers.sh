@@ -36,7 +36,7 @@ step "Docker engine"
 started_dockerd=""
 cleanup() {
   # Containers workerd leaves behind when wrangler stops (it removes them best effort; the sidecar often stays).
-  docker ps -aq --filter name=workerd-highlight-api-RenderContainer 2>/dev/null | xargs -r docker rm -f >/dev/null 2>&1 || true
+  docker ps -aq --filter name=workerd-highlight-api- 2>/dev/null | xargs -r docker rm -f >/dev/null 2>&1 || true
   if [ -n "$started_dockerd" ] && [ "${KEEP_DOCKERD:-}" != 1 ]; then
     kill "$started_dockerd" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$started_dockerd" 2>/dev/null || break; sleep 0.2; done
@@ -90,7 +90,7 @@ else
   echo "  cannot pull Cloudflare's image: the stand-in $STANDIN_SIDECAR (dev/containers/sidecar/)"
 fi
 done_step "Sidecar image"
-docker ps -aq --filter name=workerd-highlight-api-RenderContainer | xargs -r docker rm -f >/dev/null 2>&1 || true
+docker ps -aq --filter name=workerd-highlight-api- | xargs -r docker rm -f >/dev/null 2>&1 || true
 
 rc=0
 node_modules/.bin/tsx dev/containers/run-container-job.ts --state "$STATE" --egress-image "$egress_image" --timeout-minutes "${TIMEOUT_MINUTES:-30}" || rc=$?

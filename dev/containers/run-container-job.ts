@@ -61,7 +61,7 @@ async function docker(...args: string[]): Promise<string> {
   return (await run("docker", args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
 }
 
-/** Containers that `wrangler dev` (workerd) started from the renderer image built for this run. */
+/** Containers that `wrangler dev` (workerd) started from an image it built (`cloudflare-dev/<class>`), not the sidecars. */
 async function renderContainers(): Promise<{ id: string; name: string; image: string; status: string }[]> {
   const out = await docker("ps", "-a", "--no-trunc", "--format", "{{.ID}}\t{{.Names}}\t{{.Image}}\t{{.Status}}");
   return out
@@ -71,7 +71,7 @@ async function renderContainers(): Promise<{ id: string; name: string; image: st
       const [id, name, image, status] = line.split("\t") as [string, string, string, string];
       return { id, name, image, status };
     })
-    .filter((c) => c.image.startsWith("cloudflare-dev/rendercontainer"));
+    .filter((c) => c.image.startsWith("cloudflare-dev/"));
 }
 
 interface Probe {
@@ -206,7 +206,7 @@ try {
   await timed("Evidence that a container rendered it", async () => {
     const created = (await renderContainers()).filter((c) => !before.has(c.id));
     const logs = (await Promise.all(created.map(async (c) => (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stdout + (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stderr))).join("\n");
-    check("a renderer container was started by the RenderContainer DO", created.length > 0, created.map((c) => `${c.name} (${c.image}, ${c.status})`).join("; ") || "none");
+    check("renderer containers were started by the Container Durable Object", created.length > 0, `${created.length}: ${created.map((c) => `${c.name.slice(0, 60)}... (${c.image}, ${c.status})`).join("; ") || "none"}`);
     check("the container's log shows the job", logs.includes(ack.id), logs.includes(ack.id) ? `${logs.split("\n").filter((l) => l.includes(ack.id)).length} log lines name ${ack.id}` : "job id not in the container's log");
   });
 
