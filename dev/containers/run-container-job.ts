@@ -74,6 +74,41 @@ async function renderContainers(): Promise<{ id: string; name: string; image: st
     .filter((c) => c.image.startsWith("cloudflare-dev/"));
 }
 
+async function containerLog(id: string): Promise<string> {
+  const { stdout, stderr } = await run("docker", ["logs", id], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout + stderr;
+}
+
+/**
+ * Samples the renderer containers every 2 s while the job runs: every one that appeared, the most running at
+ * once, and each one's log as last seen (an instance is stopped when its work ends and may be removed later).
+ */
+function watchContainers(before: Set<string>) {
+  const seen = new Map<string, { name: string; image: string; status: string; log: string }>();
+  let most = 0;
+  let stopped = false;
+  const tick = async () => {
+    const current = (await renderContainers()).filter((c) => !before.has(c.id));
+    most = Math.max(most, current.filter((c) => c.status.startsWith("Up")).length);
+    for (const c of current) seen.set(c.id, { ...c, log: await containerLog(c.id).catch(() => seen.get(c.id)?.log ?? "") });
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      await tick().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  })();
+  return {
+    seen,
+    most: () => most,
+    stop: async () => {
+      stopped = true;
+      await loop;
+      await tick().catch(() => undefined);
+    },
+  };
+}
+
 interface Probe {
   format: { duration?: string; format_name?: string };
   streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
@@ -187,6 +222,7 @@ try {
   );
   console.log(`  job ${ack.id}, ${ack.credit_cost} credits`);
 
+  const watcher = watchContainers(before);
   const submitted = performance.now();
   let runningAt: number | undefined;
   job = await timed("Wait for the job (queue -> RenderContainer DO -> container -> callbacks)", () =>
@@ -203,11 +239,17 @@ try {
   if (runningAt !== undefined) timings.push(["  of which: submit -> running (queue, container start, job accepted)", (runningAt - submitted) / 1000]);
   check("job completed", job.status === "completed", job.status === "completed" ? `progress ${job.progress} %` : `${job.status}: ${JSON.stringify(job.error)}`);
 
-  await timed("Evidence that a container rendered it", async () => {
-    const created = (await renderContainers()).filter((c) => !before.has(c.id));
-    const logs = (await Promise.all(created.map(async (c) => (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stdout + (await run("docker", ["logs", c.id], { maxBuffer: 64 * 1024 * 1024 })).stderr))).join("\n");
-    check("renderer containers were started by the Container Durable Object", created.length > 0, `${created.length}: ${created.map((c) => `${c.name.slice(0, 60)}... (${c.image}, ${c.status})`).join("; ") || "none"}`);
-    check("the container's log shows the job", logs.includes(ack.id), logs.includes(ack.id) ? `${logs.split("\n").filter((l) => l.includes(ack.id)).length} log lines name ${ack.id}` : "job id not in the container's log");
+  await timed("Evidence that containers rendered it", async () => {
+    await watcher.stop();
+    const created = [...watcher.seen.values()];
+    const logs = created.map((c) => c.log).join("\n");
+    check(
+      "renderer containers were started by the Container Durable Object",
+      created.length > 0,
+      `${created.length} started, at most ${watcher.most()} running at once: ${created.map((c) => `${c.name.slice(0, 60)}... (${c.image}, ${c.status})`).join("; ") || "none"}`,
+    );
+    const lines = logs.split("\n").filter((l) => l.includes(ack.id)).length;
+    check("the containers' logs show the job", lines > 0, lines > 0 ? `${lines} log lines name ${ack.id}` : "job id not in any container's log");
   });
 
   if (job.status === "completed") {
