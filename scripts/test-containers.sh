@@ -12,8 +12,8 @@
 #    containers enabled and no RENDER_URL, an account, one job through the RenderContainer Durable Object, the
 #    deliverables downloaded and checked with ffprobe, and a PASS/FAIL summary with timings.
 #
-# Needs root (apt-get, dockerd, mmdebstrap). Settings (environment): EXTRA_CA_FILE (default NODE_EXTRA_CA_CERTS)
-# for the base stand-in behind a TLS-inspecting proxy; TIMEOUT_MINUTES for the job (30); KEEP_DOCKERD=1 leaves
+# Needs root (apt-get, dockerd, mmdebstrap). Settings (environment): EXTRA_CA_FILE (default NODE_EXTRA_CA_CERTS,
+# else the system bundle) for the base stand-in behind a TLS-inspecting proxy; TIMEOUT_MINUTES for the job (30); KEEP_DOCKERD=1 leaves
 # a dockerd this script started running afterwards. Logs: .local/containers/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +71,11 @@ elif timeout 120 docker pull node:20-bookworm-slim >"$STATE/pull-base.log" 2>&1;
 else
   command -v mmdebstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null; }
   echo "  Docker Hub unreachable: building the local stand-in (log: $STATE/base.log)"
-  EXTRA_CA_FILE="${EXTRA_CA_FILE:-${NODE_EXTRA_CA_CERTS:-}}" bash scripts/docker-local-base.sh >"$STATE/base.log" 2>&1 || { tail -20 "$STATE/base.log"; exit 1; }
+  # The host's CA bundle goes into the stand-in: where HTTPS passes a TLS-inspecting proxy (as here), `npm ci` in
+  # the image build trusts only what the host trusts; elsewhere it is the same public bundle and changes nothing.
+  ca="${EXTRA_CA_FILE:-${NODE_EXTRA_CA_CERTS:-}}"
+  [ -n "$ca" ] || [ ! -f /etc/ssl/certs/ca-certificates.crt ] || ca=/etc/ssl/certs/ca-certificates.crt
+  EXTRA_CA_FILE="$ca" bash scripts/docker-local-base.sh >"$STATE/base.log" 2>&1 || { tail -20 "$STATE/base.log"; exit 1; }
 fi
 done_step "Base image"
 
