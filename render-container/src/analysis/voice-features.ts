@@ -10,6 +10,11 @@ export interface VoiceFeatureOptions {
   syllableMarginDb?: number;
   /** A pause must fall to this many dB above the floor to be a cut point. */
   pauseMarginDb?: number;
+  /**
+   * A quiet run at least this long is a pause between sentences (default 0.35 s): the gaps inside a sentence
+   * (stops, commas) are shorter, so a cut inside such a pause never cuts through a sentence.
+   */
+  minPauseSeconds?: number;
 }
 
 export interface VoiceFeatures {
@@ -18,6 +23,7 @@ export interface VoiceFeatures {
   speechActivity: number[];
   speechRate: number[];
   quietPoints: number[];
+  pauses: SilenceRange[];
 }
 
 /**
@@ -96,7 +102,23 @@ export function deriveVoiceFeatures(
 
   for (const r of silences) quiet.push((r.start + r.end) / 2);
   quiet.sort((x, y) => x - y);
-  return { voiceDb, voiceFloorDb: floor, speechActivity, speechRate, quietPoints: dedupeSorted(quiet, 0.25) };
+  const pauses = findPauses(smooth, floor + pauseMargin, frameSeconds, opts.minPauseSeconds ?? 0.35);
+  return { voiceDb, voiceFloorDb: floor, speechActivity, speechRate, quietPoints: dedupeSorted(quiet, 0.25), pauses };
+}
+
+/** Runs of envelope frames at or below `level` lasting at least `minSeconds`, in seconds. */
+function findPauses(envelope: ArrayLike<number>, level: number, frameSeconds: number, minSeconds: number): SilenceRange[] {
+  const out: SilenceRange[] = [];
+  let from = -1;
+  for (let i = 0; i <= envelope.length; i++) {
+    const quiet = i < envelope.length && envelope[i]! <= level;
+    if (quiet && from < 0) from = i;
+    else if (!quiet && from >= 0) {
+      if ((i - from) * frameSeconds >= minSeconds - 1e-9) out.push({ start: from * frameSeconds, end: i * frameSeconds });
+      from = -1;
+    }
+  }
+  return out;
 }
 
 function dedupeSorted(xs: number[], minGap: number): number[] {

@@ -1,7 +1,7 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { momentWindow, type WindowContext } from "./boundaries";
+import { insideSpeech, momentWindow, settleInPauses, type WindowContext } from "./boundaries";
 import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
@@ -28,8 +28,9 @@ export interface SelectMomentsInput {
 /**
  * Chooses one profile's reel moments:
  * 1. score every second under the profile's weights, keep bucket peaks that beat highlight_min_score;
- * 2. give each peak a window: the setup before it, the reaction after it, clamped to [min, max] and snapped
- *    to quiet points / scene cuts;
+ * 2. give each peak a window: the setup found before it (talk after a pause, a build-up, a scene cut), the
+ *    reaction after it, clamped to [min, max] and snapped to pauses between sentences / scene cuts, each end
+ *    explained in the moment's reasons;
  * 3. drop near-duplicates (similarity_threshold) and make room for manual highlights;
  * 4. fill greedily by score up to the target length minus the manual seconds (the last moment may run over
  *    the target when that lands closer to it than leaving it out: never by a whole clip);
@@ -66,6 +67,10 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
     scores: scores.combined,
     speechActivity: audio.speechActivity,
     quietPoints: audio.quietPoints,
+    pauses: audio.pauses,
+    loudnessDb: audio.loudnessAboveBaselineDb,
+    audience: scores.audience,
+    streamer: scores.streamer,
     sceneCuts: input.sceneCuts ? [...input.sceneCuts].sort((a, b) => a - b) : undefined,
     durationSeconds: duration,
     minDuration: minLen,
@@ -85,9 +90,17 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
 
     const win = momentWindow(cand.peakSecond, ctx);
     const gap = fitBetween(win, peak, taken, minLen, duration);
-    const w = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
-    if (!w) continue;
+    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
+    if (!fitted) continue;
+    const w = settleInPauses(fitted, peak, ctx);
 
+    const signals = describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto");
+    // Every clip says why it starts and ends where it does (budget and neighbours may have moved an end).
+    const why = {
+      start: Math.abs(w.start - win.start) < 1e-6 ? win.why.start : `starts ${(peak - w.start).toFixed(1)} s before the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.start, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
+      end: Math.abs(w.end - win.end) < 1e-6 ? win.why.end : `ends ${(w.end - peak).toFixed(1)} s after the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.end, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
+    };
+    signals.reasons.push(why.start, why.end);
     const moment: Moment = {
       start: w.start,
       end: w.end,
@@ -96,7 +109,8 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
       profile,
       source: "auto",
       label: null,
-      signals: describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto"),
+      signals,
+      ...(audio.pauses ? { pauses: audio.pauses.filter((p) => p.end >= w.start - 5 && p.start <= w.end + 5) } : {}),
     };
     // Similarity is about not choosing the same highlight twice automatically; next to a manual range an
     // automatic moment only has to make room (fitBetween above), as spec 2.2 rule 5 asks.
