@@ -19,7 +19,7 @@ export const BURST_RULES = {
   /** Seconds between two active seconds that still belong to the same burst. */
   joinGapSeconds: 3,
   /** Messages per chatter above which a burst looks like copy-paste spam rather than a reaction. */
-  spamMessagesPerChatter: [1.8, 4] as [number, number],
+  spamMessagesPerChatter: [1.5, 3] as [number, number],
 } as const;
 
 /** Chat-time seconds [0, span) with the distinct chatters in the window around each, in one sliding pass. */
@@ -94,7 +94,7 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     let onset = -1;
     for (let i = g.from; i <= peak && onset < 0; i++) {
       const e1 = expected[i]! / (2 * r.windowHalfSeconds + 1);
-      if (perSecond[i]! >= e1 + 2 * Math.sqrt(e1) + 1) onset = i;
+      if (perSecond[i]! >= Math.max(2, e1 + 2 * Math.sqrt(e1) + 0.5)) onset = i;
     }
     const perAccount = new Map<string, number>();
     for (let k = first; k < sorted.length && sorted[k]!.offset_seconds < end; k++) {
@@ -115,7 +115,7 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     // A small chat's burst is many times its baseline; a busy chat's is a few times it but very unlikely.
     const strength = Math.max(ramp(Math.log2(u / Math.max(1, e)), 1, 2.5), ramp(z[peak]!, 4, 10));
     const spamLike = ramp(perChatter, r.spamMessagesPerChatter[0], r.spamMessagesPerChatter[1]);
-    const score = confidence * (0.75 * strength + 0.25 * ramp(reactionShare, 0.15, 0.5)) * (1 - 0.8 * spamLike);
+    const score = confidence * (0.75 * strength + 0.25 * ramp(reactionShare, 0.15, 0.5)) * (1 - 0.9 * spamLike);
     bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, score });
   }
   return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);
