@@ -11,7 +11,7 @@ export interface VoiceFeatureOptions {
   /** A pause must fall to this many dB above the floor to be a cut point. */
   pauseMarginDb?: number;
   /**
-   * A quiet run at least this long is a pause between sentences (default 0.35 s): the gaps inside a sentence
+   * A quiet run at least this long is a pause between sentences (default 0.45 s): the gaps inside a sentence
    * (stops, commas) are shorter, so a cut inside such a pause never cuts through a sentence.
    */
   minPauseSeconds?: number;
@@ -49,6 +49,7 @@ export function deriveVoiceFeatures(
   // 60 ms smoothing keeps syllable nuclei (~100-250 ms apart) while removing pitch-period ripple.
   const smooth = movingAverage(envelopeDb, 1);
 
+  const localFloor = localFloors(envelopeDb, floor, perSecond, seconds);
   const voiceDb = new Array<number>(seconds).fill(-120);
   const speechActivity = new Array<number>(seconds).fill(0);
   const speechRate = new Array<number>(seconds).fill(0);
@@ -63,7 +64,7 @@ export function deriveVoiceFeatures(
     let minIdx = a;
     for (let i = a; i < b; i++) {
       power += 10 ** (envelopeDb[i]! / 10);
-      if (smooth[i]! > floor + activityMargin) voiced++;
+      if (smooth[i]! > localFloor[s]! + activityMargin) voiced++;
       if (smooth[i]! < smooth[minIdx]!) minIdx = i;
     }
     voiceDb[s] = powerToDb(power / (b - a));
@@ -102,16 +103,36 @@ export function deriveVoiceFeatures(
 
   for (const r of silences) quiet.push((r.start + r.end) / 2);
   quiet.sort((x, y) => x - y);
-  const pauses = findPauses(smooth, floor + pauseMargin, frameSeconds, opts.minPauseSeconds ?? 0.35);
+  const pauses = findPauses(smooth, localFloor, pauseMargin, frameSeconds, opts.minPauseSeconds ?? 0.45);
   return { voiceDb, voiceFloorDb: floor, speechActivity, speechRate, quietPoints: dedupeSorted(quiet, 0.25), pauses };
 }
 
-/** Runs of envelope frames at or below `level` lasting at least `minSeconds`, in seconds. */
-function findPauses(envelope: ArrayLike<number>, level: number, frameSeconds: number, minSeconds: number): SilenceRange[] {
+/**
+ * The level between words around each second: the 10th percentile of the envelope over the minute around it
+ * (never below the stream's own floor). A stream with long quiet stretches (a break screen, the bed turned
+ * down) has its overall floor there; the pauses in its talk sit well above that, at the local floor.
+ */
+function localFloors(envelopeDb: Float32Array, floor: number, perSecond: number, seconds: number): Float64Array {
+  const step = 10;
+  const half = 30 * perSecond;
+  const samples: number[] = [];
+  for (let c = 0; c < Math.max(1, seconds); c += step) {
+    const mid = c * perSecond;
+    const q = quantile(envelopeDb.subarray(Math.max(0, mid - half), Math.min(envelopeDb.length, mid + half)), 0.1);
+    samples.push(Number.isFinite(q) ? Math.max(floor, q) : floor);
+  }
+  const out = new Float64Array(seconds);
+  for (let sIdx = 0; sIdx < seconds; sIdx++) out[sIdx] = samples[Math.min(samples.length - 1, Math.round(sIdx / step))]!;
+  return out;
+}
+
+/** Runs of envelope frames within `margin` dB of their second's local floor lasting at least `minSeconds`. */
+function findPauses(envelope: ArrayLike<number>, floors: Float64Array, margin: number, frameSeconds: number, minSeconds: number): SilenceRange[] {
   const out: SilenceRange[] = [];
+  const perSecond = Math.round(1 / frameSeconds);
   let from = -1;
   for (let i = 0; i <= envelope.length; i++) {
-    const quiet = i < envelope.length && envelope[i]! <= level;
+    const quiet = i < envelope.length && envelope[i]! <= floors[Math.min(floors.length - 1, Math.floor(i / perSecond))]! + margin;
     if (quiet && from < 0) from = i;
     else if (!quiet && from >= 0) {
       if ((i - from) * frameSeconds >= minSeconds - 1e-9) out.push({ start: from * frameSeconds, end: i * frameSeconds });

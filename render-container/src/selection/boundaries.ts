@@ -288,21 +288,36 @@ export function snapWindow(
 
 /**
  * Moves an end that ended up inside speech (after clamping, fitting the budget or making room for a neighbour)
- * inward to the nearest pause, as long as the peak stays inside and the clip keeps its minimum length: the reel
- * loses a second of setup or reaction rather than cutting a sentence in half.
+ * to the nearest pause: inward first, as long as the peak stays inside and the clip keeps its minimum length
+ * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
+ * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length.
  */
-export function settleInPauses(w: { start: number; end: number }, peak: number, ctx: Pick<WindowContext, "pauses" | "quietPoints" | "minDuration" | "durationSeconds">): { start: number; end: number } {
+export function settleInPauses(
+  w: { start: number; end: number },
+  peak: number,
+  ctx: Pick<WindowContext, "pauses" | "quietPoints" | "minDuration" | "maxDuration" | "durationSeconds">,
+  taken: readonly { start: number; end: number }[] = [],
+): { start: number; end: number } {
   if (!ctx.pauses) return w;
   const min = Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9;
+  const max = ctx.maxDuration + 1e-9;
+  const reach = BOUNDARY_RULES.snapInwardSeconds + 1.5;
   const margin = BOUNDARY_RULES.peakMarginSeconds;
+  const clear = (a: number, b: number) => taken.every((t) => t.end <= a + 1e-9 || t.start >= b - 1e-9);
   let { start, end } = w;
   if (insideSpeech(start, ctx.pauses)) {
-    const later = cutPoints(ctx, "start").find((p) => p > start && p <= peak - margin && end - p >= min);
+    const points = cutPoints(ctx, "start");
+    const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
+    const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
     if (later !== undefined) start = later;
+    else if (earlier !== undefined) start = earlier;
   }
   if (insideSpeech(end, ctx.pauses)) {
-    const earlier = cutPoints(ctx, "end").filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+    const points = cutPoints(ctx, "end");
+    const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+    const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
     if (earlier !== undefined) end = earlier;
+    else if (later !== undefined) end = later;
   }
   return { start, end };
 }
@@ -311,8 +326,9 @@ export interface MomentWindow {
   start: number;
   end: number;
   peak: number;
-  /** Where the event began (its setup is before this). */
+  /** Where the event began (its setup is before this) and ended (its reaction follows). */
   onset: number;
+  eventEnd: number;
   /** Why each end is where it is. */
   why: { start: string; end: string };
 }
@@ -331,7 +347,7 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   const payoff = payoffEnd(peak, ev.end, chatLed ? Math.max(peak, ev.end - 1) : peak);
   const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
-  return { ...snapped, peak, onset: ev.start, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
 }
 
 /** One sentence per end of the clip: what marked it, and what clamping and snapping did to it. */

@@ -84,9 +84,12 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
-  const rate = movingAverage(padTo(audio.speechRate, seconds, 0), 1);
   const audioHype = loud.map(audioHypeScore);
-  const streamer = audioHype.map((h, i) => streamerScore(h, activity[i]!, rate[i]!));
+  // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
+  // would lend an explosion the syllables of the talk just before it.
+  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d)));
+  const rawRate = padTo(audio.speechRate, seconds, 0);
+  const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!)), 1).map((v) => clamp(v, 0, 1));
   const audience = !chatAvailable
     ? new Array<number>(seconds).fill(0)
     : chat!.bursts
@@ -118,6 +121,9 @@ export const CORROBORATION_PENALTY = 0.25;
  */
 export function combineScores(audience: number, streamer: number, wa: number, ws: number): number {
   if (wa + ws <= 0) return 0;
+  // One signal alone is that signal (exactly: no rounding through the square root).
+  if (ws <= 0) return clamp(audience, 0, 1);
+  if (wa <= 0) return clamp(streamer, 0, 1);
   const mean = Math.sqrt((wa * audience * audience + ws * streamer * streamer) / (wa + ws));
   const balance = Math.min(wa, ws) / Math.max(wa, ws);
   const hi = Math.max(audience, streamer);
