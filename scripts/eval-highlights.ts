@@ -27,7 +27,7 @@
  * matching profile chose on that stream (tight), or the number of real moments (open).
  * A weight sweep shows run_overrides moving the choice: audience_weight 0..1 (streamer_weight = 1 - it).
  *
- * Options: --split held-out|tuning|both (default both), --tuning-seeds 1,2,3,4,5, --held-out-seeds 101,...,105,
+ * Options: --split held-out|tuning|both (default both), --tuning-seeds 1,2,3,4,5, --held-out-seeds 201,...,205,
  * --root DIR, --out FILE (JSON), --bench-hours H (times the audio analysis over H hours of the first stream's
  * audio, looped).
  */
@@ -56,7 +56,11 @@ const BUDGETS = { tight: 180, default: null, open: 1800 } as const;
 type Budget = keyof typeof BUDGETS;
 
 export const TUNING_SEEDS = [1, 2, 3, 4, 5];
-export const HELD_OUT_SEEDS = [101, 102, 103, 104, 105];
+/**
+ * Never looked at while tuning. (101-105 were the first held-out set; their figures were read once, midway
+ * through the work of issue 13, so they were replaced by a fresh set for the reported figures.)
+ */
+export const HELD_OUT_SEEDS = [201, 202, 203, 204, 205];
 
 /** What each profile is for, under a tight budget and with an open one. */
 const OWN_TIGHT: Record<RunProfile, MomentKind[]> = {

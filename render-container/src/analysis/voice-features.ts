@@ -1,4 +1,4 @@
-import { movingAverage, powerToDb, quantile } from "./stats";
+import { median, movingAverage, powerToDb, quantile } from "./stats";
 import type { SilenceRange } from "./types";
 
 export interface VoiceFeatureOptions {
@@ -49,7 +49,7 @@ export function deriveVoiceFeatures(
   // 60 ms smoothing keeps syllable nuclei (~100-250 ms apart) while removing pitch-period ripple.
   const smooth = movingAverage(envelopeDb, 1);
 
-  const localFloor = localFloors(envelopeDb, floor, perSecond, seconds);
+  const localFloor = localFloors(smooth, floor, perSecond, seconds);
   const voiceDb = new Array<number>(seconds).fill(-120);
   const speechActivity = new Array<number>(seconds).fill(0);
   const speechRate = new Array<number>(seconds).fill(0);
@@ -107,22 +107,31 @@ export function deriveVoiceFeatures(
   return { voiceDb, voiceFloorDb: floor, speechActivity, speechRate, quietPoints: dedupeSorted(quiet, 0.25), pauses };
 }
 
+const DIGITAL_SILENCE_DB = -100;
+
 /**
- * The level between words around each second: the 10th percentile of the envelope over the minute around it
- * (never below the stream's own floor). A stream with long quiet stretches (a break screen, the bed turned
- * down) has its overall floor there; the pauses in its talk sit well above that, at the local floor.
+ * The level between words around each second: the median, over the minute around it, of each second's lowest
+ * 60 ms (never below the stream's own floor). A stream with long quiet stretches (a break screen, the bed
+ * turned down) has its overall floor there; the pauses in its talk sit well above that, at the local floor.
+ * The median keeps a quiet stretch next door (up to half the window) from pulling the level down; digital
+ * silence (a DMCA-muted segment) is left out.
  */
-function localFloors(envelopeDb: Float32Array, floor: number, perSecond: number, seconds: number): Float64Array {
+function localFloors(smooth: ArrayLike<number>, floor: number, perSecond: number, seconds: number): Float64Array {
+  const minima: number[] = [];
+  for (let sec = 0; sec < seconds; sec++) {
+    let m = Infinity;
+    for (let i = sec * perSecond; i < Math.min(smooth.length, (sec + 1) * perSecond); i++) if (smooth[i]! > DIGITAL_SILENCE_DB && smooth[i]! < m) m = smooth[i]!;
+    minima.push(m);
+  }
   const step = 10;
-  const half = 30 * perSecond;
+  const half = 30;
   const samples: number[] = [];
   for (let c = 0; c < Math.max(1, seconds); c += step) {
-    const mid = c * perSecond;
-    const q = quantile(envelopeDb.subarray(Math.max(0, mid - half), Math.min(envelopeDb.length, mid + half)), 0.1);
+    const q = median(minima.slice(Math.max(0, c - half), Math.min(seconds, c + half + 1)));
     samples.push(Number.isFinite(q) ? Math.max(floor, q) : floor);
   }
   const out = new Float64Array(seconds);
-  for (let sIdx = 0; sIdx < seconds; sIdx++) out[sIdx] = samples[Math.min(samples.length - 1, Math.round(sIdx / step))]!;
+  for (let sec = 0; sec < seconds; sec++) out[sec] = samples[Math.min(samples.length - 1, Math.round(sec / step))]!;
   return out;
 }
 
