@@ -1,179 +1,260 @@
 /**
- * Highlight quality on synthetic VODs with planted moments (`npm run eval:highlights`).
+ * Highlight quality on synthetic streams with planted moments (`npm run eval:highlights`).
  *
- * Generates (or reuses) VODs from dev/synth-vod: hype moments (the streamer shouts, chat erupts 5-12 s later),
- * and distractors: loud_only (shouting chat ignores) and chat_only (copy-paste spam over a calm stream).
- * Reads them the way a job does (chat replay over the local Twitch server's GQL, audio analysis of the
- * audio_only HLS rendition over HTTP), runs selection per profile with the service's default tuning, plus two
- * naive baselines (chat rate only, loudness only), and scores everything against truth.json. The selector never
- * sees truth.json.
+ * Each seed plans a 20-30 minute stream (dev/synth-vod/scenarios.ts): hype moments (the streamer shouts, chat
+ * erupts 5-15 s later), streamer-only excitement (chat does not react), audience-only reactions (chat bursts
+ * while the streamer stays calm), and distractors: loud game noise without speech or chat, and chat spam from one
+ * account or a few; events close together, setups of 6-35 s marked by talk after a pause, a rising build-up, a
+ * scene cut or nothing; one condition per stream (typical, busy chat in waves at 4 msg/s, small chat at
+ * 0.1 msg/s, loud game audio, long quiet stretches). Only audio and chat are generated: the evaluation analyses
+ * the audio file and the chat log as a job does (analyzeAudio, analyzeChat), runs selection per profile, then
+ * snaps to the planted scene cuts as the job does once it has the video (refineMoments), and scores against
+ * truth.json, which the selection never sees.
  *
- * Metrics, per profile / baseline, summed over VODs:
- *   recall@k    hype moments whose peak lies in one of the k best-scored clips (k = hype moments in the VOD)
- *   recall      hype moments inside any clip
- *   precision   clips that contain a moment of a kind the profile is meant to surface: hype for all; chat_only
- *               too for `audience` (chat is its signal), loud_only too for `streamer` (voice is its signal)
- *               and for every profile without chat (audio is then all there is)
- *   strict      clips that contain a hype moment
- *   loud/chat   share of loud_only / chat_only distractors that made it into a clip
- *   setup       clips containing a hype or loud_only moment that start at or before its setup_start
+ * Seeds come in two fixed sets: tuning seeds (what the selection's constants were tuned on) and held-out seeds
+ * (never looked at while tuning). The figures that count are the held-out ones.
  *
- * Profiles run three times: with their default target length; "(open)" with the longest reel the API allows;
- * "(no chat)" as if the chat replay could not be read.
+ * Per profile and budget ("tight": a 180 s reel, 4-6 clips; "default": the profile's own target; "open": 1800 s):
+ *   own recall   the profile's own kind found: audience -> audience-only moments, streamer -> streamer-only,
+ *                balanced -> hype (open budget: audience/streamer also count hype; balanced every real kind)
+ *   precision    clips holding a real moment's peak
+ *   distractors  clips holding only a distractor (game noise, spam)
+ *   setup        median seconds before the peak, median shortfall against the planted setup, share of clips
+ *                that start at or before the planted setup (per setup style in the JSON)
+ *   payoff       median seconds after the peak, for hype and audience-only moments
+ *   mid-sentence clip starts/ends inside a sentence the streamer speaks
+ * Baselines: chat rate alone and loudness alone, top-k peaks with a fixed 10 s + 20 s window, k = the clips the
+ * matching profile chose on that stream (tight), or the number of real moments (open).
+ * A weight sweep shows run_overrides moving the choice: audience_weight 0..1 (streamer_weight = 1 - it).
  *
- * Options: --vods N (default 4: typical, small-channel, busy-chat and DMCA-muted variants), --duration S (default 1200), --root DIR, --out FILE (JSON), --seed N.
- *
- * --bench-hours H additionally times the audio analysis over H hours of audio (the first VOD's audio_only
- * playlist looped with -stream_loop, read from disk) and prints speed, ffmpeg CPU time and peak memory.
+ * Options: --split held-out|tuning|both (default both), --tuning-seeds 1,2,3,4,5, --held-out-seeds 201,...,205,
+ * --root DIR, --out FILE (JSON), --bench-hours H (times the audio analysis over H hours of the first stream's
+ * audio, looped).
  */
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { ProfileTuning } from "../common/contract/normalized-request";
 import type { RunProfile } from "../common/contract/enums";
-import { fetchChatReplay } from "../common/twitch/chat-replay";
-import { generateSyntheticVod, synthCacheRoot, type SyntheticVodTruth } from "../dev/synth-vod";
-import { startTwitchServer } from "../dev/twitch-server";
+import { generateSyntheticVod, synthCacheRoot, type MomentKind, type SyntheticVodTruth } from "../dev/synth-vod";
+import { evalScenario, SCENARIO_VERSION, type Scenario } from "../dev/synth-vod/scenarios";
+import type { ChatFile } from "../dev/twitch-server";
 import { analyzeAudio } from "../render-container/src/analysis/analyze-audio";
 import { analyzeChat } from "../render-container/src/analysis/chat-signals";
-import { movingAverage } from "../render-container/src/analysis/stats";
-import type { AudioAnalysis, ChatCommentInput } from "../render-container/src/analysis/types";
-import { selectMoments } from "../render-container/src/selection/select-moments";
+import type { AudioAnalysis, ChatCommentInput, ChatSignals } from "../render-container/src/analysis/types";
+import { refineMoments } from "../render-container/src/selection/refine-moments";
+import { selectProfileMoments } from "../render-container/src/selection/select-moments";
+import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
+import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
+import { median, newTally, ratio, recallOf, scoreClips, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
 const PARAMS = { min_highlight_duration: 20, max_highlight_duration: 60 };
+const BUDGETS = { tight: 180, default: null, open: 1800 } as const;
+type Budget = keyof typeof BUDGETS;
+
+export const TUNING_SEEDS = [1, 2, 3, 4, 5];
 /**
- * A second pass with the longest reel the API allows: with no length pressure, every moment above the
- * profile's highlight_min_score gets in, which shows what each profile accepts (and whether it takes junk).
+ * Never looked at while tuning. (101-105 were the first held-out set; their figures were read once, midway
+ * through the work of issue 13, so they were replaced by a fresh set for the reported figures.)
  */
-const OPEN_TARGET_SECONDS = 1800;
+export const HELD_OUT_SEEDS = [201, 202, 203, 204, 205];
 
-interface Variant {
-  label: string;
-  /** Background chat messages per second. */
-  chatRate: number;
-  mutedSegments?: number[];
-}
-
-/** VOD i uses variant i mod 4: conditions a real stream varies in. */
-const VARIANTS: Variant[] = [
-  { label: "typical chat 0.4 msg/s", chatRate: 0.4 },
-  { label: "small channel 0.1 msg/s", chatRate: 0.1 },
-  { label: "busy chat 2 msg/s", chatRate: 2 },
-  { label: "DMCA-muted segments", chatRate: 0.4, mutedSegments: [3, 4, 40, 41, 80] },
-];
-type MomentTruth = SyntheticVodTruth["moments"][number];
-type Kind = MomentTruth["kind"];
-
-interface Clip {
-  start: number;
-  end: number;
-  score: number;
-}
-
-interface Tally {
-  vods: number;
-  clips: number;
-  clipSeconds: number;
-  hype: number;
-  hypeTopK: number;
-  hypeAny: number;
-  relevantClips: number;
-  hypeClips: number;
-  loudOnly: number;
-  loudOnlyCaught: number;
-  chatOnly: number;
-  chatOnlyCaught: number;
-  setupClips: number;
-  setupOk: number;
-  late: string[];
-}
-
-const RELEVANT: Record<string, Kind[]> = {
+/** What each profile is for, under a tight budget and with an open one. */
+const OWN_TIGHT: Record<RunProfile, MomentKind[]> = {
   balanced: ["hype"],
-  audience: ["hype", "chat_only"],
-  streamer: ["hype", "loud_only"],
-  "no chat": ["hype", "loud_only"],
-  "baseline:chat_rate": ["hype"],
-  "baseline:loudness": ["hype"],
+  audience: ["audience_only"],
+  streamer: ["streamer_only"],
 };
+const OWN_OPEN: Record<RunProfile, MomentKind[]> = {
+  balanced: ["hype", "streamer_only", "audience_only"],
+  audience: ["hype", "audience_only"],
+  streamer: ["hype", "streamer_only"],
+};
+const SWEEP = [0, 0.2, 0.35, 0.5, 0.65, 0.8, 1];
 
-const contains = (c: Clip, t: number) => c.start <= t && t < c.end;
+interface Stream {
+  seed: number;
+  vodId: string;
+  scenario: Scenario;
+  truth: SyntheticVodTruth;
+  audio: AudioAnalysis;
+  comments: ChatCommentInput[];
+  chat: ChatSignals;
+}
 
-function newTally(): Tally {
+function commentsOf(file: ChatFile): ChatCommentInput[] {
+  return file.comments.map((n) => ({
+    offset_seconds: n.contentOffsetSeconds,
+    commenter_login: n.commenter?.login ?? null,
+    text: n.message.fragments.map((f) => f.text).join(""),
+    emote_count: n.message.fragments.filter((f) => f.emote !== null).length,
+  }));
+}
+
+async function loadStream(root: string, seed: number, log: (l: string) => void): Promise<Stream & { analysisSeconds: number }> {
+  const scenario = evalScenario(seed);
+  const vodId = String(910000000 + seed);
+  const t0 = Date.now();
+  const { dir, truth } = await generateSyntheticVod({ root, vodId, ...scenario.options });
+  const t1 = Date.now();
+  const comments = commentsOf(JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile);
+  const audio = await analyzeAudio(path.join(dir, truth.audio_file ?? "audio.flac"), { durationSeconds: truth.duration_seconds });
+  const t2 = Date.now();
+  const kinds = truth.moments.map((m) => `${m.kind}@${m.peak}`).join(" ");
+  log(`seed ${seed} (${scenario.variant.name}, ${truth.duration_seconds} s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s: ${kinds}`);
+  return { seed, vodId, scenario, truth, audio, comments, chat: analyzeChat(comments, truth.duration_seconds), analysisSeconds: (t2 - t1) / 1000 };
+}
+
+/** Selection as a job runs it, then the snap to scene cuts found on the downloaded video. */
+function choose(s: Stream, profile: RunProfile, tuning: ProfileTuning): Moment[] {
+  const d = s.truth.duration_seconds;
+  const out = selectProfileMoments({ audio: s.audio, chat: s.chat, durationSeconds: d, tuning, params: PARAMS, manual: [], profile });
+  return refineMoments(out.moments, s.truth.scene_cuts, { minDuration: PARAMS.min_highlight_duration, maxDuration: PARAMS.max_highlight_duration, durationSeconds: d });
+}
+
+function tuningFor(profile: RunProfile, budget: Budget): ProfileTuning {
+  const base = PROFILE_DEFAULTS[profile];
+  const target = BUDGETS[budget];
+  return target === null ? base : { ...base, target_duration_seconds: target };
+}
+
+const f2 = (x: number | null) => (x === null ? "-" : x.toFixed(2));
+const f1 = (x: number | null) => (x === null ? "-" : x.toFixed(1));
+
+interface Row {
+  run: string;
+  budget: Budget | "sweep";
+  clips: number;
+  clips_per_vod: string;
+  mean_clip_seconds: number | null;
+  own_recall: number | null;
+  own_kinds: string;
+  recall_all_real: number | null;
+  precision: number | null;
+  distractor_clips: number;
+  setup_median_seconds: number | null;
+  setup_shortfall_median: number | null;
+  setup_ok: string;
+  setup_ok_by_style: Record<string, string>;
+  payoff_median_hype: number | null;
+  payoff_median_audience: number | null;
+  payoff_median_streamer: number | null;
+  mid_sentence_cuts: string;
+  found: Partial<Record<MomentKind, string>>;
+  examples: string[];
+}
+
+function rowOf(run: string, budget: Row["budget"], t: Tally, own: MomentKind[]): Row {
+  const byStyle: Record<string, string> = {};
+  for (const style of new Set(t.lead.map((l) => l.style))) {
+    const ls = t.lead.filter((l) => l.style === style);
+    byStyle[style] = `${ls.filter((l) => l.lead >= l.needed - 0.5).length}/${ls.length}`;
+  }
+  const payoff = (k: MomentKind) => median(t.payoff.filter((p) => p.kind === k).map((p) => p.after));
+  const found: Row["found"] = {};
+  for (const k of Object.keys(t.planted) as MomentKind[]) found[k] = `${t.found[k] ?? 0}/${t.planted[k]}`;
   return {
-    vods: 0, clips: 0, clipSeconds: 0, hype: 0, hypeTopK: 0, hypeAny: 0, relevantClips: 0, hypeClips: 0,
-    loudOnly: 0, loudOnlyCaught: 0, chatOnly: 0, chatOnlyCaught: 0, setupClips: 0, setupOk: 0, late: [],
+    run,
+    budget,
+    clips: t.clips,
+    clips_per_vod: t.clipsPerVod.length ? `${Math.min(...t.clipsPerVod)}-${Math.max(...t.clipsPerVod)}` : "-",
+    mean_clip_seconds: ratio(t.clipSeconds, t.clips),
+    own_recall: recallOf(t, own),
+    own_kinds: own.join("+"),
+    recall_all_real: recallOf(t, ["hype", "streamer_only", "audience_only"]),
+    precision: ratio(t.relevantClips, t.clips),
+    distractor_clips: t.distractorClips,
+    setup_median_seconds: median(t.lead.map((l) => l.lead)),
+    setup_shortfall_median: median(t.lead.map((l) => Math.max(0, l.needed - l.lead))),
+    setup_ok: `${t.lead.filter((l) => l.lead >= l.needed - 0.5).length}/${t.lead.length}`,
+    setup_ok_by_style: byStyle,
+    payoff_median_hype: payoff("hype"),
+    payoff_median_audience: payoff("audience_only"),
+    payoff_median_streamer: payoff("streamer_only"),
+    mid_sentence_cuts: `${t.midSentence}/${t.ends}`,
+    found,
+    examples: [...t.distractorExamples.slice(0, 3), ...t.midSentenceExamples.slice(0, 3)],
   };
 }
 
-function score(t: Tally, kindOf: string, vodId: string, clips: Clip[], moments: MomentTruth[]): void {
-  const hype = moments.filter((m) => m.kind === "hype");
-  const topK = [...clips].sort((a, b) => b.score - a.score).slice(0, hype.length);
-  t.vods++;
-  t.clips += clips.length;
-  t.clipSeconds += clips.reduce((s, c) => s + (c.end - c.start), 0);
-  t.hype += hype.length;
-  t.hypeTopK += hype.filter((m) => topK.some((c) => contains(c, m.peak))).length;
-  t.hypeAny += hype.filter((m) => clips.some((c) => contains(c, m.peak))).length;
-  for (const c of clips) {
-    const inside = moments.filter((m) => contains(c, m.peak));
-    if (inside.some((m) => RELEVANT[kindOf]!.includes(m.kind))) t.relevantClips++;
-    if (inside.some((m) => m.kind === "hype")) t.hypeClips++;
-    for (const m of inside.filter((x) => x.kind !== "chat_only")) {
-      t.setupClips++;
-      if (c.start <= m.setup_start) t.setupOk++;
-      else t.late.push(`${vodId}/${m.id} starts ${(c.start - m.setup_start).toFixed(1)} s after setup`);
+function evaluate(streams: readonly Stream[]): { rows: Row[]; sweep: { audience_weight: number; audience_only: string; streamer_only: string; hype: string }[] } {
+  const tallies = new Map<string, { t: Tally; budget: Budget; own: MomentKind[] }>();
+  const tally = (run: string, budget: Budget, own: MomentKind[]) => {
+    const key = `${run}|${budget}`;
+    if (!tallies.has(key)) tallies.set(key, { t: newTally(), budget, own });
+    return tallies.get(key)!.t;
+  };
+  const sweep = SWEEP.map((w) => ({ w, t: newTally() }));
+  for (const s of streams) {
+    const d = s.truth.duration_seconds;
+    const seconds = s.audio.loudnessAboveBaselineDb.length;
+    const chatRate = chatRateSignal(s.comments, seconds);
+    const loud = loudnessSignal(s.audio);
+    const realCount = s.truth.moments.filter((m) => ["hype", "streamer_only", "audience_only"].includes(m.kind)).length;
+    for (const budget of Object.keys(BUDGETS) as Budget[]) {
+      for (const profile of PROFILES) {
+        const own = budget === "open" ? OWN_OPEN[profile] : OWN_TIGHT[profile];
+        const clips: Clip[] = choose(s, profile, tuningFor(profile, budget));
+        scoreClips(tally(profile, budget, own), s.vodId, clips, s.truth);
+        if (budget === "tight" && profile !== "balanced") {
+          // The matching baseline with as many clips as the profile chose on this stream.
+          const [name, signal] = profile === "audience" ? ["baseline: chat rate", chatRate] as const : ["baseline: loudness", loud] as const;
+          scoreClips(tally(`${name} (k as ${profile})`, budget, OWN_TIGHT[profile]), s.vodId, topPeaks(signal, clips.length, d), s.truth);
+        }
+      }
+      if (budget === "open") {
+        scoreClips(tally("baseline: chat rate", budget, OWN_OPEN.audience), s.vodId, topPeaks(chatRate, realCount, d), s.truth);
+        scoreClips(tally("baseline: loudness", budget, OWN_OPEN.streamer), s.vodId, topPeaks(loud, realCount, d), s.truth);
+      }
+    }
+    for (const { w, t } of sweep) {
+      const tuning = { ...PROFILE_DEFAULTS.balanced, audience_weight: w, streamer_weight: 1 - w, target_duration_seconds: BUDGETS.tight };
+      scoreClips(t, s.vodId, choose(s, "balanced", tuning), s.truth);
     }
   }
-  for (const m of moments.filter((x) => x.kind === "loud_only")) {
-    t.loudOnly++;
-    if (clips.some((c) => contains(c, m.peak))) t.loudOnlyCaught++;
-  }
-  for (const m of moments.filter((x) => x.kind === "chat_only")) {
-    t.chatOnly++;
-    if (clips.some((c) => contains(c, m.peak))) t.chatOnlyCaught++;
-  }
+  const rows = [...tallies.entries()].map(([key, v]) => rowOf(key.split("|")[0]!, v.budget, v.t, v.own));
+  const frac = (t: Tally, k: MomentKind) => `${t.found[k] ?? 0}/${t.planted[k] ?? 0}`;
+  return {
+    rows,
+    sweep: sweep.map(({ w, t }) => ({ audience_weight: w, audience_only: frac(t, "audience_only"), streamer_only: frac(t, "streamer_only"), hype: frac(t, "hype") })),
+  };
 }
 
-/**
- * The naive approach: rank seconds by one raw signal, take the top peaks 60 s apart until the reel is full,
- * each as a fixed window around the peak. No threshold, no setup logic, no lag correction.
- */
-function naiveBaseline(signal: number[], targetSeconds: number, before: number, after: number, duration: number): Clip[] {
-  const order = signal.map((v, i) => [v, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  const clips: Clip[] = [];
-  let used = 0;
-  for (const [v, i] of order) {
-    if (used + before + after > targetSeconds) break;
-    if (clips.some((c) => Math.abs(i + 0.5 - (c.start + before)) < 60)) continue;
-    const start = Math.max(0, i + 0.5 - before);
-    const clip = { start, end: Math.min(duration, start + before + after), score: v };
-    clips.push(clip);
-    used += clip.end - clip.start;
-  }
-  return clips.sort((a, b) => a.start - b.start);
+function printTable(rows: Row[]): void {
+  const header = ["run", "budget", "clips/vod", "len s", "own recall", "all real", "precision", "distractor", "setup s", "setup short", "setup ok", "payoff hype", "payoff aud", "mid-sentence"];
+  const cells = rows.map((r) => [
+    r.run, r.budget, r.clips_per_vod, f1(r.mean_clip_seconds), `${f2(r.own_recall)} (${r.own_kinds})`, f2(r.recall_all_real), f2(r.precision),
+    String(r.distractor_clips), f1(r.setup_median_seconds), f1(r.setup_shortfall_median), r.setup_ok, f1(r.payoff_median_hype), f1(r.payoff_median_audience), r.mid_sentence_cuts,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const c of cells) console.log(line(c));
 }
 
-function chatRatePerSecond(comments: readonly ChatCommentInput[], seconds: number): number[] {
-  const counts = new Array<number>(seconds).fill(0);
-  for (const c of comments) {
-    const s = Math.floor(c.offset_seconds);
-    if (s >= 0 && s < seconds) counts[s]!++;
-  }
-  return movingAverage(counts, 2);
-}
-
-interface BenchResult {
-  audio_hours: number;
-  wall_seconds: number;
-  x_realtime: number;
-  /** Audio seconds per second of ffmpeg CPU time: the speed on an idle core, whatever else the machine runs. */
-  x_realtime_per_ffmpeg_cpu: number | null;
-  ffmpeg_peak_rss_mb: number | null;
-  node_peak_rss_mb: number;
-  loud_seconds_found: number;
+/** The issue's targets, checked on one split's rows. */
+function targets(rows: Row[]): Record<string, boolean> {
+  const get = (run: string, budget: Budget) => rows.find((r) => r.run === run && r.budget === budget);
+  const mine = rows.filter((r) => PROFILES.includes(r.run as RunProfile));
+  const tight = (p: RunProfile) => get(p, "tight");
+  const beats = (p: RunProfile, base: string) => (tight(p)?.own_recall ?? 0) > (get(`${base} (k as ${p})`, "tight")?.own_recall ?? 1);
+  return {
+    precision_ge_0_9_tight_and_default: mine.filter((r) => r.budget !== "open").every((r) => (r.precision ?? 1) >= 0.9),
+    no_distractor_tight_and_default: mine.filter((r) => r.budget !== "open").every((r) => r.distractor_clips === 0),
+    audience_own_recall_tight_ge_0_5: (tight("audience")?.own_recall ?? 0) >= 0.5,
+    audience_beats_chat_rate_baseline: beats("audience", "baseline: chat rate"),
+    streamer_own_recall_tight_ge_0_5: (tight("streamer")?.own_recall ?? 0) >= 0.5,
+    streamer_beats_loudness_baseline: beats("streamer", "baseline: loudness"),
+    open_recall_ge_0_9: mine.filter((r) => r.budget === "open").every((r) => (r.own_recall ?? 0) >= 0.9),
+    open_precision_ge_0_8: mine.filter((r) => r.budget === "open").every((r) => (r.precision ?? 1) >= 0.8),
+    open_no_distractor: mine.filter((r) => r.budget === "open").every((r) => r.distractor_clips === 0),
+    payoff_median_ge_8_hype_and_audience: mine.every((r) => (r.payoff_median_hype ?? 99) >= 8 && (r.payoff_median_audience ?? 99) >= 8),
+    no_mid_sentence_cut: mine.every((r) => r.mid_sentence_cuts.startsWith("0/")),
+  };
 }
 
 /** Reads VmHWM (peak RSS) and CPU ticks of a running process from /proc; null where /proc is unavailable. */
@@ -183,32 +264,27 @@ function procSample(pid: number): { hwm: number; cpu: number } | null {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
-    const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
-    const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-    return { hwm, cpu };
+    return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 };
   } catch {
     return null;
   }
 }
 
-async function benchAnalysis(playlist: string, vodSeconds: number, hours: number): Promise<BenchResult> {
-  const loops = Math.max(1, Math.ceil((hours * 3600) / vodSeconds));
-  const audioSeconds = loops * vodSeconds;
+async function benchAnalysis(file: string, seconds: number, hours: number) {
+  const loops = Math.max(1, Math.ceil((hours * 3600) / seconds));
+  const audioSeconds = loops * seconds;
   let last: { hwm: number; cpu: number } | null = null;
   let sampler: NodeJS.Timeout | undefined;
-  let nodePeak = process.memoryUsage().rss;
-  const selfSampler = setInterval(() => (nodePeak = Math.max(nodePeak, process.memoryUsage().rss)), 200);
   const t0 = Date.now();
-  const audio = await analyzeAudio(playlist, {
+  await analyzeAudio(file, {
     durationSeconds: audioSeconds,
     inputOptions: ["-stream_loop", String(loops - 1)],
     onSpawn: (pid) => {
       sampler = setInterval(() => (last = procSample(pid) ?? last), 100);
     },
   });
-  const wall = (Date.now() - t0) / 1000;
   clearInterval(sampler);
-  clearInterval(selfSampler);
+  const wall = (Date.now() - t0) / 1000;
   const sample = last as { hwm: number; cpu: number } | null;
   return {
     audio_hours: Number((audioSeconds / 3600).toFixed(2)),
@@ -216,157 +292,65 @@ async function benchAnalysis(playlist: string, vodSeconds: number, hours: number
     x_realtime: Math.round(audioSeconds / wall),
     x_realtime_per_ffmpeg_cpu: sample && sample.cpu > 0 ? Math.round(audioSeconds / sample.cpu) : null,
     ffmpeg_peak_rss_mb: sample ? Math.round(sample.hwm / 1e6) : null,
-    node_peak_rss_mb: Math.round(nodePeak / 1e6),
-    loud_seconds_found: audio.loudnessAboveBaselineDb.filter((d) => d > 10).length,
   };
 }
-
-const pct = (a: number, b: number) => (b > 0 ? a / b : 1);
-const f2 = (x: number) => x.toFixed(2);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      vods: { type: "string", default: "4" },
-      duration: { type: "string", default: "1200" },
-      seed: { type: "string", default: "101" },
-      root: { type: "string", default: path.join(synthCacheRoot(), "eval-vods") },
+      split: { type: "string", default: "both" },
+      "tuning-seeds": { type: "string", default: TUNING_SEEDS.join(",") },
+      "held-out-seeds": { type: "string", default: HELD_OUT_SEEDS.join(",") },
+      root: { type: "string", default: path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`) },
       out: { type: "string" },
       "bench-hours": { type: "string" },
     },
   });
-  const count = Math.max(1, Number(values.vods));
-  const duration = Math.max(150, Number(values.duration));
-  const seed0 = Number(values.seed);
+  const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+  const splits: { name: "tuning" | "held-out"; seeds: number[] }[] = [];
+  if (values.split !== "held-out") splits.push({ name: "tuning", seeds: seedsOf(values["tuning-seeds"]!) });
+  if (values.split !== "tuning") splits.push({ name: "held-out", seeds: seedsOf(values["held-out-seeds"]!) });
+  const overlap = splits.length === 2 ? splits[0]!.seeds.filter((s) => splits[1]!.seeds.includes(s)) : [];
+  if (overlap.length > 0) throw new Error(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
   const root = path.resolve(values.root!);
   await mkdir(root, { recursive: true });
 
-  const vods: { vodId: string; truth: SyntheticVodTruth; variant: Variant }[] = [];
-  for (let i = 0; i < count; i++) {
-    const vodId = String(900000200 + i);
-    const variant = VARIANTS[i % VARIANTS.length]!;
-    const t0 = Date.now();
-    const { truth } = await generateSyntheticVod({
-      root, vodId, durationSeconds: duration, seed: seed0 + i, width: 320, height: 180, fps: 10,
-      chatRate: variant.chatRate, mutedSegments: variant.mutedSegments,
-    });
-    console.error(`vod ${vodId} (${variant.label}, seed ${seed0 + i}) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${truth.moments.map((m) => `${m.kind}@${m.peak}`).join(" ")}`);
-    vods.push({ vodId, truth, variant });
-  }
-
-  const server = await startTwitchServer({ root });
-  const tallies = new Map<string, Tally>();
-  const tally = (name: string) => tallies.get(name) ?? tallies.set(name, newTally()).get(name)!;
-  let audioSeconds = 0;
-  let audioWall = 0;
-  try {
-    for (const { vodId, truth, variant } of vods) {
-      const d = truth.duration_seconds;
-      const chat = await fetchChatReplay({ gqlUrl: server.gqlUrl }, vodId, d);
-      if (!chat.complete) console.error(`vod ${vodId}: chat incomplete: ${chat.warnings.join("; ")}`);
-      const t0 = Date.now();
-      const audio: AudioAnalysis = await analyzeAudio(`${server.url}/media/${vodId}/audio_only/index-dvr.m3u8`, { durationSeconds: d });
-      audioWall += (Date.now() - t0) / 1000;
-      audioSeconds += d;
-      const chatSignals = analyzeChat(chat.comments, d);
-
-      const perVod: string[] = [];
-      for (const profile of PROFILES) {
-        const hype = truth.moments.filter((m) => m.kind === "hype");
-        const own = selectMoments({ audio, chat: chatSignals, durationSeconds: d, tuning: PROFILE_DEFAULTS[profile], params: PARAMS, manual: [], profile });
-        perVod.push(`${profile} ${hype.filter((m) => own.some((c) => contains(c, m.peak))).length}/${hype.length}`);
-        // Chat replay unavailable (Twitch refused it): the same VOD scored on audio alone.
-        const deaf = selectMoments({ audio, chat: null, durationSeconds: d, tuning: PROFILE_DEFAULTS[profile], params: PARAMS, manual: [], profile });
-        score(tally(`${profile} (no chat)`), "no chat", vodId, deaf, truth.moments);
-        for (const open of [false, true]) {
-          const tuning = { ...PROFILE_DEFAULTS[profile], ...(open ? { target_duration_seconds: OPEN_TARGET_SECONDS } : {}) };
-          const moments = selectMoments({ audio, chat: chatSignals, durationSeconds: d, tuning, params: PARAMS, manual: [], profile });
-          score(tally(open ? `${profile} (open)` : profile), profile, vodId, moments, truth.moments);
-        }
-      }
-      console.error(`vod ${vodId} (${variant.label}): hype found ${perVod.join(", ")}`);
-      const target = PROFILE_DEFAULTS.balanced.target_duration_seconds;
-      const seconds = audio.loudnessAboveBaselineDb.length;
-      score(tally("baseline:chat_rate"), "baseline:chat_rate", vodId, naiveBaseline(chatRatePerSecond(chat.comments, seconds), target, 10, 20, d), truth.moments);
-      score(tally("baseline:loudness"), "baseline:loudness", vodId, naiveBaseline(movingAverage(audio.loudnessAboveBaselineDb, 1), target, 10, 20, d), truth.moments);
+  const began = Date.now();
+  const results: Record<string, unknown> = {};
+  let analysed = 0;
+  let analysisSeconds = 0;
+  let firstAudio: { file: string; seconds: number } | null = null;
+  for (const split of splits) {
+    const streams: Stream[] = [];
+    for (const seed of split.seeds) {
+      const s = await loadStream(root, seed, (l) => console.error(l));
+      streams.push(s);
+      analysed += s.truth.duration_seconds;
+      analysisSeconds += s.analysisSeconds;
+      firstAudio ??= { file: path.join(root, s.vodId, s.truth.audio_file ?? "audio.flac"), seconds: s.truth.duration_seconds };
     }
-  } finally {
-    await server.close();
-  }
-
-  const order = [
-    ...PROFILES,
-    ...PROFILES.map((p) => `${p} (open)`),
-    ...PROFILES.map((p) => `${p} (no chat)`),
-    "baseline:chat_rate",
-    "baseline:loudness",
-  ];
-  const rows = order.filter((n) => tallies.has(n)).map((name) => [name, tallies.get(name)!] as const).map(([name, t]) => ({
-    name,
-    vods: t.vods,
-    clips: t.clips,
-    mean_clip_seconds: Number((t.clipSeconds / Math.max(1, t.clips)).toFixed(1)),
-    recall_at_k: Number(f2(pct(t.hypeTopK, t.hype))),
-    recall: Number(f2(pct(t.hypeAny, t.hype))),
-    precision: Number(f2(pct(t.relevantClips, t.clips))),
-    strict_precision: Number(f2(pct(t.hypeClips, t.clips))),
-    loud_only_caught: Number(f2(pct(t.loudOnlyCaught, t.loudOnly))),
-    chat_only_caught: Number(f2(pct(t.chatOnlyCaught, t.chatOnly))),
-    setup_ok: `${t.setupOk}/${t.setupClips}`,
-    every_clip_starts_before_setup: t.setupOk === t.setupClips,
-    late_examples: t.late.slice(0, 3),
-  }));
-
-  const header = ["profile", "clips", "len s", "recall@k", "recall", "precision", "strict", "loud_only", "chat_only", "setup ok"];
-  const table = rows.map((r) => [
-    r.name, String(r.clips), String(r.mean_clip_seconds), f2(r.recall_at_k), f2(r.recall), f2(r.precision), f2(r.strict_precision),
-    f2(r.loud_only_caught), f2(r.chat_only_caught), `${r.setup_ok}${r.every_clip_starts_before_setup ? "" : " !"}`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
-  const hypeTotal = vods.reduce((s, v) => s + v.truth.moments.filter((m) => m.kind === "hype").length, 0);
-  console.log(`Highlight evaluation: ${vods.length} synthetic VODs x ${duration} s, ${hypeTotal} hype moments, distractors: ` +
-    `${vods.reduce((s, v) => s + v.truth.moments.filter((m) => m.kind !== "hype").length, 0)}`);
-  console.log(`Audio analysis: ${(audioSeconds / audioWall).toFixed(0)}x realtime over HTTP HLS (${audioWall.toFixed(1)} s for ${audioSeconds} s)`);
-  console.log(line(header));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const r of table) console.log(line(r));
-  for (const r of rows) for (const l of r.late_examples) console.log(`  ${r.name}: ${l}`);
-
-  const mine = rows.filter((r) => PROFILES.some((p) => r.name === p || r.name === `${p} (open)`));
-  const row = (name: string) => rows.find((r) => r.name === name);
-  const aims = {
-    recall_ge_0_9: mine.every((r) => r.recall >= 0.9),
-    precision_ge_0_8: mine.every((r) => r.precision >= 0.8),
-    audience_prefers_chat: (row("audience (open)")?.chat_only_caught ?? 0) > (row("streamer (open)")?.chat_only_caught ?? 0),
-    streamer_prefers_voice: (row("streamer (open)")?.loud_only_caught ?? 0) > (row("audience (open)")?.loud_only_caught ?? 0),
-    balanced_skips_distractors: (row("balanced (open)")?.strict_precision ?? 0) >= 0.8,
-    setup_always_included: mine.every((r) => r.every_clip_starts_before_setup),
-  };
-  console.log(`Aims: ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
-
-  let bench: BenchResult | null = null;
-  if (values["bench-hours"]) {
-    const first = vods[0]!;
-    bench = await benchAnalysis(path.join(root, first.vodId, "audio_only", "index-dvr.m3u8"), first.truth.duration_seconds, Number(values["bench-hours"]));
+    const { rows, sweep } = evaluate(streams);
+    const planted = streams.flatMap((s) => s.truth.moments);
+    const count = (k: MomentKind) => planted.filter((m) => m.kind === k).length;
     console.log(
-      `Analysis benchmark: ${bench.audio_hours} h of audio in ${bench.wall_seconds} s = ${bench.x_realtime}x realtime ` +
-        `(${bench.x_realtime_per_ffmpeg_cpu ?? "?"}x per ffmpeg CPU second), peak RSS ffmpeg ${bench.ffmpeg_peak_rss_mb ?? "?"} MB, ` +
-        `node ${bench.node_peak_rss_mb} MB`,
+      `\n== ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${(streams.reduce((a, s) => a + s.truth.duration_seconds, 0) / 60).toFixed(0)} min; ` +
+        `planted: ${count("hype")} hype, ${count("streamer_only")} streamer-only, ${count("audience_only")} audience-only, ` +
+        `${count("game_noise")} game noise, ${count("chat_only")} spam (${planted.filter((m) => m.kind === "chat_only" && m.spam_accounts === 1).length} from one account)`,
     );
+    printTable(rows);
+    console.log(`weight sweep (tight budget, streamer_weight = 1 - audience_weight): ${sweep.map((x) => `${x.audience_weight}: aud ${x.audience_only} str ${x.streamer_only} hype ${x.hype}`).join(" | ")}`);
+    for (const r of rows) for (const e of r.examples) console.log(`  ${r.run} (${r.budget}): ${e}`);
+    const aims = targets(rows);
+    console.log(`targets (${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
+    results[split.name] = { seeds: split.seeds, variants: streams.map((s) => `${s.seed}:${s.scenario.variant.name}`), rows, sweep, targets: aims };
   }
-
-  const result = {
-    eval: "highlights",
-    vods: vods.length,
-    duration_seconds: duration,
-    audio_x_realtime: Number((audioSeconds / audioWall).toFixed(0)),
-    rows,
-    aims,
-    bench,
-  };
-  if (values.out) await writeFile(values.out, JSON.stringify(result, null, 2) + "\n");
-  console.log(JSON.stringify(result));
+  console.log(`\naudio analysis ${(analysed / Math.max(0.001, analysisSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  let bench = null;
+  if (values["bench-hours"] && firstAudio) {
+    bench = await benchAnalysis(firstAudio.file, firstAudio.seconds, Number(values["bench-hours"]));
+    console.log(`analysis benchmark: ${JSON.stringify(bench)}`);
+  }
+  if (values.out) await writeFile(values.out, JSON.stringify({ eval: "highlights", ...results, bench }, null, 2) + "\n");
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,7 @@ import { Random } from "./random";
 
 export interface ChatBurstTruth {
   moment_id: string;
-  kind: "hype" | "chat_only";
+  kind: "hype" | "chat_only" | "audience_only";
   start: number;
   end: number;
   messages: number;
@@ -25,6 +25,11 @@ export interface ChatLogInput {
   createdAt: string;
   /** Background messages per second outside bursts. */
   baselineRate: number;
+  /**
+   * 0 (default): a steady background rate. Above 0 the rate drifts from one 30-90 s stretch to the next by up to
+   * this factor either way (a busy chat's conversation comes in waves).
+   */
+  waves?: number;
 }
 
 const REGULARS = 150;
@@ -75,8 +80,13 @@ export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; tr
   };
 
   const inBurst = (t: number) => input.moments.some((m) => m.chat && t >= m.chat.start && t < m.chat.end);
-  for (let t = rng.exponential(input.baselineRate); t < input.duration; t += rng.exponential(input.baselineRate)) {
+  const waves = input.waves ?? 0;
+  const level = waveLevels(input.duration, waves, input.seed);
+  const peakRate = input.baselineRate * (1 + waves);
+  for (let t = rng.exponential(peakRate); t < input.duration; t += rng.exponential(peakRate)) {
     if (inBurst(t)) continue;
+    // Thinning: a Poisson process at the top rate, kept with the share the current wave asks for.
+    if (waves > 0 && rng.next() * (1 + waves) > level(t)) continue;
     // Regulars talk most; a long tail of others now and then.
     const viewer = rng.next() < 0.85 ? Math.floor(REGULARS * rng.next() ** 2) : REGULARS + rng.int(0, LURKERS - 1);
     add(t, viewer, rng.pick(BASELINE_MESSAGES));
@@ -87,9 +97,10 @@ export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; tr
     if (!m.chat) continue;
     const before = comments.length;
     const chatters = new Set<number>();
-    if (m.kind === "hype") {
+    if (m.kind === "hype" || m.kind === "audience_only") {
       const length = m.chat.end - m.chat.start;
-      const count = rng.int(70, 110);
+      const drawn = rng.int(70, 110);
+      const count = m.chat_messages ?? drawn;
       for (let k = 0; k < count; k++) {
         // Front-loaded like a real reaction: most messages in the first seconds, tailing off.
         const t = m.chat.start + length * rng.next() ** 1.8;
@@ -98,17 +109,19 @@ export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; tr
         add(t, viewer, rng.pick(HYPE_MESSAGES));
       }
     } else {
-      const count = rng.int(45, 60);
+      const drawn = rng.int(45, 60);
+      const count = m.chat_messages ?? drawn;
+      const accounts = m.spam_accounts ?? SPAMMERS;
       for (let k = 0; k < count; k++) {
         const t = rng.range(m.chat.start, m.chat.end);
-        const viewer = REGULARS + LURKERS + rng.int(0, SPAMMERS - 1);
+        const viewer = REGULARS + LURKERS + rng.int(0, accounts - 1);
         chatters.add(viewer);
         add(t, viewer, rng.pick(SPAM_MESSAGES));
       }
     }
     bursts.push({
       moment_id: m.id,
-      kind: m.kind === "hype" ? "hype" : "chat_only",
+      kind: m.kind === "hype" ? "hype" : m.kind === "audience_only" ? "audience_only" : "chat_only",
       start: m.chat.start,
       end: m.chat.end,
       messages: comments.length - before,
@@ -120,4 +133,16 @@ export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; tr
     comments,
     truth: { total_messages: comments.length, baseline_rate_per_second: input.baselineRate, bursts },
   };
+}
+
+/** The background rate's factor over time (1 without waves): stretches of 30-90 s at 1/(1+w) .. (1+w). */
+function waveLevels(duration: number, waves: number, seed: number): (t: number) => number {
+  if (waves <= 0) return () => 1;
+  const rng = new Random(seed ^ 0x51ed27);
+  const edges: { end: number; level: number }[] = [];
+  for (let t = 0; t < duration; ) {
+    t += rng.range(30, 90);
+    edges.push({ end: t, level: (1 + waves) ** rng.range(-1, 1) });
+  }
+  return (t) => edges.find((e) => t < e.end)?.level ?? 1;
 }

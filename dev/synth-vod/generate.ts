@@ -6,9 +6,9 @@ import { buildOnce, exists, hashOf, synthCacheRoot } from "./cache-dir";
 import { generateChatLog, type ChatTruth } from "./chat-log";
 import { packageRenditions, type SegmentInfo } from "./package-hls";
 import { CALM_SENTENCES, EXCITED_SENTENCES } from "./phrases";
-import { SEGMENT_SECONDS, placeSpeech, planTimeline, type MomentKind, type MomentRequest, type ScenePlan, type Span } from "./plan";
+import { SEGMENT_SECONDS, placeSpeech, planTimeline, type MomentKind, type MomentRequest, type ScenePlan, type SetupStyle, type Span } from "./plan";
 import { synthesizeSpeech, type SpeechClip } from "./speech";
-import { ensureTemplates, type FacecamCorner, type Rect } from "./video-templates";
+import { ensureTemplates, facecamRect, type FacecamCorner, type Rect } from "./video-templates";
 
 export interface SyntheticVodOptions {
   /** Folder of VOD folders (what the local Twitch server serves). */
@@ -39,6 +39,17 @@ export interface SyntheticVodOptions {
   audioBitrateKbps?: number;
   /** Merged into video.json (e.g. {subscriber_only: true} for a VOD that has media but is restricted). */
   access?: VideoFile["access"];
+  /** Stretches without talk; default: a few 15-25 s ones drawn from the seed. */
+  quiet?: Span[];
+  /** Game audio level under the talk: 1 (default) a quiet bed, 8 loud game audio. */
+  gameLevel?: number;
+  /** Background chat drifts in 30-90 s waves by up to this factor either way (default 0: steady). */
+  chatWaves?: number;
+  /**
+   * "hls" (default): the full Twitch-shaped folder. "audio": only the audio track (`audio.flac`, lossless and
+   * quick to encode), chat.json and truth.json, for evaluations that analyse audio and chat and render nothing.
+   */
+  media?: "hls" | "audio";
   /** Cache for templates and speech; default synthCacheRoot(). */
   cacheRoot?: string;
   /** Receives one line per finished step with its wall time (the benchmark prints them). */
@@ -49,6 +60,8 @@ export interface MomentTruth {
   id: string;
   kind: MomentKind;
   setup_start: number;
+  /** What marks the setup's start (absent in folders from before it was recorded: "fixed"). */
+  setup_style?: SetupStyle;
   peak: number;
   end: number;
   loud_start: number | null;
@@ -56,6 +69,8 @@ export interface MomentTruth {
   chat_start: number | null;
   chat_end: number | null;
   chat_lag: number | null;
+  /** chat_only: accounts posting the spam (null: the default dozen; absent in older folders). */
+  spam_accounts?: number | null;
 }
 
 export interface SentenceTruth {
@@ -85,6 +100,8 @@ export interface SyntheticVodTruth {
   muted_segments: number[];
   chat: ChatTruth;
   renditions: { chunked: SegmentInfo[]; audio_only: SegmentInfo[] };
+  /** media "audio": the audio track's file name in the folder. */
+  audio_file?: string;
 }
 
 const GENERATOR_VERSION = 1;
@@ -129,6 +146,11 @@ function normalize(o: SyntheticVodOptions) {
     audioChannels: o.audioChannels ?? 1,
     audioBitrateKbps: o.audioBitrateKbps ?? 160,
     access: o.access ?? {},
+    // Options added later enter the parameter hash only when given, so folders generated before keep theirs.
+    ...(o.quiet ? { quiet: o.quiet } : {}),
+    ...(o.gameLevel !== undefined && o.gameLevel !== 1 ? { gameLevel: o.gameLevel } : {}),
+    ...(o.chatWaves ? { chatWaves: o.chatWaves } : {}),
+    ...(o.media === "audio" ? { media: "audio" as const } : {}),
   };
 }
 
@@ -161,17 +183,20 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
     };
     const work = path.join(out, "_work");
     await mkdir(work, { recursive: true });
-    const plan = planTimeline(p.durationSeconds, p.seed, p.moments ?? undefined);
+    const plan = planTimeline(p.durationSeconds, p.seed, p.moments ?? undefined, p.quiet);
     const muted: Span[] = p.mutedSegments.map((i) => ({ start: i * SEGMENT_SECONDS, end: (i + 1) * SEGMENT_SECONDS }));
-    const audioFile = path.join(work, "audio.m4a");
+    const audioOnly = p.media === "audio";
+    const audioFile = audioOnly ? path.join(out, "audio.flac") : path.join(work, "audio.m4a");
 
-    const templatesReady = ensureTemplates(cacheRoot, {
-      width: p.width,
-      height: p.height,
-      fps: p.fps,
-      facecamCorner: p.facecamCorner,
-      crf: p.crf,
-    });
+    const templatesReady = audioOnly
+      ? null
+      : ensureTemplates(cacheRoot, {
+          width: p.width,
+          height: p.height,
+          fps: p.fps,
+          facecamCorner: p.facecamCorner,
+          crf: p.crf,
+        });
     const speech = await synthesizeAll(cacheRoot);
     step("speech clips");
     const placements = placeSpeech(
@@ -193,22 +218,26 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
         scenes: plan.scenes,
         channels: p.audioChannels,
         bitrateKbps: p.audioBitrateKbps,
+        gameLevel: p.gameLevel,
+        codec: audioOnly ? "flac" : "aac",
       },
       audioFile,
     );
     step("audio track");
     const templates = await templatesReady;
     step("video templates (waited)");
-    const renditions = await packageRenditions({
-      outDir: out,
-      workDir: work,
-      duration: p.durationSeconds,
-      scenes: plan.scenes,
-      templates: templates.files,
-      audioFile,
-      mutedSegments: p.mutedSegments,
-      createdAt: p.createdAt,
-    });
+    const renditions = templates
+      ? await packageRenditions({
+          outDir: out,
+          workDir: work,
+          duration: p.durationSeconds,
+          scenes: plan.scenes,
+          templates: templates.files,
+          audioFile,
+          mutedSegments: p.mutedSegments,
+          createdAt: p.createdAt,
+        })
+      : { chunked: [], audio_only: [] };
     step("HLS renditions");
 
     const chat = generateChatLog({
@@ -217,6 +246,7 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
       moments: plan.moments,
       createdAt: p.createdAt,
       baselineRate: p.chatRate,
+      waves: p.chatWaves,
     });
     await writeFile(path.join(out, "chat.json"), JSON.stringify({ comments: chat.comments }));
 
@@ -257,11 +287,12 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
       duration_seconds: p.durationSeconds,
       seed: p.seed,
       video: { width: p.width, height: p.height, fps: p.fps },
-      facecam: { ...templates.facecam, corner: p.facecamCorner },
+      facecam: { ...(templates?.facecam ?? facecamRect({ width: p.width, height: p.height, facecamCorner: p.facecamCorner })), corner: p.facecamCorner },
       moments: plan.moments.map((m) => ({
         id: m.id,
         kind: m.kind,
         setup_start: m.setup_start,
+        setup_style: m.setup_style,
         peak: m.peak,
         end: m.end,
         loud_start: m.loud?.start ?? null,
@@ -269,6 +300,7 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
         chat_start: m.chat?.start ?? null,
         chat_end: m.chat?.end ?? null,
         chat_lag: m.chat ? m.chat.lag : null,
+        ...(m.spam_accounts !== null ? { spam_accounts: m.spam_accounts } : {}),
       })),
       sentences: placements.map((pl) => ({
         text: clipsOf[pl.style][pl.clip]!.text,
@@ -283,6 +315,7 @@ export async function generateSyntheticVod(options: SyntheticVodOptions): Promis
       muted_segments: p.mutedSegments,
       chat: chat.truth,
       renditions,
+      ...(audioOnly ? { audio_file: "audio.flac" } : {}),
     };
     await rm(work, { recursive: true, force: true });
     await writeFile(path.join(out, "truth.json"), JSON.stringify(truth, null, 2));

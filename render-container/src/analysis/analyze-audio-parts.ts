@@ -80,5 +80,21 @@ export function mergeAnalyses(parts: readonly AudioAnalysis[], starts: readonly 
     speechRate: cat((a) => a.speechRate),
     silences,
     quietPoints: parts.flatMap((a, i) => a.quietPoints.map((t) => t + starts[i])),
+    pauses: mergePauses(parts, starts),
   };
+}
+
+/** Pauses of all parts on the VOD's clock; a pause cut by a span boundary is joined again. */
+function mergePauses(parts: readonly AudioAnalysis[], starts: readonly number[]): SilenceRange[] | undefined {
+  if (parts.some((a) => !a.pauses)) return undefined;
+  const out: SilenceRange[] = [];
+  for (const [i, a] of parts.entries()) {
+    for (const p of a.pauses!) {
+      const shifted = { start: p.start + starts[i]!, end: p.end + starts[i]! };
+      const last = out.at(-1);
+      if (last && shifted.start - last.end < 0.05) last.end = shifted.end;
+      else out.push(shifted);
+    }
+  }
+  return out;
 }

@@ -85,5 +85,6 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     speechRate: voice.speechRate,
     silences,
     quietPoints: voice.quietPoints,
+    pauses: voice.pauses,
   };
 }

@@ -1,3 +1,4 @@
+import { findChatBursts, windowedUniqueChatters } from "./chat-bursts";
 import { isBotCommand, reactionKind } from "./chat-lexicon";
 import { median, movingAverage, quantile } from "./stats";
 import type { ChatCommentInput, ChatSignals } from "./types";
@@ -25,7 +26,7 @@ export function analyzeChat(comments: readonly ChatCommentInput[] | null | undef
   // Bot commands are left out of every signal; a replay of nothing but commands is still "available".
   const usable = all.filter((c) => Number.isFinite(c.offset_seconds) && c.offset_seconds >= 0 && c.offset_seconds < n + lag && !isBotCommand(c.text));
 
-  if (usable.length === 0) return { ...emptyChat(n, lag), available: true, totalMessages: 0, baselineRate: MIN_BASELINE_RATE };
+  if (usable.length === 0) return { ...emptyChat(n, lag), available: true, totalMessages: 0, baselineRate: MIN_BASELINE_RATE, bursts: [] };
   const sorted = [...usable].sort((a, b) => a.offset_seconds - b.offset_seconds);
   // Chat-time arrays reach `lag` seconds past the end so the last moments still see their reactions.
   const span = n + Math.ceil(lag) + 1;
@@ -68,36 +69,8 @@ export function analyzeChat(comments: readonly ChatCommentInput[] | null | undef
     hypeDensity,
     burstZ: messageRate.map((r) => (r * windowLen - expected) / Math.sqrt(expected + 1)),
     windowSeconds: windowLen,
+    bursts: findChatBursts(sorted, span),
   };
-}
-
-/** Distinct logins within [t-half, t+half] for every second t (chat time), in one sliding pass. */
-function windowedUniqueChatters(sorted: readonly ChatCommentInput[], span: number, half: number): number[] {
-  const out = new Array<number>(span).fill(0);
-  const inWindow = new Map<string, number>();
-  let lo = 0;
-  let hi = 0;
-  for (let t = 0; t < span; t++) {
-    while (hi < sorted.length && sorted[hi]!.offset_seconds < t + half + 1) {
-      const k = chatterKey(sorted[hi]!, hi);
-      inWindow.set(k, (inWindow.get(k) ?? 0) + 1);
-      hi++;
-    }
-    while (lo < hi && sorted[lo]!.offset_seconds < t - half) {
-      const k = chatterKey(sorted[lo]!, lo);
-      const left = (inWindow.get(k) ?? 1) - 1;
-      if (left <= 0) inWindow.delete(k);
-      else inWindow.set(k, left);
-      lo++;
-    }
-    out[t] = inWindow.size;
-  }
-  return out;
-}
-
-/** Anonymous comments (deleted accounts) count as distinct chatters: there is no evidence they are the same. */
-function chatterKey(c: ChatCommentInput, index: number): string {
-  return c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${index}`;
 }
 
 function emptyChat(n: number, lag: number): ChatSignals {

@@ -25,6 +25,12 @@ export interface AudioAnalysis {
   silences: SilenceRange[];
   /** Good cut points in seconds, sorted: silence midpoints and pauses between words. */
   quietPoints: number[];
+  /**
+   * Pauses between sentences (voice-band envelope near its floor for at least 0.35 s), sorted. A clip cut
+   * inside one does not cut through speech. Absent in analyses made before it existed: then ends snap to
+   * `quietPoints`.
+   */
+  pauses?: SilenceRange[];
 }
 
 /** The fields of a chat replay comment that the analysis reads (structurally a subset of common/twitch ChatComment). */
@@ -58,4 +64,27 @@ export interface ChatSignals {
    */
   burstZ: number[];
   windowSeconds: number;
+  /**
+   * Reaction bursts found in chat time (before any lag shift), strongest first. Absent in signals built by
+   * hand; selection then reads the per-second arrays above.
+   */
+  bursts?: ChatBurst[];
+}
+
+/** A stretch where many distinct chatters post at once: the audience reacting to something. */
+export interface ChatBurst {
+  /** Chat time (VOD seconds) the burst rises from its baseline, its busiest second, and where it has died down. */
+  onset: number;
+  peak: number;
+  end: number;
+  /** Distinct chatters posting in the 5 s around the peak, and what this stream typically has there. */
+  chatters: number;
+  expectedChatters: number;
+  /** Messages in the burst, and how many came from its busiest account. */
+  messages: number;
+  topAccountMessages: number;
+  /** Share of the burst's messages that are reactions (emotes, laughter, hype words, shouting). */
+  reactionShare: number;
+  /** 0..1: how sure the burst is a crowd reacting (many more distinct chatters than usual, reacting). */
+  score: number;
 }

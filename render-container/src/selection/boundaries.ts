@@ -1,14 +1,22 @@
-import { clamp } from "../analysis/stats";
+import type { SilenceRange } from "../analysis/types";
+import { clamp, movingAverage } from "../analysis/stats";
 import type { Moment } from "./types";
 
 export interface WindowContext {
   /** Combined per-second score. */
   scores: readonly number[];
   speechActivity: readonly number[];
-  /** Sorted cut-friendly times (pauses, silences), seconds. */
+  /** Sorted cut-friendly times (pauses, silences), seconds: the fallback when `pauses` is unknown. */
   quietPoints: readonly number[];
+  /** Sorted pauses between sentences (AudioAnalysis.pauses); a cut inside one cuts through no speech. */
+  pauses?: readonly SilenceRange[];
+  /** Loudness above the stream's baseline per second, dB: where a build-up rises. */
+  loudnessDb?: readonly number[];
   /** Sorted scene cuts in VOD seconds, when video was analysed. */
   sceneCuts?: readonly number[];
+  /** The audience and streamer scores per second: whether an event is led by chat alone. */
+  audience?: readonly number[];
+  streamer?: readonly number[];
   durationSeconds: number;
   minDuration: number;
   maxDuration: number;
@@ -17,39 +25,47 @@ export interface WindowContext {
 export const BOUNDARY_RULES = {
   /** The event continues while the score stays above this share of its peak... */
   eventRatio: 0.5,
-  /** ...and began where the score first rose above this share (the onset the lead-in is counted from). */
+  /** ...and began where the score first rose above this share (the onset the setup is looked for before). */
   onsetRatio: 0.3,
   /** ...allowing dips this long (a breath in the middle of a rant). */
   eventGapSeconds: 2,
-  /**
-   * Always show at least this much before the event's onset: a clip that starts at the reaction misses what
-   * led to it, and the build-up (the attempt, the joke) usually runs 15-30 s.
-   */
-  minLeadSeconds: 20,
-  /** Talking leading into the event is its setup, followed back at most this far. */
-  maxSetupSeconds: 30,
-  /** Speech activity above which a second counts as talking. */
+  /** Every clip shows at least this much before the event's onset, whatever the signals say. */
+  minLeadSeconds: 4,
+  /** The setup is looked for at most this far before the onset. */
+  maxSetupSeconds: 35,
+  /** Without any marker of where the setup starts, this much before the onset is shown. */
+  defaultLeadSeconds: 12,
+  /** A pause in the talk at least this long ends the setup: the talk after it leads into the moment. */
+  setupPauseSeconds: 1.8,
+  /** Speech activity above which a second counts as talking (when pauses are unknown). */
   talkingActivity: 0.25,
-  /** Pauses in the talking shorter than this do not end the setup. */
-  setupGapSeconds: 2,
-  /** Let the reaction breathe after the event. */
-  tailSeconds: 3,
-  /**
-   * ...but end at most this long after the peak: by then the stream has moved on, and a chat burst that keeps
-   * echoing (it lasts 15-20 s) is not something the viewer sees.
-   */
-  maxAfterPeakSeconds: 15,
+  /** A build-up: loudness climbing at least this many dB towards the onset... */
+  riseDb: 3,
+  /** ...not falling back by more than this on the way (speech is not a smooth line). */
+  riseSlackDb: 0.75,
+  /** The reaction after the peak: at least this long is kept... */
+  minPayoffSeconds: 8.5,
+  /** ...and this long after the event (voice, or chat's reaction mapped back) has died down... */
+  afterEventSeconds: 3,
+  /** ...but at most this long after the peak: by then the stream has moved on. */
+  maxAfterPeakSeconds: 22,
   /** At most this share of a clamped clip comes before the peak. */
   maxLeadShare: 0.6,
   /**
-   * Quiet points are looked for this far around each end: outward (more setup / more reaction) up to
-   * `snapOutwardSeconds`, inward only a little so snapping never eats the setup.
+   * A cut looks this far for a pause: outward (more setup / more reaction) up to `snapOutwardSeconds`, inward
+   * only a little so snapping never eats the setup.
    */
-  snapOutwardSeconds: 3,
-  snapInwardSeconds: 0.5,
+  snapOutwardSeconds: 6,
+  snapInwardSeconds: 1.5,
+  /** An end inside speech with no pause that near looks this far on (a rant that runs on is not cut). */
+  snapOutwardInSpeechSeconds: 12,
+  /** A cut sits this far inside a pause from the speech it borders. */
+  pauseMarginSeconds: 0.5,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
+  /** Kept for callers that pad around the reaction: seconds past the peak a trimmed clip still shows. */
+  tailSeconds: 3,
 } as const;
 
 /** The run of seconds around the peak where the score stays high (end exclusive); it starts at the onset. */
@@ -74,22 +90,132 @@ export function eventExtent(scores: readonly number[], peakSecond: number): { st
   return { start, end };
 }
 
-/**
- * Where the setup of an event begins: at least `minLeadSeconds` before it, and further back through the
- * streamer's talking that leads into it (the "here we go" before the play), up to `maxSetupSeconds`.
- */
-export function setupStart(eventStart: number, speechActivity: readonly number[]): number {
+export interface Boundary {
+  at: number;
+  /** Why the clip starts or ends there, for the moment's "why" data. */
+  reason: string;
+}
+
+/** Where the talk leading into the event begins: the end of the last long pause before it. */
+function talkStart(onset: number, lo: number, hi: number, ctx: Pick<WindowContext, "pauses" | "speechActivity">): Boundary | null {
   const r = BOUNDARY_RULES;
-  let start = eventStart - r.minLeadSeconds;
-  const limit = eventStart - r.maxSetupSeconds;
-  let miss = 0;
-  for (let i = Math.floor(eventStart) - 1; i >= Math.max(0, limit); i--) {
-    if ((speechActivity[i] ?? 0) >= r.talkingActivity) {
-      start = Math.min(start, i);
-      miss = 0;
-    } else if (++miss > r.setupGapSeconds) break;
+  if (ctx.pauses) {
+    for (let i = ctx.pauses.length - 1; i >= 0; i--) {
+      const p = ctx.pauses[i]!;
+      if (p.end > hi) continue;
+      if (p.end < lo) break;
+      if (p.end - p.start >= r.setupPauseSeconds) return { at: p.end, reason: `the streamer starts talking after a ${(p.end - p.start).toFixed(1)} s pause` };
+    }
+    return null;
   }
-  return Math.max(0, start);
+  // Per-second fallback: two quiet seconds in a row are a pause.
+  for (let i = Math.floor(hi) - 1; i - 1 >= Math.max(0, lo); i--) {
+    const quiet = (j: number) => (ctx.speechActivity[j] ?? 0) < r.talkingActivity;
+    if (!quiet(i + 1) && quiet(i) && quiet(i - 1)) return { at: i + 1, reason: "the streamer starts talking after a pause" };
+  }
+  return null;
+}
+
+/**
+ * Where a build-up towards the event began: the loudness before the onset (its upper envelope, so the gaps
+ * between words do not count) climbing steadily towards it. The event itself is left out: only what leads to it.
+ */
+function riseStart(onset: number, lo: number, loudnessDb: readonly number[] | undefined): Boundary | null {
+  if (!loudnessDb) return null;
+  const r = BOUNDARY_RULES;
+  const a = Math.max(0, Math.floor(lo) - 3);
+  const b = Math.min(loudnessDb.length, Math.floor(onset));
+  if (b - a < 8) return null;
+  // The loudest of 3 s bridges the gaps between words; a 5 s average then follows the level, not the syllables.
+  // Only the rise above the stream's usual level counts: coming back from a silence is not a build-up.
+  const slice = loudnessDb.slice(a, b).map((d) => Math.max(0, d));
+  const upper = slice.map((_, i) => Math.max(...slice.slice(Math.max(0, i - 1), i + 2)));
+  const level = movingAverage(upper, 2);
+  // The last seconds before the onset are often a breath before the shout: the climb is measured up to the top.
+  let top = level.length - 1;
+  for (let i = level.length - 1; i >= Math.max(0, level.length - 4); i--) if (level[i]! > level[top]!) top = i;
+  let i = top;
+  while (i - 1 >= Math.max(0, Math.floor(lo) - a) && level[i - 1]! <= level[i]! + r.riseSlackDb) i--;
+  const low = Math.min(...level.slice(i, top + 1));
+  const climb = level[top]! - low;
+  // The climb begins at the last second still near the low point (a flat stretch before it is no build-up).
+  let from = top;
+  while (from - 1 >= i && level[from - 1]! > low + 1) from--;
+  from = Math.max(i, from - 1);
+  if (climb < r.riseDb || top - from < 4) return null;
+  return { at: a + from, reason: `the build-up begins (loudness climbing ${climb.toFixed(0)} dB towards the moment)` };
+}
+
+/**
+ * Where the setup of an event begins, from the content: the talk leading into it (after the last long pause),
+ * the start of a build-up (loudness climbing towards it), or a scene cut; the earliest of those within
+ * `maxSetupSeconds` (a clip that starts a little early loses less than one that misses the setup). Without
+ * any, `defaultLeadSeconds` before the onset. Always at least `minLeadSeconds` before it.
+ */
+export function findSetup(onset: number, ctx: Pick<WindowContext, "pauses" | "speechActivity" | "loudnessDb" | "sceneCuts">): Boundary {
+  const r = BOUNDARY_RULES;
+  const hi = Math.max(0, onset - r.minLeadSeconds);
+  const lo = Math.max(0, onset - r.maxSetupSeconds);
+  const markers: Boundary[] = [];
+  const talk = talkStart(onset, lo, hi, ctx);
+  if (talk) markers.push(talk);
+  const rise = riseStart(onset, lo, ctx.loudnessDb);
+  if (rise && rise.at <= hi) markers.push(rise);
+  const cut = ctx.sceneCuts?.filter((c) => c >= lo && c <= hi).at(-1);
+  if (cut !== undefined) markers.push({ at: cut, reason: "a scene cut" });
+  if (markers.length === 0) return { at: Math.max(0, onset - r.defaultLeadSeconds), reason: "no setup marker found, a default lead" };
+  return markers.reduce((a, b) => (b.at < a.at ? b : a));
+}
+
+/** Kept for callers of the earlier API: the setup start from speech activity alone. */
+export function setupStart(eventStart: number, speechActivity: readonly number[]): number {
+  return findSetup(eventStart, { speechActivity }).at;
+}
+
+/**
+ * Where the reaction after the peak is over: the event (the voice staying up, chat's reaction mapped back)
+ * plus `afterEventSeconds`, at least `minPayoffSeconds` after the peak, at most `maxAfterPeakSeconds`.
+ */
+export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): Boundary {
+  const r = BOUNDARY_RULES;
+  const wanted = Math.max(latestMoment + r.minPayoffSeconds, eventEnd + r.afterEventSeconds);
+  if (wanted > peak + r.maxAfterPeakSeconds) return { at: peak + r.maxAfterPeakSeconds, reason: `the reaction runs on; cut ${r.maxAfterPeakSeconds} s after the peak` };
+  return eventEnd + r.afterEventSeconds >= peak + r.minPayoffSeconds
+    ? { at: wanted, reason: "the reaction has died down" }
+    : { at: wanted, reason: "the reaction after the peak" };
+}
+
+/** Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. */
+function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end"): number[] {
+  if (!ctx.pauses) return [...ctx.quietPoints];
+  const m = BOUNDARY_RULES.pauseMarginSeconds;
+  return ctx.pauses.map((p) => {
+    const inset = Math.min(m, (p.end - p.start) / 2);
+    return side === "start" ? p.end - inset : p.start + inset;
+  });
+}
+
+/** True when `t` lies in speech: pauses are known and none holds it. */
+export function insideSpeech(t: number, pauses: readonly SilenceRange[] | undefined): boolean {
+  if (!pauses) return false;
+  return !pauses.some((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6);
+}
+
+/** The point nearest `t` within [t - before, t + after], preferring the side given (1 s handicap for the other). */
+function nearestIn(points: readonly number[], t: number, before: number, after: number, prefer: "earlier" | "later"): number | null {
+  let best: number | null = null;
+  let bestCost = Infinity;
+  for (const p of points) {
+    if (p < t - before) continue;
+    if (p > t + after) break;
+    const wrongSide = prefer === "earlier" ? p > t : p < t;
+    const cost = Math.abs(p - t) + (wrongSide ? 1 : 0);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = p;
+    }
+  }
+  return best;
 }
 
 /** Clamps a window to [min, max] seconds and to the VOD; growth goes mostly before the peak (more setup). */
@@ -121,49 +247,37 @@ export function clampWindow(start: number, end: number, peak: number, ctx: Pick<
   return { start: Math.max(0, s), end: Math.min(total, e) };
 }
 
-/** The nearest point within [t - before, t + after], preferring the side given by `prefer`. */
-function nearestIn(points: readonly number[], t: number, before: number, after: number, prefer: "earlier" | "later"): number | null {
-  let best: number | null = null;
-  let bestCost = Infinity;
-  for (const p of points) {
-    if (p < t - before) continue;
-    if (p > t + after) break;
-    const wrongSide = prefer === "earlier" ? p > t : p < t;
-    const cost = Math.abs(p - t) + (wrongSide ? 1 : 0);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = p;
-    }
-  }
-  return best;
-}
-
 /**
- * Moves the ends onto scene cuts (preferred: no flash of the previous scene) or quiet points (no cut
- * mid-word), never so far that the peak falls out or the length leaves [min, max].
+ * Moves the ends onto scene cuts (no flash of the previous scene) or pauses between sentences (no cut through
+ * speech), never so far that the peak falls out or the length leaves [min, max]. A scene cut inside speech is
+ * not taken when pauses are known: a sentence cut in half is worse than a frame of the previous scene.
  */
 export function snapWindow(
   w: { start: number; end: number; peak: number },
   quietPoints: readonly number[],
   sceneCuts: readonly number[] | undefined,
   limits: { minDuration: number; maxDuration: number; durationSeconds: number },
+  pauses?: readonly SilenceRange[],
 ): { start: number; end: number } {
   const r = BOUNDARY_RULES;
   const ok = (s: number, e: number) =>
     s >= 0 && e <= limits.durationSeconds + 1e-9 && e - s >= Math.min(limits.minDuration, limits.durationSeconds) - 1e-9 && e - s <= limits.maxDuration + 1e-9;
   let { start, end } = w;
+  const cuts = sceneCuts?.filter((c) => !insideSpeech(c, pauses));
 
-  const cutStart = sceneCuts ? nearestIn(sceneCuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
-  const quietStart = nearestIn(quietPoints, start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
-  for (const s of [cutStart, quietStart]) {
+  const cutStart = cuts ? nearestIn(cuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
+  const pauseStart = nearestIn(cutPoints({ pauses, quietPoints }, "start"), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
+  for (const s of [cutStart, pauseStart]) {
     if (s !== null && s <= w.peak - r.peakMarginSeconds && ok(s, end)) {
       start = s;
       break;
     }
   }
-  const cutEnd = sceneCuts ? nearestIn(sceneCuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
-  const quietEnd = nearestIn(quietPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
-  for (const e of [cutEnd, quietEnd]) {
+  const cutEnd = cuts ? nearestIn(cuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
+  const endPoints = cutPoints({ pauses, quietPoints }, "end");
+  const pauseEnd = nearestIn(endPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
+  const farEnd = pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(endPoints, end, 0, r.snapOutwardInSpeechSeconds, "later") : null;
+  for (const e of [cutEnd, pauseEnd, farEnd]) {
     if (e !== null && e >= w.peak + r.peakMarginSeconds && ok(start, e)) {
       end = e;
       break;
@@ -173,28 +287,101 @@ export function snapWindow(
 }
 
 /**
- * The clip window for an event peaking at `peakSecond`: setup before, reaction after, clamped and snapped.
- * `onset` is where the event began, for callers that must keep its lead-in.
+ * Moves an end that ended up inside speech (after clamping, fitting the budget or making room for a neighbour)
+ * to the nearest pause: inward first, as long as the peak stays inside and the clip keeps its minimum length
+ * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
+ * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length.
  */
-export function momentWindow(peakSecond: number, ctx: WindowContext): { start: number; end: number; peak: number; onset: number } {
+export function settleInPauses(
+  w: { start: number; end: number },
+  peak: number,
+  ctx: Pick<WindowContext, "pauses" | "quietPoints" | "minDuration" | "maxDuration" | "durationSeconds">,
+  taken: readonly { start: number; end: number }[] = [],
+): { start: number; end: number } {
+  if (!ctx.pauses) return w;
+  const min = Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9;
+  const max = ctx.maxDuration + 1e-9;
+  const reach = BOUNDARY_RULES.snapInwardSeconds + 1.5;
+  const margin = BOUNDARY_RULES.peakMarginSeconds;
+  const clear = (a: number, b: number) => taken.every((t) => t.end <= a + 1e-9 || t.start >= b - 1e-9);
+  let { start, end } = w;
+  if (insideSpeech(start, ctx.pauses)) {
+    const points = cutPoints(ctx, "start");
+    const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
+    const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
+    if (later !== undefined) start = later;
+    else if (earlier !== undefined) start = earlier;
+  }
+  if (insideSpeech(end, ctx.pauses)) {
+    const points = cutPoints(ctx, "end");
+    const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+    const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
+    if (earlier !== undefined) end = earlier;
+    else if (later !== undefined) end = later;
+  }
+  return { start, end };
+}
+
+export interface MomentWindow {
+  start: number;
+  end: number;
+  peak: number;
+  /** Where the event began (its setup is before this) and ended (its reaction follows). */
+  onset: number;
+  eventEnd: number;
+  /** Why each end is where it is. */
+  why: { start: string; end: string };
+}
+
+/**
+ * The clip window for an event peaking at `peakSecond`: its setup from the content before it, its payoff
+ * after it, clamped to [min, max] and snapped to a pause or scene cut; `why` explains both ends.
+ */
+export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWindow {
   const peak = Math.min(peakSecond + 0.5, ctx.durationSeconds);
   const ev = eventExtent(ctx.scores, peakSecond);
-  const rawStart = setupStart(ev.start, ctx.speechActivity);
-  const rawEnd = Math.min(ev.end + BOUNDARY_RULES.tailSeconds, peak + BOUNDARY_RULES.maxAfterPeakSeconds);
-  const clamped = clampWindow(rawStart, rawEnd, peak, ctx);
-  const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx);
-  return { ...snapped, peak, onset: ev.start };
+  const setup = findSetup(ev.start, ctx);
+  // Led by chat alone, the moment is somewhere in the range chat's lag allows (the event's extent): the payoff
+  // is counted from its latest possible time.
+  const chatLed = ctx.audience !== undefined && ctx.streamer !== undefined && (ctx.audience[peakSecond] ?? 0) > 2 * (ctx.streamer[peakSecond] ?? 0);
+  const payoff = payoffEnd(peak, ev.end, chatLed ? Math.max(peak, ev.end - 1) : peak);
+  const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
+  const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
+  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+}
+
+/** One sentence per end of the clip: what marked it, and what clamping and snapping did to it. */
+export function describeEnds(
+  w: { start: number; end: number },
+  peak: number,
+  setup: Boundary,
+  payoff: Boundary,
+  clamped: { start: number; end: number },
+  ctx: Pick<WindowContext, "pauses" | "sceneCuts">,
+): { start: string; end: string } {
+  const how = (t: number, asked: number, clampedTo: number) => {
+    const parts: string[] = [];
+    if (Math.abs(clampedTo - asked) > 0.05) parts.push("moved to keep the clip within its length limits");
+    if (ctx.sceneCuts?.some((c) => Math.abs(c - t) < 1e-6)) parts.push("on a scene cut");
+    else if (ctx.pauses?.some((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6)) parts.push("in a pause between sentences");
+    else if (insideSpeech(t, ctx.pauses)) parts.push("no pause nearby, so inside speech");
+    return parts.length ? `, ${parts.join(", ")}` : "";
+  };
+  return {
+    start: `starts ${(peak - w.start).toFixed(1)} s before the peak: ${setup.reason}${how(w.start, setup.at, clamped.start)}`,
+    end: `ends ${(w.end - peak).toFixed(1)} s after the peak: ${payoff.reason}${how(w.end, payoff.at, clamped.end)}`,
+  };
 }
 
 /**
  * Re-snaps a chosen moment to scene cuts found later on its downloaded video (VOD seconds). Manual
- * highlights keep the range the client asked for.
+ * highlights keep the range the client asked for; a cut inside the moment's known speech is not taken.
  */
 export function refineBoundaries(moment: Moment, cuts: readonly number[], limits?: { minDuration?: number; maxDuration?: number; durationSeconds?: number }): Moment {
   if (moment.source === "manual" || cuts.length === 0) return moment;
   const len = moment.end - moment.start;
   const tol = BOUNDARY_RULES.cutToleranceSeconds;
-  const sorted = [...cuts].sort((a, b) => a - b);
+  const sorted = [...cuts].sort((a, b) => a - b).filter((c) => !insideSpeech(c, moment.pauses));
   // The current length is always acceptable: refining must never make a valid moment invalid.
   const snapped = snapWindow(moment, [], sorted, {
     minDuration: Math.min(limits?.minDuration ?? len - 2 * tol, len),

@@ -25,7 +25,7 @@ function shrinkTo(w: Span, peak: number, onset: number, length: number, taken: r
   const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
   const start = Math.max(w.start, end - length);
   if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
-  const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length });
+  const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length }, ctx.pauses);
   const clear = taken.every((t) => overlapSeconds(snapped, t) === 0);
   return clear && momentDuration(snapped) <= length + 1e-9 ? snapped : { start, end };
 }

@@ -1,6 +1,6 @@
 import type { ProfileTuning } from "../../../common/contract/normalized-request";
 import { clamp, movingAverage, ramp } from "../analysis/stats";
-import type { AudioAnalysis, ChatSignals } from "../analysis/types";
+import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import type { SecondScores } from "./types";
 
 /**
@@ -12,6 +12,11 @@ export const SCORE_RAMPS = {
   loudDb: [4, 16],
   /** Syllable peaks per second: excited, fast speech. */
   speechRate: [3.5, 6],
+  /**
+   * Syllable peaks per second (3 s average) that say a loud stretch is a voice: speech moves at 3-6 syllables
+   * a second, explosions and music rise and fall far slower. Below the first value loudness is not the streamer.
+   */
+  voicedRate: [1.6, 2.8],
   /** log2 of chat rate vs baseline: 1.4x is noise, 5.7x is a burst. */
   log2RateRatio: [0.5, 2.5],
   /** log2 of distinct chatters vs typical: many people reacting, not one spammer. */
@@ -28,10 +33,32 @@ export function audioHypeScore(loudDbAboveBaseline: number): number {
   return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], SCORE_RAMPS.loudDb[1]);
 }
 
-/** The streamer's own presence: excitement in the voice (loudness, carried by speech, and speech pace). */
+/**
+ * The streamer's own presence: excitement in the voice (loudness, carried by speech, and speech pace). Loudness
+ * without syllables (game audio: explosions, music, sirens) is not the streamer and scores nothing.
+ */
 export function streamerScore(audioHype: number, speechActivity: number, speechRate: number): number {
   const fast = ramp(speechRate, SCORE_RAMPS.speechRate[0], SCORE_RAMPS.speechRate[1]);
-  return clamp(audioHype * (0.75 + 0.25 * speechActivity) + 0.15 * fast * speechActivity * Math.min(1, audioHype * 3), 0, 1);
+  const voiced = ramp(speechRate, SCORE_RAMPS.voicedRate[0], SCORE_RAMPS.voicedRate[1]);
+  return clamp(voiced * (audioHype * (0.75 + 0.25 * speechActivity) + 0.15 * fast * speechActivity * Math.min(1, audioHype * 3)), 0, 1);
+}
+
+/**
+ * Chat's reaction credited to the moments it may be reacting to: a burst whose first messages come at chat time
+ * c reacts to something between c - maxLag and c - minLag (chat takes 5-15 s: the stream's delay plus reading
+ * and typing). The whole range gets the burst's score, so the audio decides where in it the moment is when the
+ * streamer reacted too, and a clip covering the range keeps the moment when only chat did.
+ */
+export const REACTION_LAG = { minSeconds: 3, maxSeconds: 15 } as const;
+
+export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number): number[] {
+  const out = new Array<number>(seconds).fill(0);
+  for (const b of bursts) {
+    const from = Math.max(0, Math.floor(b.onset - REACTION_LAG.maxSeconds));
+    const to = Math.min(seconds - 1, Math.floor(b.onset - REACTION_LAG.minSeconds));
+    for (let i = from; i <= to; i++) out[i] = Math.max(out[i]!, b.score);
+  }
+  return out;
 }
 
 /** The audience's reaction: a burst of messages from many chatters, full of emotes and laughter. */
@@ -57,14 +84,19 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
-  const rate = movingAverage(padTo(audio.speechRate, seconds, 0), 1);
   const audioHype = loud.map(audioHypeScore);
-  const streamer = audioHype.map((h, i) => streamerScore(h, activity[i]!, rate[i]!));
-  const audience = chatAvailable
-    ? Array.from({ length: seconds }, (_, i) =>
-        audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0, chat!.burstZ[i] ?? 0),
-      )
-    : new Array<number>(seconds).fill(0);
+  // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
+  // would lend an explosion the syllables of the talk just before it.
+  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d)));
+  const rawRate = padTo(audio.speechRate, seconds, 0);
+  const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!)), 1).map((v) => clamp(v, 0, 1));
+  const audience = !chatAvailable
+    ? new Array<number>(seconds).fill(0)
+    : chat!.bursts
+      ? audienceFromBursts(chat!.bursts, seconds)
+      : Array.from({ length: seconds }, (_, i) =>
+          audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0, chat!.burstZ[i] ?? 0),
+        );
 
   let wa = chatAvailable ? tuning.audience_weight : 0;
   let ws = tuning.streamer_weight;
@@ -78,16 +110,21 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
 }
 
 /** How much a moment backed by only one of the two signals is marked down when both weigh the same. */
-export const CORROBORATION_PENALTY = 0.4;
+export const CORROBORATION_PENALTY = 0.25;
 
 /**
- * Weighted mean of the audience and streamer scores, marked down when only one of them reacts: a shout chat
- * ignores, or chat spam over a silent stream, is weaker evidence than both at once. The markdown shrinks as
- * the weights diverge, so a chat-weighted profile still takes chat-only moments (and at 1/0 ignores voice).
+ * Weighted quadratic mean of the audience and streamer scores, marked down when only one of them reacts: a
+ * shout chat ignores is weaker evidence than both at once. The quadratic mean lets a strong single signal
+ * through under even weights (balanced takes a streamer-only or chat-only moment, after the ones both
+ * signals back), and ranks by the heavier-weighted signal under uneven ones; the markdown shrinks as the
+ * weights diverge. Everything moves continuously with the weights (at 1/0 only chat counts).
  */
 export function combineScores(audience: number, streamer: number, wa: number, ws: number): number {
   if (wa + ws <= 0) return 0;
-  const mean = (wa * audience + ws * streamer) / (wa + ws);
+  // One signal alone is that signal (exactly: no rounding through the square root).
+  if (ws <= 0) return clamp(audience, 0, 1);
+  if (wa <= 0) return clamp(streamer, 0, 1);
+  const mean = Math.sqrt((wa * audience * audience + ws * streamer * streamer) / (wa + ws));
   const balance = Math.min(wa, ws) / Math.max(wa, ws);
   const hi = Math.max(audience, streamer);
   const agreement = hi > 0 ? Math.min(audience, streamer) / hi : 1;

@@ -1,14 +1,14 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { momentWindow, type WindowContext } from "./boundaries";
+import { insideSpeech, momentWindow, settleInPauses, type WindowContext } from "./boundaries";
 import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
 import { manualMoment } from "./manual-moments";
 import { describeMoment } from "./moment-signals";
 import { computeSecondScores } from "./second-scores";
-import { isNearDuplicate } from "./similarity";
+import { isNearDuplicate, overlapSeconds } from "./similarity";
 import { momentDuration, type HighlightDurationParams, type Moment } from "./types";
 
 export interface SelectMomentsInput {
@@ -28,9 +28,11 @@ export interface SelectMomentsInput {
 /**
  * Chooses one profile's reel moments:
  * 1. score every second under the profile's weights, keep bucket peaks that beat highlight_min_score;
- * 2. give each peak a window: the setup before it, the reaction after it, clamped to [min, max] and snapped
- *    to quiet points / scene cuts;
- * 3. drop near-duplicates (similarity_threshold) and make room for manual highlights;
+ * 2. give each peak a window: the setup found before it (talk after a pause, a build-up, a scene cut), the
+ *    reaction after it, clamped to [min, max] and snapped to pauses between sentences / scene cuts, each end
+ *    explained in the moment's reasons;
+ * 3. drop near-duplicates (similarity_threshold, between the events rather than their clips) and make room
+ *    for manual highlights;
  * 4. fill greedily by score up to the target length minus the manual seconds (the last moment may run over
  *    the target when that lands closer to it than leaving it out: never by a whole clip);
  * 5. return manual + automatic moments in chronological order.
@@ -66,6 +68,10 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
     scores: scores.combined,
     speechActivity: audio.speechActivity,
     quietPoints: audio.quietPoints,
+    pauses: audio.pauses,
+    loudnessDb: audio.loudnessAboveBaselineDb,
+    audience: scores.audience,
+    streamer: scores.streamer,
     sceneCuts: input.sceneCuts ? [...input.sceneCuts].sort((a, b) => a - b) : undefined,
     durationSeconds: duration,
     minDuration: minLen,
@@ -75,6 +81,7 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
   const autoBudgetSeconds = budget;
   const candidates = candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score);
   const chosen: Moment[] = [];
+  const chosenEvents: { start: number; end: number; signals: Moment["signals"] }[] = [];
   for (const cand of candidates) {
     // Even the shortest clip would now overshoot the target by more than the shortfall it fills.
     if (2 * budget <= Math.min(minLen, duration) + 1e-9) break;
@@ -85,9 +92,17 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
 
     const win = momentWindow(cand.peakSecond, ctx);
     const gap = fitBetween(win, peak, taken, minLen, duration);
-    const w = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
-    if (!w) continue;
+    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
+    if (!fitted) continue;
+    const w = settleInPauses(fitted, peak, ctx, taken);
 
+    const signals = describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto");
+    // Every clip says why it starts and ends where it does (budget and neighbours may have moved an end).
+    const why = {
+      start: Math.abs(w.start - win.start) < 1e-6 ? win.why.start : `starts ${(peak - w.start).toFixed(1)} s before the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.start, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
+      end: Math.abs(w.end - win.end) < 1e-6 ? win.why.end : `ends ${(w.end - peak).toFixed(1)} s after the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.end, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
+    };
+    signals.reasons.push(why.start, why.end);
     const moment: Moment = {
       start: w.start,
       end: w.end,
@@ -96,12 +111,17 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
       profile,
       source: "auto",
       label: null,
-      signals: describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto"),
+      signals,
+      ...(audio.pauses ? { pauses: audio.pauses.filter((p) => p.end >= w.start - 5 && p.start <= w.end + 5) } : {}),
     };
-    // Similarity is about not choosing the same highlight twice automatically; next to a manual range an
-    // automatic moment only has to make room (fitBetween above), as spec 2.2 rule 5 asks.
-    if (isNearDuplicate(moment, chosen, tuning.similarity_threshold)) continue;
+    // Similarity is about not choosing the same highlight twice automatically, so it compares the events (from
+    // onset to the end of the reaction), not the clips: two events close together have clips that touch, and
+    // are still two highlights. Next to a manual range an automatic moment only has to make room (fitBetween
+    // above), as spec 2.2 rule 5 asks.
+    const event = { start: win.onset, end: win.eventEnd, signals: moment.signals };
+    if (chosen.some((c) => overlapSeconds(c, moment) > 0) || isNearDuplicate(event, chosenEvents, tuning.similarity_threshold)) continue;
     chosen.push(moment);
+    chosenEvents.push(event);
     budget -= momentDuration(moment);
   }
   return {

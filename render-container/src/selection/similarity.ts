@@ -5,8 +5,11 @@ export interface Span {
   end: number;
 }
 
-/** Gap (seconds) at which two moments' time similarity has fallen to 1/e. */
-export const PROXIMITY_SCALE_SECONDS = 30;
+/**
+ * Gap (seconds) at which two moments' time similarity has fallen to 1/e. Short: two clips a few seconds apart
+ * are often two different events close together (a play, then chat laughing at the streamer's reaction).
+ */
+export const PROXIMITY_SCALE_SECONDS = 10;
 
 export function overlapSeconds(a: Span, b: Span): number {
   return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));

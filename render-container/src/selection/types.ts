@@ -13,6 +13,11 @@ export interface Moment {
   source: "auto" | "manual";
   label: string | null;
   signals: MomentSignals;
+  /**
+   * Pauses between sentences around the moment (VOD seconds), when the audio analysis found them: later
+   * re-snapping (refineBoundaries) moves an end only to a scene cut inside one, never into speech.
+   */
+  pauses?: { start: number; end: number }[];
 }
 
 export interface HighlightDurationParams {

@@ -42,4 +42,25 @@ describe("deriveVoiceFeatures", () => {
     expect(f.quietPoints.some((q) => q < 10)).toBe(true);
     expect(f.quietPoints).toContain(25);
   });
+
+  it("finds the pauses between sentences against the local floor, not inside words, whatever the stream does elsewhere", () => {
+    // 0-60 s: sentences of 3.4 s (syllables down to -52 dB between them) with 0.6 s pauses at the bed (-55 dB);
+    // 60-240 s: a long quiet stretch at -75 dB that drags the stream-wide floor down; 250-260 s: digital silence.
+    const db = (t: number) => {
+      if (t >= 250 && t < 260) return -120;
+      if (t >= 60) return -75;
+      const inSentence = t % 4 < 3.4;
+      return inSentence ? -52 + 25 * Math.max(0, Math.sin(2 * Math.PI * 4 * t)) : -55;
+    };
+    const f = deriveVoiceFeatures(envelope(270, db), FRAME, 270, [{ start: 250, end: 260 }]);
+    const talkPauses = f.pauses.filter((p) => p.end <= 60);
+    // One pause per sentence gap (the 4th s of every 4), none inside a sentence (gaps between syllables are short).
+    expect(talkPauses.length).toBeGreaterThanOrEqual(13);
+    for (const p of talkPauses) {
+      expect(p.end - p.start).toBeGreaterThanOrEqual(0.45);
+      expect((p.start + p.end) / 2 % 4).toBeGreaterThan(3.2);
+    }
+    // Talk stays voiced against its own surroundings, not everything above the quiet stretch's level.
+    expect(f.speechActivity[30]!).toBeLessThan(0.9);
+  });
 });

@@ -207,7 +207,9 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     const covering = truth.renditions.chunked.filter((x) => ranges.some((r) => x.start < r.end + 0.5 && x.start + x.duration > r.start - 0.5)).reduce((s, x) => s + x.bytes, 0);
     console.log(`facecam sample: ${sampled.length} segments of 160p30, ${sampleBytes} bytes; the same segments of the source ${sameInSource}; the source segments the tasks need ${covering}; analysis stages ${JSON.stringify(stats.stageSeconds)}; audio ${stats.bytesDownloaded.audio} bytes`);
     expect(sampleBytes).toBeLessThan(0.8 * sameInSource);
-    expect(sampleBytes).toBeLessThan(0.4 * covering);
+    // (Half at most: since issue 13 clips start where their setup does, not a fixed 20 s before the event, so
+    // the three moments' clips here are shorter and cover fewer source segments.)
+    expect(sampleBytes).toBeLessThan(0.5 * covering);
   });
 
   it("passes on the warnings of the source and the selection, and reports the analysis stages in order", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { clampWindow, eventExtent, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { clampWindow, eventExtent, findSetup, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
-import { audienceScore, combineScores, computeSecondScores, streamerScore } from "../../../render-container/src/selection/second-scores";
+import { audienceFromBursts, audienceScore, combineScores, computeSecondScores, streamerScore } from "../../../render-container/src/selection/second-scores";
 import { isNearDuplicate, momentSimilarity, signalSimilarity, timeSimilarity } from "../../../render-container/src/selection/similarity";
 import type { Moment } from "../../../render-container/src/selection/types";
 import { audio, chat, TUNING } from "./signals";
@@ -31,11 +31,15 @@ function moment(start: number, end: number, peak: number, over: Partial<Moment> 
 }
 
 describe("scores", () => {
-  it("marks single-signal moments down under balanced weights, not under one-sided weights", () => {
+  it("marks single-signal moments down under balanced weights (still above the threshold when strong), less under one-sided ones", () => {
     expect(combineScores(1, 1, 0.5, 0.5)).toBe(1);
-    expect(combineScores(1, 0, 0.5, 0.5)).toBeLessThan(TUNING.balanced.highlight_min_score);
-    expect(combineScores(0, 1, 0.5, 0.5)).toBeLessThan(TUNING.balanced.highlight_min_score);
-    expect(combineScores(1, 0, 0.8, 0.2)).toBeGreaterThan(TUNING.audience.highlight_min_score);
+    const single = combineScores(1, 0, 0.5, 0.5);
+    expect(single).toBeLessThan(0.6);
+    expect(single).toBeGreaterThan(TUNING.balanced.highlight_min_score);
+    expect(combineScores(0, 1, 0.5, 0.5)).toBeCloseTo(single, 9);
+    expect(combineScores(1, 0, 0.8, 0.2)).toBeGreaterThan(combineScores(0, 1, 0.8, 0.2));
+    // The profile's own signal alone beats the other profile's signal alone, by a wide margin.
+    expect(combineScores(0, 0.9, 0.2, 0.8)).toBeGreaterThan(1.9 * combineScores(0.9, 0, 0.2, 0.8));
     expect(combineScores(1, 0, 1, 0)).toBe(1);
     expect(combineScores(0, 1, 1, 0)).toBe(0);
   });
@@ -49,6 +53,21 @@ describe("scores", () => {
   it("maps a shout over the baseline high and normal talking low", () => {
     expect(streamerScore(1, 0.9, 5)).toBeGreaterThan(0.95);
     expect(streamerScore(0, 0.7, 3)).toBe(0);
+  });
+
+  it("does not take loud audio without syllables (explosions, music) for the streamer", () => {
+    expect(streamerScore(1, 1, 1)).toBe(0);
+    expect(streamerScore(1, 1, 2.2)).toBeLessThan(streamerScore(1, 1, 3));
+  });
+
+  it("credits a chat burst to the 3-15 s before it (chat's lag), with the burst's score", () => {
+    const burst = { onset: 100, peak: 102, end: 110, chatters: 40, expectedChatters: 5, messages: 60, topAccountMessages: 2, reactionShare: 0.8, score: 0.9 };
+    const a = audienceFromBursts([burst], 200);
+    expect(a[85]).toBe(0.9);
+    expect(a[97]).toBe(0.9);
+    expect(a[84]).toBe(0);
+    expect(a[98]).toBe(0);
+    expect(a[100]).toBe(0);
   });
 
   it("scores on audio alone when chat is unavailable, whatever the audience weight", () => {
@@ -118,15 +137,24 @@ describe("boundaries", () => {
     expect(eventExtent(s, 11)).toEqual({ start: 10, end: 13 });
   });
 
-  it("starts the setup at least 20 s before the event, further back through talking", () => {
+  it("starts the setup where the talk leading into the event begins, else a default lead before it", () => {
     const silent = new Array(200).fill(0);
-    expect(setupStart(100, silent)).toBe(80);
+    expect(setupStart(100, silent)).toBe(88);
     const talking = silent.map((_, i) => (i >= 72 && i < 100 ? 0.6 : 0));
     expect(setupStart(100, talking)).toBe(72);
-    // Talking far back (beyond 30 s) is not followed.
+    // Talk without a pause within 35 s marks nothing.
     const always = silent.map(() => 0.6);
-    expect(setupStart(100, always)).toBe(70);
+    expect(setupStart(100, always)).toBe(88);
     expect(setupStart(5, silent)).toBe(0);
+  });
+
+  it("takes the earliest marker: a pause in the talk, a scene cut, a build-up", () => {
+    const talking = new Array(200).fill(0).map((_, i) => (i >= 80 && i < 100 ? 0.6 : 0));
+    expect(findSetup(100, { speechActivity: talking, sceneCuts: [70] })).toEqual({ at: 70, reason: "a scene cut" });
+    expect(findSetup(100, { speechActivity: talking, sceneCuts: [90] }).at).toBe(80);
+    // A pause between sentences (sub-second pauses known) marks the talk's start.
+    const pauses = [{ start: 66, end: 68.5 }, { start: 75, end: 75.5 }];
+    expect(findSetup(100, { speechActivity: talking, pauses }).at).toBe(68.5);
   });
 
   it("clamps to [min, max], keeping the peak and growing mostly before it", () => {

@@ -69,11 +69,12 @@ describe("selection on a generated VOD read through the local Twitch server", ()
     expect(clip.signals.reasons.some((r) => r.startsWith("voice +"))).toBe(true);
   });
 
-  it("audience also takes the chat-only burst; streamer does not", () => {
+  it("no profile takes the copy-paste spam (a dozen accounts posting five lines each is not a crowd reacting)", () => {
     const audience = selectMoments({ audio, chat, durationSeconds: truth.duration_seconds, tuning: TUNING.audience, params: PARAMS, manual: [], profile: "audience" });
     const streamer = selectMoments({ audio, chat, durationSeconds: truth.duration_seconds, tuning: TUNING.streamer, params: PARAMS, manual: [], profile: "streamer" });
-    expect(covers(audience, spam().peak)).toBe(true);
+    expect(covers(audience, spam().peak)).toBe(false);
     expect(covers(streamer, spam().peak)).toBe(false);
+    expect(covers(audience, hype().peak)).toBe(true);
     expect(covers(streamer, hype().peak)).toBe(true);
   });
 });

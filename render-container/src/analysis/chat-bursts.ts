@@ -1,0 +1,122 @@
+import { reactionKind } from "./chat-lexicon";
+import { median, ramp } from "./stats";
+import type { ChatBurst, ChatCommentInput } from "./types";
+
+/**
+ * Finds the moments chat reacted to as a crowd: stretches where many more distinct chatters post than this
+ * stream usually has. Counting chatters rather than messages is what makes spam harmless: one account
+ * flooding chat adds one chatter, and a handful of accounts pasting the same line add a handful.
+ */
+export const BURST_RULES = {
+  /** Distinct chatters are counted over this many seconds around each second. */
+  windowHalfSeconds: 2,
+  /** The usual number of chatters is the median over this much chat around each second (follows a busy chat's waves). */
+  localBaselineHalfSeconds: 120,
+  /** A burst needs this many more chatters than usual... */
+  minExtraChatters: 4,
+  /** ...and that many must be this unlikely for the stream (Poisson-style z-score). */
+  minZ: 3,
+  /** Seconds between two active seconds that still belong to the same burst. */
+  joinGapSeconds: 3,
+  /** Messages per chatter above which a burst looks like copy-paste spam rather than a reaction. */
+  spamMessagesPerChatter: [1.5, 3] as [number, number],
+} as const;
+
+/** Chat-time seconds [0, span) with the distinct chatters in the window around each, in one sliding pass. */
+export function windowedUniqueChatters(sorted: readonly ChatCommentInput[], span: number, half: number): number[] {
+  const out = new Array<number>(span).fill(0);
+  const inWindow = new Map<string, number>();
+  let lo = 0;
+  let hi = 0;
+  for (let t = 0; t < span; t++) {
+    while (hi < sorted.length && sorted[hi]!.offset_seconds < t + half + 1) {
+      const k = chatterKey(sorted[hi]!, hi);
+      inWindow.set(k, (inWindow.get(k) ?? 0) + 1);
+      hi++;
+    }
+    while (lo < hi && sorted[lo]!.offset_seconds < t - half) {
+      const k = chatterKey(sorted[lo]!, lo);
+      const left = (inWindow.get(k) ?? 1) - 1;
+      if (left <= 0) inWindow.delete(k);
+      else inWindow.set(k, left);
+      lo++;
+    }
+    out[t] = inWindow.size;
+  }
+  return out;
+}
+
+/** Anonymous comments (deleted accounts) count as distinct chatters: there is no evidence they are the same. */
+export function chatterKey(c: ChatCommentInput, index: number): string {
+  return c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${index}`;
+}
+
+/** The usual value around each second: the median over a long window, sampled every 10 s (cheap, and smooth enough). */
+function localBaseline(values: readonly number[], half: number): number[] {
+  const step = 10;
+  const samples: number[] = [];
+  for (let c = 0; c < values.length; c += step) samples.push(median(values.slice(Math.max(0, c - half), Math.min(values.length, c + half + 1))));
+  return values.map((_, i) => samples[Math.min(samples.length - 1, Math.round(i / step))]!);
+}
+
+/** Bursts in chat time, strongest first. `sorted`: usable comments ordered by offset; `span`: chat seconds covered. */
+export function findChatBursts(sorted: readonly ChatCommentInput[], span: number): ChatBurst[] {
+  const r = BURST_RULES;
+  if (sorted.length === 0 || span <= 0) return [];
+  const chatters = windowedUniqueChatters(sorted, span, r.windowHalfSeconds);
+  const perSecond = windowedUniqueChatters(sorted, span, 0);
+  const global = median(chatters);
+  const local = localBaseline(chatters, r.localBaselineHalfSeconds);
+  const expected = local.map((l) => Math.max(l, global));
+  const z = chatters.map((u, i) => (u - expected[i]!) / Math.sqrt(expected[i]! + 1));
+  const active = chatters.map((u, i) => u - expected[i]! >= r.minExtraChatters && z[i]! >= r.minZ);
+
+  const groups: { from: number; to: number }[] = [];
+  for (let i = 0; i < span; i++) {
+    if (!active[i]) continue;
+    const last = groups.at(-1);
+    if (last && i - last.to <= r.joinGapSeconds) last.to = i;
+    else groups.push({ from: i, to: i });
+  }
+
+  const bursts: ChatBurst[] = [];
+  let first = 0;
+  for (const g of groups) {
+    let peak = g.from;
+    for (let i = g.from; i <= g.to; i++) if (chatters[i]! > chatters[peak]!) peak = i;
+    // The window reaches `half` seconds ahead, so the burst's first messages come at or a little after the first
+    // active second.
+    const end = g.to + r.windowHalfSeconds + 1;
+    while (first < sorted.length && sorted[first]!.offset_seconds < g.from) first++;
+    let messages = 0;
+    let reactions = 0;
+    // The onset: the first second from the first active one where distinct chatters clearly beat a second's share.
+    let onset = -1;
+    for (let i = g.from; i <= peak && onset < 0; i++) {
+      const e1 = expected[i]! / (2 * r.windowHalfSeconds + 1);
+      if (perSecond[i]! >= Math.max(2, e1 + 2 * Math.sqrt(e1) + 0.5)) onset = i;
+    }
+    const perAccount = new Map<string, number>();
+    for (let k = first; k < sorted.length && sorted[k]!.offset_seconds < end; k++) {
+      const c = sorted[k]!;
+      messages++;
+      if (reactionKind(c.text, c.emote_count) !== null) reactions++;
+      const key = chatterKey(c, k);
+      perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
+    }
+    if (onset < 0) onset = g.from;
+    onset = Math.min(onset, peak);
+    const top = Math.max(0, ...perAccount.values());
+    const u = chatters[peak]!;
+    const e = expected[peak]!;
+    const reactionShare = messages > 0 ? reactions / messages : 0;
+    const perChatter = perAccount.size > 0 ? messages / perAccount.size : 0;
+    const confidence = Math.min(ramp(z[peak]!, r.minZ - 0.5, r.minZ + 2), ramp(u - e, r.minExtraChatters - 1, r.minExtraChatters + 3));
+    // A small chat's burst is many times its baseline; a busy chat's is a few times it but very unlikely.
+    const strength = Math.max(ramp(Math.log2(u / Math.max(1, e)), 1, 2.5), ramp(z[peak]!, 4, 10));
+    const spamLike = ramp(perChatter, r.spamMessagesPerChatter[0], r.spamMessagesPerChatter[1]);
+    const score = confidence * (0.75 * strength + 0.25 * ramp(reactionShare, 0.15, 0.5)) * (1 - 0.9 * spamLike);
+    bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, score });
+  }
+  return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);
+}

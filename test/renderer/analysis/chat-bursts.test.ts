@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { analyzeChat } from "../../../render-container/src/analysis/chat-signals";
+import type { ChatCommentInput } from "../../../render-container/src/analysis/types";
+
+/** A seeded stream of chat: `rate` background messages per second from `regulars` accounts. */
+function background(seconds: number, rate: number, regulars: number, seed = 7): ChatCommentInput[] {
+  let s = seed;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const out: ChatCommentInput[] = [];
+  for (let t = 0; t < seconds; t += -Math.log(1 - rnd()) / rate) out.push({ offset_seconds: Math.floor(t), commenter_login: `regular${Math.floor(rnd() * regulars)}`, text: "hello chat", emote_count: 0 });
+  return out;
+}
+
+const burst = (at: number, n: number, accounts: number, text = "KEKW"): ChatCommentInput[] =>
+  Array.from({ length: n }, (_, i) => ({ offset_seconds: at + Math.floor((i / n) * 8), commenter_login: `viewer${i % accounts}`, text, emote_count: 0 }));
+
+describe("chat bursts", () => {
+  it("finds a crowd reacting, with its onset, in a small chat and in a busy one", () => {
+    for (const [rate, regulars, n] of [[0.1, 20, 15], [4, 150, 120]] as const) {
+      const chat = analyzeChat([...background(900, rate, regulars), ...burst(400, n, n)], 900);
+      const top = chat.bursts![0]!;
+      expect(Math.abs(top.onset - 400)).toBeLessThanOrEqual(1);
+      expect(top.score).toBeGreaterThan(0.6);
+      // Nothing else in the stream is as strong.
+      expect(chat.bursts!.slice(1).every((b) => b.score < 0.3)).toBe(true);
+    }
+  });
+
+  it("discounts spam: one account flooding chat is no burst; a dozen accounts pasting lines scores low", () => {
+    const one = analyzeChat([...background(900, 0.5, 40), ...burst(400, 40, 1, "follow my channel")], 900);
+    expect(Math.max(0, ...one.bursts!.filter((b) => b.onset >= 395 && b.onset <= 410).map((b) => b.score))).toBeLessThan(0.2);
+    const dozen = analyzeChat([...background(900, 0.5, 40), ...burst(400, 60, 12, "1")], 900);
+    expect(Math.max(0, ...dozen.bursts!.map((b) => b.score))).toBeLessThan(0.35);
+    const crowd = analyzeChat([...background(900, 0.5, 40), ...burst(400, 60, 60)], 900);
+    expect(crowd.bursts![0]!.score).toBeGreaterThan(0.8);
+  });
+
+  it("follows a busy chat's waves: a busier stretch is not a burst", () => {
+    // 2 msg/s for five minutes, then 5 msg/s from many regulars for five minutes.
+    const waves = [...background(300, 2, 150), ...background(300, 5, 150, 11).map((c) => ({ ...c, offset_seconds: c.offset_seconds + 300 }))];
+    const chat = analyzeChat(waves, 600);
+    expect(chat.bursts!.filter((b) => b.score > 0.35)).toEqual([]);
+  });
+});
