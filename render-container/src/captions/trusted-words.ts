@@ -47,6 +47,12 @@ export interface TrustedWords {
   /** How many words were left out as doubtful, and how many profane words the guard held back. */
   dropped: number;
   profanityHeld: number;
+  /**
+   * The kept words as runs that were said one after another: a run ends where a word was left out (doubtful or
+   * held back) or at a pause. What a title may quote as a spoken phrase (joining kept words across a gap would
+   * make a sentence nobody said).
+   */
+  phrases: Word[][];
 }
 
 /** Mean confidence of the neighbours of words[i] inside its phrase; null when it has none. */
@@ -91,8 +97,20 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
   const sorted = [...words].filter((w) => w.word.trim() && w.end >= w.start).sort((a, b) => a.start - b.start);
   const mask = opts.maskProfanity ?? true;
   const out: Word[] = [];
+  const phrases: Word[][] = [];
+  let run: Word[] = [];
   let dropped = 0;
   let profanityHeld = 0;
+  const keep = (w: Word) => {
+    const last = run.at(-1);
+    if (last && w.start - last.end > PHRASE_GAP_SECONDS) run = [];
+    if (run.length === 0) phrases.push(run);
+    run.push(w);
+    out.push(w);
+  };
+  const leaveOut = () => {
+    run = [];
+  };
   sorted.forEach((w, i) => {
     const own = w.confidence ?? 1;
     const ctx = contextConfidence(sorted, i);
@@ -100,14 +118,18 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
       const sure = w.confidence !== undefined && own >= TRUST.profaneWord && (ctx ?? 0) >= TRUST.profaneContext;
       if (!sure || !corroboratedBy(opts.corroboration ?? [], w.word)) {
         profanityHeld++;
+        leaveOut();
         return;
       }
-      out.push({ ...w, word: mask || isSlur(w.word) ? maskWord(w.word.trim()) : w.word.trim() });
+      keep({ ...w, word: mask || isSlur(w.word) ? maskWord(w.word.trim()) : w.word.trim() });
       return;
     }
     const trusted = ctx === null ? own >= TRUST.alone : own >= TRUST.word && ctx >= TRUST.context;
-    if (trusted) out.push({ ...w, word: w.word.trim() });
-    else dropped++;
+    if (trusted) keep({ ...w, word: w.word.trim() });
+    else {
+      dropped++;
+      leaveOut();
+    }
   });
-  return { words: out, dropped, profanityHeld };
+  return { words: out, dropped, profanityHeld, phrases };
 }

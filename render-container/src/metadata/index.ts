@@ -15,3 +15,6 @@ export { createMetadataWriter } from "./create-writer";
 export { distinctTitles, vodClock } from "./distinct-titles";
 export { extractKeywords, tokenize } from "./keywords";
 export { LANGUAGE_PACKS } from "./templates";
+export { momentSpeech } from "./moment-speech";
+export { momentKind } from "./reliable-text";
+export { judgeLanguage } from "./language-check";

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { primaryLanguage } from "../captions/transcriber";
+import { Distinct, Evidence, STORY_LIMIT, checkTags, checkText, momentsOf, type TextField } from "./answer-checks";
+import { judgeLanguage } from "./language-check";
 import { languageName } from "./language-names";
+import { momentKind } from "./reliable-text";
 import { writeLocalMetadata } from "./local-writer";
-import { normalizeTags } from "./tags";
 import { limitMultiline, limitText } from "./text-limits";
 import {
   LIMITS,
@@ -50,14 +52,20 @@ function compactInput(input: MetadataInput) {
       start_seconds: m.start,
       duration_seconds: Math.round(m.end - m.start),
       profile: m.profile,
+      kind: momentKind(m),
       label: m.label,
       transcript: m.transcript ? limitText(m.transcript, 600) : null,
+      spoken_phrases: (m.spoken_phrases ?? []).slice(0, 12).map((p) => limitText(p, 120)),
       top_chat_messages: m.top_chat_messages.slice(0, 8).map((t) => limitText(t, 80)),
       top_emotes: m.top_emotes.slice(0, 5),
-      chat_rate_vs_baseline: m.signals?.chat_rate_ratio ?? null,
-      loudness_db_above_baseline: m.signals?.loudness_db_above_baseline ?? null,
-      picked_by_hand: m.signals?.source === "manual",
-      reasons: m.signals?.reasons ?? [],
+      why: {
+        chat_rate_vs_baseline: m.signals?.chat_rate_ratio ?? null,
+        unique_chatters: m.signals?.unique_chatters ?? null,
+        chat_hype_share: m.signals?.hype_density ?? null,
+        loudness_db_above_baseline: m.signals?.loudness_db_above_baseline ?? null,
+        picked_by_hand: m.signals?.source === "manual",
+        reasons: m.signals?.reasons ?? [],
+      },
     })),
     reels: input.reels,
     shorts: input.shorts,
@@ -73,11 +81,13 @@ export function buildPrompt(input: MetadataInput, language: string): { system: s
   ].join(" ");
   const rules = [
     `Shape: {"reels":[{"run_name","title","description","tags":[...]}],"shorts":[{"index","title","description","tags":[...]}],"moments":[{"id","title","story"}]} with exactly one entry per requested reel (by run_name), short (by index) and moment (by id).`,
-    `Titles: at most ${LIMITS.title} characters, no clickbait lies, no emoji.`,
-    "Stories: one line saying what happened and why it was picked (chat reaction, loudness, hand-picked), e.g. \"Chat exploded (8x baseline) as <streamer> ...\".",
+    `Titles: at most ${LIMITS.title} characters, no clickbait lies, no emoji; every moment and every short gets a title of its own (no two alike).`,
+    `Stories: one line of at most ${STORY_LIMIT} characters saying what happened and why it was picked (the moment's "why": chat reaction, loudness, hand-picked), e.g. "Chat exploded (8x baseline) as <streamer> ...". No two stories alike.`,
+    "kind says what made the moment: hype (chat and streamer erupting together), audience (chat reacting), streamer (the streamer getting loud).",
     "Descriptions: mention the streamer by name, use their pronouns, and include their Twitch and Twitter links when given.",
     `Tags: 5 to ${LIMITS.tagCount} short tags without '#'.`,
-    "Transcripts come from automatic speech recognition and contain errors: do not quote them verbatim.",
+    "Transcripts hold only the words speech recognition was confident of; words it was unsure of are left out, so the transcript has gaps. Quote speech only from spoken_phrases (words said one after another), chat only from top_chat_messages; never invent what was said.",
+    `No swear words or slurs unless that very word is in the moment's transcript or chat${(input.mask_profanity ?? true) ? ", and then starred after the first letter (f***)" : ""}. Never a slur.`,
   ];
   return { system, user: JSON.stringify({ rules, input: compactInput(input) }) };
 }
@@ -101,10 +111,12 @@ function ensureLinks(description: string, input: MetadataInput): string {
 }
 
 /**
- * Metadata from an OpenAI-compatible `POST {baseUrl}/chat/completions` in the target language, validated
- * with zod. Whatever the model leaves out is filled from the local writer, links the model dropped are
- * appended, and any failure (network, HTTP, malformed JSON) falls back to the local writer with a warning:
- * metadata never fails a job.
+ * Metadata from an OpenAI-compatible `POST {baseUrl}/chat/completions` in the target language. The model gets
+ * each moment's confident transcript and spoken phrases, chat excerpts and the "why" (signals, reasons); its
+ * answer is parsed with zod and checked field by field (length, language, uniqueness, profanity: see merge).
+ * Whatever the model leaves out or gets wrong is filled from the local writer with a warning, links the model
+ * dropped are appended, and any failure (network, HTTP, malformed JSON) falls back to the local writer: metadata
+ * never fails a job.
  */
 export class LlmMetadataWriter implements MetadataWriter {
   readonly name = "llm";
@@ -125,30 +137,102 @@ export class LlmMetadataWriter implements MetadataWriter {
     return this.merge(input, language, answer);
   }
 
+  /**
+   * The model's answer checked field by field (answer-checks.ts): a field that is missing, too long, in another
+   * language, repeats another moment's title or story, or holds profanity nobody said is replaced by the local
+   * writer's, with one warning naming each. An answer that as a whole is in another language is dropped.
+   */
   private merge(input: MetadataInput, language: string, answer: LlmAnswer): MetadataOutput {
     let local: MetadataOutput | null = null;
     const fallback = () => (local ??= writeLocalMetadata(input));
+    const mask = input.mask_profanity ?? true;
+    const names = [input.streamer.name, input.game, input.vod_title, ...input.moments.map((m) => m.label)];
+
+    const everything = [...answer.reels, ...answer.shorts].flatMap((r) => [r.title, r.description]).concat(answer.moments.flatMap((m) => [m.title, m.story]));
+    const verdict = judgeLanguage(everything.join("\n"), language, names);
+    if (!verdict.plausible) {
+      const out = fallback();
+      return { ...out, warnings: [`The metadata model answered in ${verdict.looksLike} rather than ${languageName(language)}; built-in templates were used instead.`, ...out.warnings] };
+    }
+
     const omitted: string[] = [];
+    const replaced: string[] = [];
+    const rangeOf = new Map(input.moments.map((m) => [m.id, `${m.start.toFixed(1)}-${m.end.toFixed(1)}`]));
+    /** A checked field of the model, or the local writer's with the reason noted. */
+    const field = (who: string, name: TextField, value: string, moments: readonly string[], local: () => string, unique?: { pool: Distinct; key: string }): string => {
+      const checked = checkText(name, value, { language, mask, evidence: new Evidence(momentsOf(input, moments)), names });
+      if (!checked.ok) {
+        replaced.push(`${who} ${name} (${checked.reason})`);
+        return local();
+      }
+      const taken = unique?.pool.claim(checked.text, unique.key, who);
+      if (taken) {
+        replaced.push(`${who} ${name} (same as ${taken})`);
+        return local();
+      }
+      return checked.text;
+    };
+    const tags = (who: string, value: string[], local: () => string[]) => {
+      const kept = checkTags(value);
+      if (!kept) replaced.push(`${who} tags (none usable)`);
+      return kept ?? local();
+    };
 
     const reels = input.reels.map((r) => {
       const got = answer.reels.find((a) => a.run_name === r.run_name);
-      if (!got) omitted.push(`reel ${r.run_name}`);
-      const m = got ?? fallback().reels.find((a) => a.run_name === r.run_name)!;
-      return { run_name: r.run_name, title: limitText(m.title, LIMITS.title), description: limitMultiline(ensureLinks(m.description, input), LIMITS.description), tags: normalizeTags(m.tags) };
+      const mine = () => fallback().reels.find((a) => a.run_name === r.run_name)!;
+      const who = `reel ${r.run_name}`;
+      if (!got) {
+        omitted.push(who);
+        return mine();
+      }
+      return {
+        run_name: r.run_name,
+        title: field(who, "title", got.title, r.moment_ids, () => mine().title),
+        description: limitMultiline(ensureLinks(field(who, "description", got.description, r.moment_ids, () => mine().description), input), LIMITS.description),
+        tags: tags(who, got.tags, () => mine().tags),
+      };
     });
-    const shorts = input.shorts.map((s) => {
-      const got = answer.shorts.find((a) => a.index === s.index);
-      if (!got) omitted.push(`short ${s.index}`);
-      const m = got ?? fallback().shorts.find((a) => a.index === s.index)!;
-      return { index: s.index, title: limitText(m.title, LIMITS.title), description: limitMultiline(ensureLinks(m.description, input), LIMITS.description), tags: normalizeTags(m.tags) };
-    });
+
+    const momentTitles = new Distinct();
+    const stories = new Distinct();
     const moments = input.moments.map((mo) => {
       const got = answer.moments.find((a) => a.id === mo.id);
-      if (!got) omitted.push(`moment ${mo.id}`);
-      const m = got ?? fallback().moments.find((a) => a.id === mo.id)!;
-      return { id: mo.id, title: limitText(m.title, LIMITS.title), story: limitText(m.story, 300) };
+      const mine = () => fallback().moments.find((a) => a.id === mo.id)!;
+      const who = `moment ${mo.id}`;
+      if (!got) {
+        omitted.push(who);
+        return mine();
+      }
+      const key = rangeOf.get(mo.id)!;
+      return {
+        id: mo.id,
+        title: field(who, "title", got.title, [mo.id], () => mine().title, { pool: momentTitles, key }),
+        story: field(who, "story", got.story, [mo.id], () => mine().story, { pool: stories, key }),
+      };
     });
-    const warnings = omitted.length ? [`The metadata model left out ${omitted.join(", ")}; built-in templates filled them in.`] : [];
+
+    const shortTitles = new Distinct();
+    const shorts = input.shorts.map((s) => {
+      const got = answer.shorts.find((a) => a.index === s.index);
+      const mine = () => fallback().shorts.find((a) => a.index === s.index)!;
+      const who = `short ${s.index}`;
+      if (!got) {
+        omitted.push(who);
+        return mine();
+      }
+      return {
+        index: s.index,
+        title: field(who, "title", got.title, [s.moment_id], () => mine().title, { pool: shortTitles, key: String(s.index) }),
+        description: limitMultiline(ensureLinks(field(who, "description", got.description, [s.moment_id], () => mine().description), input), LIMITS.description),
+        tags: tags(who, got.tags, () => mine().tags),
+      };
+    });
+
+    const warnings = [
+      ...(omitted.length ? [`The metadata model left out ${omitted.join(", ")}; built-in templates filled them in.`] : []),
+      ...(replaced.length ? [`Built-in templates replaced what the metadata model wrote for ${replaced.join("; ")}.`] : []),
+    ];
     const fallbackWarnings = (local as MetadataOutput | null)?.warnings ?? [];
     return { language, reels, shorts, moments, warnings: [...warnings, ...fallbackWarnings] };
   }

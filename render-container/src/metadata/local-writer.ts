@@ -1,9 +1,23 @@
 import { primaryLanguage } from "../captions/transcriber";
-import { extractKeywords, tokenize } from "./keywords";
+import { STORY_LIMIT } from "./answer-checks";
+import { vodClock } from "./distinct-titles";
 import { parsePronouns, pronounGender } from "./pronouns";
+import {
+  CHAT_EXPLODED,
+  CHAT_PICKED_UP,
+  LOUD_DB,
+  chatQuotes,
+  cleanEmotes,
+  momentKind,
+  reliableSpokenWords,
+  spokenQuotes,
+  type Quote,
+} from "./reliable-text";
 import { hashtags, normalizeTags } from "./tags";
 import { LANGUAGE_PACKS, type LanguagePack, type Who } from "./templates";
 import { limitMultiline, limitText } from "./text-limits";
+import { TitlePicker, jobSeed, type TitleSubject } from "./title-picker";
+import { TITLE_TEMPLATES, type MomentKind, type TitleTemplates } from "./title-templates";
 import {
   LIMITS,
   type MetadataInput,
@@ -15,70 +29,110 @@ import {
   type ShortMetadata,
 } from "./types";
 
-/** Chat at this multiple of its baseline "exploded"; above PICKED_UP it merely picked up. */
-const CHAT_EXPLODED = 2.5;
-const CHAT_PICKED_UP = 1.5;
-/** Loudness above the stream's baseline that counts as the streamer getting loud. */
-const LOUD_DB = 6;
-
 function ratioText(r: number): string {
   return r >= 10 ? String(Math.round(r)) : String(Math.round(r * 10) / 10);
 }
 
-interface MomentText {
+/** What one moment offers a title and a story: only reliable text (reliable-text.ts). */
+interface MomentFacts {
   moment: MetadataMoment;
+  kind: MomentKind;
+  said: Quote[];
+  chat: Quote[];
+  /** Spoken words that are not a lone guess; tags and the story's "talked about". */
   keywords: string[];
+}
+
+interface MomentText extends MomentFacts {
   title: string;
+  template: string;
   story: string;
 }
 
+function factsOf(m: MetadataMoment, language: string, mask: boolean): MomentFacts {
+  return {
+    moment: m,
+    kind: momentKind(m),
+    said: spokenQuotes(m, language, mask),
+    chat: chatQuotes(m, language, mask),
+    keywords: reliableSpokenWords(m, language, 3),
+  };
+}
+
 /**
- * `usedWords`: words earlier moments' titles feature; a title prefers words no other title has, so the shorts of
- * one job do not all get the same title when the streamer keeps saying the same thing.
+ * Subjects for a title, best first for the kind: the audience's moment is about what chat typed, the streamer's
+ * about what they said or talked about, a hype moment about what was said, then chat's reaction.
  */
-function describeMoment(m: MetadataMoment, pack: LanguagePack, who: Who, game: string | null, language: string, usedWords: ReadonlySet<string>): MomentText {
-  const keywords = extractKeywords([m.transcript], language, 3);
-  const fresh = (ws: string[]) => ws.filter((w) => !usedWords.has(w));
-  const spoken = extractKeywords([m.transcript], language, 8);
-  const chat = extractKeywords(m.top_chat_messages, language, 4);
-  const words = fresh(spoken).length ? fresh(spoken) : fresh(chat).length ? fresh(chat) : spoken.length ? spoken : chat.slice(0, 2);
+function titleSubjects(f: MomentFacts, pack: LanguagePack): TitleSubject[] {
+  const said = f.said.map((q) => ({ type: "said" as const, text: pack.quote(q.text), key: `q:${q.key}` }));
+  const chat = f.chat.map((q) => ({ type: "chat" as const, text: pack.quote(q.text), key: `q:${q.key}` }));
+  const topic = f.keywords.length
+    ? [{ type: "topic" as const, text: pack.list(f.keywords.slice(0, 2).map(pack.quote)), key: `t:${f.keywords.slice(0, 2).join(" ")}` }]
+    : [];
+  if (f.moment.label) return [{ type: "label", text: f.moment.label.trim(), key: `l:${f.moment.label.trim().toLowerCase()}` }];
+  if (f.kind === "audience") return [...chat, ...said, ...topic];
+  return f.kind === "streamer" ? [...said, ...topic, ...chat] : [...said, ...chat, ...topic];
+}
+
+function storyOf(f: MomentFacts, pack: LanguagePack, who: Who, game: string | null): string {
+  const m = f.moment;
   const s = m.signals;
   const ratio = s?.chat_rate_ratio ?? null;
   const loud = s?.loudness_db_above_baseline ?? 0;
-  const emote = m.top_emotes[0] ?? null;
+  const emote = cleanEmotes(m)[0] ?? null;
   const manual = s?.source === "manual" || (s === null && m.label !== null);
+  const chatOpening = !manual && ratio !== null && ratio >= CHAT_PICKED_UP;
 
   const opening = manual
     ? pack.handPicked(m.label)
     : ratio !== null && ratio >= CHAT_EXPLODED
       ? pack.chatExploded(ratioText(ratio), emote)
-      : ratio !== null && ratio >= CHAT_PICKED_UP
-        ? pack.chatPickedUp(ratioText(ratio), emote)
+      : chatOpening
+        ? pack.chatPickedUp(ratioText(ratio!), emote)
         : loud >= LOUD_DB
           ? pack.gotLoud(String(Math.round(loud)))
           : pack.standout();
-  const ending = keywords.length
-    ? pack.talkedAbout(who, keywords.slice(0, 2))
-    : loud >= LOUD_DB
-      ? pack.yelled(who)
-      : pack.during(who, game);
-
-  const title = m.label
-    ? pack.titleLabel(who, m.label)
-    : ratio !== null && ratio >= CHAT_EXPLODED
-      ? pack.titleChat(who, words[0] ?? null, game)
+  const said = f.said[0];
+  const chat = f.chat.find((q) => q.text !== emote);
+  const ending = said
+    ? pack.said(who, pack.quote(said.text))
+    : f.keywords.length
+      ? pack.talkedAbout(who, f.keywords.slice(0, 2))
       : loud >= LOUD_DB
-        ? pack.titleLoud(who, words[0] ?? null, game)
-        : words.length >= 2
-          ? pack.titleTalk(who, words.slice(0, 2))
-          : pack.titleFallback(who, game);
+        ? pack.yelled(who)
+        : chat && !chatOpening
+          ? pack.chatSaid(pack.quote(chat.text))
+          : pack.during(who, game);
+  return limitText(pack.story(opening, ending), STORY_LIMIT);
+}
 
-  return {
-    moment: m,
-    keywords,
-    title: limitText(title, LIMITS.title),
-    story: limitText(pack.story(opening, ending), 300),
-  };
+/**
+ * Titles and stories of every moment, in order: titles through one TitlePicker (varied templates, subjects not
+ * repeated); a range two profiles share keeps one title and story; a story that would repeat another moment's
+ * word for word gets the moment's time in the VOD.
+ */
+function describeMoments(input: MetadataInput, pack: LanguagePack, titles: TitleTemplates, who: Who, game: string | null, mask: boolean): Map<string, MomentText> {
+  const picker = new TitlePicker(titles, jobSeed([who.name, game, input.vod_title, ...input.moments.map((m) => m.start.toFixed(1))]));
+  const byId = new Map<string, MomentText>();
+  const byRange = new Map<string, MomentText>();
+  const stories = new Set<string>();
+  for (const m of input.moments) {
+    const range = `${m.start.toFixed(1)}-${m.end.toFixed(1)}`;
+    const facts = factsOf(m, pack.code, mask);
+    const shared = byRange.get(range);
+    if (shared) {
+      byId.set(m.id, { ...facts, title: shared.title, template: shared.template, story: shared.story });
+      continue;
+    }
+    const picked = picker.pick(facts.kind, titleSubjects(facts, pack), who.name, game);
+    let story = storyOf(facts, pack, who, game);
+    if (stories.has(story)) story = limitText(`${story.replace(/\.$/, "")} (${vodClock(m.start)}).`, STORY_LIMIT);
+    stories.add(story);
+    const text = { ...facts, title: picked.title, template: picked.template, story };
+    byId.set(m.id, text);
+    byRange.set(range, text);
+  }
+  return byId;
 }
 
 function followBlock(pack: LanguagePack, who: Who, input: MetadataInput): string {
@@ -89,10 +143,19 @@ function followBlock(pack: LanguagePack, who: Who, input: MetadataInput): string
   return links.length ? [pack.follow(who), ...links].join("\n") : "";
 }
 
+/** Words by how often they occur, ties in first-seen order. */
+function mostFrequent(words: readonly string[], limit: number): string[] {
+  const counts = new Map<string, number>();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([w]) => w);
+}
+
 /**
- * Deterministic titles, descriptions, tags and one-line stories from what the pipeline measured: transcript
- * keywords (stop words removed), chat reaction, loudness, the game and the streamer's name, pronouns and
- * links. Writes English, Spanish, German, French and Portuguese; other languages get English with a warning.
+ * Deterministic titles, descriptions, tags and one-line stories from what is not a guess (reliable-text.ts):
+ * what chat typed, the kind of moment (hype, audience, streamer) from its signals, the game, the streamer's
+ * name, pronouns and links, and only confidently recognised speech. Titles vary their wording (title-templates.ts,
+ * several per kind and subject, picked in turn per job). Writes English, Spanish, German, French and Portuguese;
+ * other languages get English with a warning.
  */
 export function writeLocalMetadata(input: MetadataInput): MetadataOutput {
   const warnings: string[] = [];
@@ -108,25 +171,16 @@ export function writeLocalMetadata(input: MetadataInput): MetadataOutput {
     gender: pronounGender(input.streamer.pronouns),
   };
   const game = input.game?.trim() || null;
-  const byId = new Map<string, MomentText>();
-  const usedWords = new Set<string>();
-  const titleOfRange = new Map<string, string>();
-  for (const m of input.moments) {
-    const range = `${m.start.toFixed(1)}-${m.end.toFixed(1)}`;
-    const text = describeMoment(m, pack, who, game, language, usedWords);
-    // The same range in two profiles' reels keeps one title (distinctTitles settles what still repeats).
-    text.title = titleOfRange.get(range) ?? text.title;
-    titleOfRange.set(range, text.title);
-    for (const w of tokenize(text.title)) usedWords.add(w);
-    byId.set(m.id, text);
-  }
+  const mask = input.mask_profanity ?? true;
+  const titles = TITLE_TEMPLATES[pack.code] ?? TITLE_TEMPLATES.en!;
+  const byId = describeMoments(input, pack, titles, who, game, mask);
   const follow = followBlock(pack, who, input);
   const baseTags = [who.name, game, pack.tags.highlights, pack.tags.clips, "twitch"];
 
   const reels: ReelMetadata[] = input.reels.map((r) => {
     const moments = r.moment_ids.map((id) => byId.get(id)).filter((m): m is MomentText => m !== undefined);
-    const keywords = extractKeywords(moments.map((m) => m.moment.transcript), language, 5);
-    const emotes = [...new Set(moments.flatMap((m) => m.moment.top_emotes))].slice(0, 2);
+    const keywords = mostFrequent(moments.flatMap((m) => m.keywords), 5);
+    const emotes = [...new Set(moments.flatMap((m) => cleanEmotes(m.moment)))].slice(0, 2);
     const tags = normalizeTags([...baseTags, pack.tags.stream, ...keywords, ...emotes]);
     const description = [
       pack.reelIntro(who, r.run_name, game, input.vod_title?.trim() || null, moments.length),
@@ -146,13 +200,16 @@ export function writeLocalMetadata(input: MetadataInput): MetadataOutput {
 
   const shorts: ShortMetadata[] = input.shorts.map((s) => {
     const m = byId.get(s.moment_id);
-    const title = m?.title ?? limitText(pack.titleFallback(who, game), LIMITS.title);
-    const tags = normalizeTags([pack.tags.shorts, ...baseTags, ...(m?.keywords ?? []), ...(m?.moment.top_emotes.slice(0, 1) ?? [])]);
+    const title = m?.title ?? limitText(titles.moments.streamer.plain[0]!(who.name, titles.inGame(game)), LIMITS.title);
+    const tags = normalizeTags([pack.tags.shorts, ...baseTags, ...(m?.keywords ?? []), ...(m ? cleanEmotes(m.moment).slice(0, 1) : [])]);
     const description = [m?.story ?? "", follow, hashtags(tags, 5)].filter(Boolean).join("\n\n");
     return { index: s.index, title, description: limitMultiline(description, LIMITS.description), tags };
   });
 
-  const moments: MomentMetadata[] = [...byId.values()].map((m) => ({ id: m.moment.id, title: m.title, story: m.story }));
+  const moments: MomentMetadata[] = input.moments.map((mo) => {
+    const m = byId.get(mo.id)!;
+    return { id: mo.id, title: m.title, story: m.story };
+  });
   return { language, reels, shorts, moments, warnings };
 }
 

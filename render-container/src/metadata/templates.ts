@@ -26,12 +26,10 @@ export interface LanguagePack {
   talkedAbout(who: Who, words: string[]): string;
   yelled(who: Who): string;
   during(who: Who, game: string | null): string;
-  // Titles of a moment / short.
-  titleChat(who: Who, word: string | null, game: string | null): string;
-  titleLoud(who: Who, word: string | null, game: string | null): string;
-  titleTalk(who: Who, words: string[]): string;
-  titleLabel(who: Who, label: string): string;
-  titleFallback(who: Who, game: string | null): string;
+  /** Story ending: a phrase the streamer said (already quoted). */
+  said(who: Who, quote: string): string;
+  /** Story ending: what chat typed (already quoted). */
+  chatSaid(quote: string): string;
   // Reels.
   reelTitle(who: Who, profile: RunProfile, game: string | null): string;
   reelIntro(who: Who, profile: RunProfile, game: string | null, vodTitle: string | null, count: number): string;
@@ -65,11 +63,8 @@ const en: LanguagePack = {
   talkedAbout: (w, words) => `as ${w.name} talked about ${en.list(words.map(curly))}`,
   yelled: (w) => `as ${w.name} let loose on stream`,
   during: (w, g) => `during ${w.name}'s ${g ? `${g} ` : ""}stream`,
-  titleChat: (w, k, g) => (k ? `${w.name} has chat losing it over ${curly(k)}` : `${w.name} has chat losing it${inGame(g)}`),
-  titleLoud: (w, k, g) => (k ? `${w.name} goes off about ${curly(k)}` : `${w.name} goes off${inGame(g)}`),
-  titleTalk: (w, words) => `${w.name} on ${en.list(words.map(curly))}`,
-  titleLabel: (w, l) => `${l} | ${w.name}`,
-  titleFallback: (w, g) => `${w.name}${inGame(g)}: a moment worth watching`,
+  said: (w, q) => `as ${w.name} said ${q}`,
+  chatSaid: (q) => `with chat typing ${q}`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Chat's favourite ${w.name} moments${inGame(g)}`
@@ -97,11 +92,8 @@ const es: LanguagePack = {
   talkedAbout: (w, words) => `mientras ${w.name} hablaba de ${es.list(words.map(curly))}`,
   yelled: (w) => `mientras ${w.name} se venía arriba`,
   during: (w, g) => `durante el directo de ${w.name}${g ? ` de ${g}` : ""}`,
-  titleChat: (w, k, g) => (k ? `${w.name} hace explotar el chat con ${curly(k)}` : `${w.name} hace explotar el chat${inGame(g, "en")}`),
-  titleLoud: (w, k, g) => (k ? `${w.name} se desata con ${curly(k)}` : `${w.name} se desata${inGame(g, "en")}`),
-  titleTalk: (w, words) => `${w.name} sobre ${es.list(words.map(curly))}`,
-  titleLabel: (w, l) => `${l} | ${w.name}`,
-  titleFallback: (w, g) => `${w.name}${inGame(g, "en")}: un momento que merece la pena`,
+  said: (w, q) => `mientras ${w.name} decía ${q}`,
+  chatSaid: (q) => `con el chat escribiendo ${q}`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Los momentos favoritos del chat de ${w.name}${inGame(g, "en")}`
@@ -130,11 +122,8 @@ const de: LanguagePack = {
   talkedAbout: (w, words) => `als ${w.name} über ${de.list(words.map(german))} sprach`,
   yelled: (w) => `als ${w.name} richtig aufdrehte`,
   during: (w, g) => `während des ${g ? `${g}-` : ""}Streams von ${w.name}`,
-  titleChat: (w, k, g) => (k ? `${w.name} bringt den Chat mit ${german(k)} zum Ausrasten` : `${w.name} bringt den Chat zum Ausrasten${inGame(g)}`),
-  titleLoud: (w, k, g) => (k ? `${w.name} rastet bei ${german(k)} aus` : `${w.name} rastet aus${inGame(g)}`),
-  titleTalk: (w, words) => `${w.name} über ${de.list(words.map(german))}`,
-  titleLabel: (w, l) => `${l} | ${w.name}`,
-  titleFallback: (w, g) => `${w.name}${inGame(g)}: ein sehenswerter Moment`,
+  said: (w, q) => `als ${w.name} ${q} sagte`,
+  chatSaid: (q) => `als der Chat ${q} schrieb`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Die Lieblingsmomente des Chats von ${w.name}${inGame(g)}`
@@ -166,11 +155,8 @@ const fr: LanguagePack = {
   talkedAbout: (w, words) => `pendant que ${w.name} parlait de ${fr.list(words.map(guillemets))}`,
   yelled: (w) => `pendant que ${w.name} s'enflammait`,
   during: (w, g) => `pendant le stream ${g ? `${g} ` : ""}de ${w.name}`,
-  titleChat: (w, k, g) => (k ? `${w.name} fait exploser le chat avec ${guillemets(k)}` : `${w.name} fait exploser le chat${inGame(g, "sur")}`),
-  titleLoud: (w, k, g) => (k ? `${w.name} s'enflamme sur ${guillemets(k)}` : `${w.name} s'enflamme${inGame(g, "sur")}`),
-  titleTalk: (w, words) => `${w.name} parle de ${fr.list(words.map(guillemets))}`,
-  titleLabel: (w, l) => `${l} | ${w.name}`,
-  titleFallback: (w, g) => `${w.name}${inGame(g, "sur")} : un moment à voir`,
+  said: (w, q) => `pendant que ${w.name} disait ${q}`,
+  chatSaid: (q) => `pendant que le chat écrivait ${q}`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Les moments préférés du chat de ${w.name}${inGame(g, "sur")}`
@@ -198,11 +184,8 @@ const pt: LanguagePack = {
   talkedAbout: (w, words) => `enquanto ${w.name} falava sobre ${pt.list(words.map(curly))}`,
   yelled: (w) => `enquanto ${w.name} se empolgava`,
   during: (w, g) => `durante a live de ${g ? `${g} ` : ""}de ${w.name}`,
-  titleChat: (w, k, g) => (k ? `${w.name} faz o chat explodir com ${curly(k)}` : `${w.name} faz o chat explodir${inGame(g, "em")}`),
-  titleLoud: (w, k, g) => (k ? `${w.name} perde a linha com ${curly(k)}` : `${w.name} perde a linha${inGame(g, "em")}`),
-  titleTalk: (w, words) => `${w.name} sobre ${pt.list(words.map(curly))}`,
-  titleLabel: (w, l) => `${l} | ${w.name}`,
-  titleFallback: (w, g) => `${w.name}${inGame(g, "em")}: um momento que vale a pena`,
+  said: (w, q) => `enquanto ${w.name} dizia ${q}`,
+  chatSaid: (q) => `com o chat escrevendo ${q}`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Os momentos favoritos do chat de ${w.name}${inGame(g, "em")}`

@@ -16,8 +16,17 @@ export interface MetadataMoment {
   start: number;
   end: number;
   profile: RunProfile;
-  /** What was said (from the captions' transcription), or null when not transcribed. */
+  /**
+   * What was said: only the words captions may show (trustedWords: confidently recognised, profanity guarded and
+   * masked as the job asks), joined; null when not transcribed.
+   */
   transcript: string | null;
+  /**
+   * The same words as the runs that were said one after another (TrustedWords.phrases, see momentSpeech): the
+   * only spoken text a title may quote. Absent: nothing is quoted, and a spoken word is used only when it is
+   * repeated or chat has it too.
+   */
+  spoken_phrases?: string[] | null;
   /** Most frequent chat messages / emote names during the moment, most frequent first. */
   top_chat_messages: string[];
   top_emotes: string[];
@@ -36,6 +45,11 @@ export interface MetadataInput {
   reels: { run_name: RunProfile; moment_ids: string[] }[];
   /** Shorts by 1-based index, each from one moment. */
   shorts: { index: number; moment_id: string }[];
+  /**
+   * The job's `mask_profanity` (default true): a swear word that was said (and chat has too) appears starred
+   * ("f******") in titles and stories; false shows it as said. Slurs are never written; tags never hold profanity.
+   */
+  mask_profanity?: boolean;
 }
 
 const Text = z.string().trim().min(1);

@@ -59,8 +59,10 @@ describe("LocalMetadataWriter", () => {
     expect(out.warnings).toEqual([]);
 
     const [m1, m2, m3] = out.moments;
-    expect(m1!.story).toBe("Chat exploded (8x baseline, PogChamp spam) as NovaPlays talked about \u201Cdragon\u201D and \u201Ckilled\u201D.");
-    expect(m1!.title).toContain("dragon");
+    // "killed" was said once, with nothing backing it up: not a word to build on ("dragon" was said three times).
+    expect(m1!.story).toBe("Chat exploded (8x baseline, PogChamp spam) as NovaPlays talked about \u201Cdragon\u201D.");
+    // A hype moment without quotable speech: chat's phrase that echoes what was said.
+    expect(m1!.title).toContain("\u201Cdragon down\u201D");
     expect(m2!.story).toMatch(/^The stream got loud \(\+12 dB\) as NovaPlays talked about \u201Cboss\u201D/);
     expect(m3!.title).toContain("The secret ending");
     expect(m3!.story).toContain("Hand-picked");
@@ -109,12 +111,16 @@ describe("LocalMetadataWriter", () => {
       streamer: { name: null, pronouns: "they", twitch_url: null, twitter_url: null },
       game: null,
       vod_title: null,
-      moments: sampleInput().moments.map((m) => ({ ...m, transcript: null, top_chat_messages: [], signals: signals({ chat_rate_ratio: null }), label: null })),
+      moments: sampleInput().moments.map((m) => ({ ...m, transcript: null, top_chat_messages: [], top_emotes: [], signals: signals({ chat_rate_ratio: null }), label: null })),
     });
     const out = writeLocalMetadata(bare);
     MetadataOutput.parse(out);
     expect(out.reels[0]!.description).not.toMatch(/Follow|Twitch:/);
-    for (const m of out.moments) expect(m.story).toMatch(/^A standout moment during Streamer's stream\.$/);
+    expect(out.moments.map((m) => m.story)).toEqual([
+      "A standout moment during Streamer's stream.",
+      "A standout moment during Streamer's stream (6:40).",
+      "A standout moment during Streamer's stream (15:00).",
+    ]);
   });
 
   const EXPECTED: Record<string, { chat: RegExp; follow: RegExp }> = {
@@ -165,21 +171,29 @@ describe("titles within one job", () => {
     shorts: [{ index: 1, moment_id: "a" }, { index: 2, moment_id: "b" }, { index: 3, moment_id: "c" }, { index: 4, moment_id: "d" }],
   });
 
-  it("the local writer prefers words no earlier title used when the streamer keeps saying the same thing", () => {
+  it("the local writer does not build a second title on what the streamer keeps saying, nor on a word said once", () => {
     const titles = writeLocalMetadata(repetitive).shorts.map((s) => s.title);
     expect(titles[0]).toContain("good");
-    expect(titles[1]).toMatch(/nice|flank/);
-    expect(titles[1]).not.toContain("good");
+    for (const t of titles.slice(1)) expect(t).not.toMatch(/good|nice|flank|clean|jump/);
+    expect(new Set(titles).size).toBe(4);
   });
 
   it("never repeat after distinctTitles: with nothing new to say, the time in the VOD tells them apart", () => {
-    const out = distinctTitles(repetitive, writeLocalMetadata(repetitive));
+    const many = sampleInput({
+      ...repetitive,
+      moments: Array.from({ length: 8 }, (_, i) => moment(String.fromCharCode(97 + i), 100 + 600 * i, "good good good")),
+      reels: [{ run_name: "balanced", moment_ids: ["a", "b", "c", "d", "e", "f", "g", "h"] }],
+      shorts: ["a", "b", "c", "d", "e", "f", "g", "h"].map((id, i) => ({ index: i + 1, moment_id: id })),
+    });
+    const out = distinctTitles(many, writeLocalMetadata(many));
     const titles = out.shorts.map((s) => s.title);
-    expect(new Set(titles).size).toBe(4);
-    expect(titles[2]).toMatch(/ @ 1:02:05$/);
-    expect(titles[3]).toMatch(/ @ 1:23:20$/);
+    expect(new Set(titles).size).toBe(8);
+    // Three topic and three plain templates of the kind tell six apart; the last two need their time.
+    expect(titles.filter((t) => / @ \d+:\d\d(:\d\d)?$/.test(t))).toEqual([titles[6], titles[7]]);
+    expect(titles[6]).toMatch(/ @ 1:01:40$/);
+    expect(titles[7]).toMatch(/ @ 1:11:40$/);
     // Shorts and their moments agree (reel title cards and the manifest show the moment's title).
-    expect(out.moments.find((m) => m.id === "c")!.title).toBe(titles[2]);
+    expect(out.moments.find((m) => m.id === "g")!.title).toBe(titles[6]);
   });
 
   it("hold for any writer's output (an LLM repeating itself), and keep one title for a range two profiles share", () => {
