@@ -45,7 +45,7 @@ export function checkText(field: TextField, raw: string, ctx: { language: string
   const clean = text.replace(/[\p{L}\p{N}']+/gu, (token) => {
     if (!isProfane(token)) return token;
     if (isSlur(token)) problem ??= "a slur";
-    else if (!ctx.evidence.has(token)) problem ??= `profanity nobody said or typed ("${maskWord(token)}")`;
+    else if (!ctx.evidence.has(token)) problem ??= `profanity nobody said or typed: "${maskWord(token)}"`;
     return ctx.mask ? maskWord(token) : token;
   });
   if (problem) return { ok: false, reason: problem };

@@ -58,16 +58,16 @@ export function judgeLanguage(text: string, language: string, names: readonly (s
 
   const tokens = tokenize(own);
   const target = STOP_WORDS[language];
-  const hits = (list: Set<string>) => tokens.filter((t) => list.has(t) && !(target?.has(t) ?? false)).length;
-  const expected = target ? tokens.filter((t) => target.has(t)).length : 0;
-  let best: { code: string; n: number } | null = null;
   // Without a list of its own, a Latin-script language is only told apart from English (the usual slip: a model
   // answering in English); its words overlap too much with the Romance lists.
   const others = Object.entries(STOP_WORDS).filter(([code]) => code !== language && (target || code === "en"));
+  // Close languages share many function words (es/fr "le", "de", "que"): only the words one has and the other
+  // lacks count, both ways.
+  const only = (list: Set<string>, not: Set<string> | undefined) => tokens.filter((t) => list.has(t) && !(not?.has(t) ?? false)).length;
   for (const [code, list] of others) {
-    const n = hits(list);
-    if (!best || n > best.n) best = { code, n };
+    const foreign = only(list, target);
+    const expected = target ? only(target, list) : 0;
+    if (foreign >= MIN_FOREIGN_HITS && foreign > 1.5 * expected) return { plausible: false, looksLike: languageName(code) };
   }
-  if (best && best.n >= MIN_FOREIGN_HITS && best.n > 2 * expected) return { plausible: false, looksLike: languageName(best.code) };
   return { plausible: true };
 }

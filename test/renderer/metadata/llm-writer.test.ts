@@ -128,6 +128,102 @@ describe("LlmMetadataWriter", () => {
     expect(out.warnings[0]).toMatch(/built-in templates/);
   });
 
+  describe("checks what comes back", () => {
+    /** The German answer with some fields changed. */
+    const german = (edit: (a: typeof GERMAN_ANSWER) => void) => {
+      const a = structuredClone(GERMAN_ANSWER);
+      edit(a);
+      return completion(JSON.stringify(a));
+    };
+    const write = (over: Parameters<typeof sampleInput>[0] = {}) => new LlmMetadataWriter({ baseUrl, model: "m" }).write(sampleInput({ language: "de", ...over }));
+
+    it("gives the model the confident transcript, its phrases, chat and the moment's why", async () => {
+      answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
+      const input = sampleInput({ language: "de" });
+      input.moments[0]!.spoken_phrases = ["the dragon is down", "we actually killed the dragon"];
+      await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
+      const user = JSON.parse(requests[0]!.body.messages[1]!.content) as { rules: string[]; input: { moments: Record<string, unknown>[] } };
+      const m1 = user.input.moments[0]!;
+      expect(m1.kind).toBe("hype");
+      expect(m1.spoken_phrases).toEqual(["the dragon is down", "we actually killed the dragon"]);
+      expect(m1.top_chat_messages).toEqual(["POGGERS", "no way", "dragon down"]);
+      expect(m1.why).toMatchObject({ chat_rate_vs_baseline: 8.04, loudness_db_above_baseline: 9, picked_by_hand: false });
+      expect(user.rules.join(" ")).toMatch(/spoken_phrases/);
+      expect(user.rules.join(" ")).toMatch(/No swear words/);
+    });
+
+    it("replaces a field that is too long, in another language, repeated or profane, and says which", async () => {
+      answers.push(
+        german((a) => {
+          a.moments[0]!.title = `Der Drache fällt ${"und fällt ".repeat(12)}`;
+          a.moments[1]!.story = "Chat went wild as NovaPlays was raging at the boss and it was the best part of the stream";
+          a.moments[2]!.title = "UNFAIRER Boss";
+          a.shorts[1]!.title = "NovaPlays ist ein Wichser";
+          a.shorts[1]!.tags = ["Boss", "Scheiße", "shit show", "Elden Ring"];
+        }),
+      );
+      const out = await write();
+      const local = writeLocalMetadata(sampleInput({ language: "de" }));
+      MetadataOutput.parse(out);
+      expect(out.moments[0]!.title).toBe(local.moments[0]!.title);
+      expect(out.moments[0]!.story).toBe(GERMAN_ANSWER.moments[0]!.story);
+      expect(out.moments[1]!.title).toBe("Unfairer Boss");
+      expect(out.moments[1]!.story).toBe(local.moments[1]!.story);
+      expect(out.moments[2]!.title).toBe(local.moments[2]!.title);
+      expect(out.shorts[1]!.title).toBe(local.shorts[1]!.title);
+      expect(out.shorts[1]!.tags).toEqual(["Boss", "Elden Ring"]);
+      expect(out.shorts[0]!.title).toBe("Der Drache fällt!");
+      const warning = out.warnings.join(" ");
+      expect(warning).toMatch(/moment m1 title \(longer than 100 characters\)/);
+      expect(warning).toMatch(/moment m2 story \(in English rather than German\)/);
+      expect(warning).toMatch(/moment m3 title \(same as moment m2\)/);
+      expect(warning).toMatch(/short 2 title \(profanity nobody said or typed: "W\*{6}"\)/);
+    });
+
+    it("keeps profanity that was said or typed, masked unless the job turns masking off; never a slur", async () => {
+      const swearing = (mask: boolean) =>
+        sampleInput({
+          language: "de",
+          mask_profanity: mask,
+          moments: sampleInput().moments.map((m) => (m.id === "m2" ? { ...m, transcript: "dieser boss ist scheiße", top_chat_messages: ["SCHEISSE", "skill issue"] } : m)),
+        });
+      const answer = german((a) => {
+        a.moments[1]!.title = "Scheiße, dieser Boss!";
+        a.shorts[1]!.title = "Scheiße, dieser Boss!";
+        a.moments[0]!.story = "Der Chat schreibt retards, als NovaPlays den Drachen besiegt.";
+      });
+      answers.push(answer);
+      const masked = await new LlmMetadataWriter({ baseUrl, model: "m" }).write(swearing(true));
+      expect(masked.moments[1]!.title).toBe("S******, dieser Boss!");
+      expect(masked.shorts[1]!.title).toBe("S******, dieser Boss!");
+      expect(masked.moments[0]!.story).toBe(writeLocalMetadata(swearing(true)).moments[0]!.story);
+      expect(masked.warnings.join(" ")).toMatch(/moment m1 story \(a slur\)/);
+
+      answers.push(answer);
+      const plain = await new LlmMetadataWriter({ baseUrl, model: "m" }).write(swearing(false));
+      expect(plain.moments[1]!.title).toBe("Scheiße, dieser Boss!");
+    });
+
+    it("drops an answer written in another language as a whole", async () => {
+      answers.push(
+        completion(
+          JSON.stringify({
+            reels: [{ run_name: "balanced", title: "NovaPlays: the best moments of the stream", description: "All of the best moments from the stream, with the dragon and the boss.", tags: ["NovaPlays"] }],
+            shorts: [{ index: 1, title: "The dragon is down", description: "Chat went wild when the dragon fell.", tags: ["dragon"] }],
+            moments: [{ id: "m1", title: "The dragon is down", story: "Chat exploded as the dragon fell and it was over." }],
+          }),
+        ),
+      );
+      const out = await write();
+      const local = writeLocalMetadata(sampleInput({ language: "de" }));
+      expect(out.reels).toEqual(local.reels);
+      expect(out.shorts).toEqual(local.shorts);
+      expect(out.moments).toEqual(local.moments);
+      expect(out.language).toBe("de");
+      expect(out.warnings[0]).toBe("The metadata model answered in English rather than German; built-in templates were used instead.");
+    });
+  });
+
   it("parseAnswer finds the object inside chatter", () => {
     expect(parseAnswer('Here you go: {"reels": [], "shorts": [], "moments": []} Enjoy!')).toEqual({ reels: [], shorts: [], moments: [] });
     expect(() => parseAnswer("no json")).toThrow();
