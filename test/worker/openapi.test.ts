@@ -5,7 +5,8 @@ import { app } from "../../worker/src/app";
 import { ERROR_CODES } from "../../worker/src/openapi/error-catalog";
 import { OPERATIONS, type OperationSpec } from "../../worker/src/openapi/operations";
 import { appRouteKeys, documentedRouteKeys, isUndocumented } from "../../worker/src/openapi/route-coverage";
-import { SCALAR_SCRIPT_INTEGRITY, SCALAR_SCRIPT_URL } from "../../worker/src/openapi/reference-page";
+import { REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../../worker/src/openapi/reference-page";
+import { SWAGGER_UI_VERSION } from "../../worker/src/openapi/reference-assets";
 import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
 import { eventually, webhookBox } from "./job-flow";
 import { completeWithFiles, expectDocumented, operationOf, servedDocument, validateDocument, validateInstance } from "./openapi-helpers";
@@ -338,6 +339,42 @@ describe("downloads, files and webhooks", () => {
   });
 });
 
+/** Every http(s) origin a text names, as "host" (scheme left out), with how often. */
+function origins(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const m of text.matchAll(/https?:\/\/([a-z0-9.-]+)/gi)) found.set(m[1]!.toLowerCase(), (found.get(m[1]!.toLowerCase()) ?? 0) + 1);
+  return found;
+}
+
+/**
+ * Origins swagger-ui-dist's bundle names without ever fetching them, each checked by reading the code around it.
+ * A new version naming another origin fails the test until someone has looked at what it does with it.
+ */
+const NAMED_NOT_FETCHED: Record<string, string> = {
+  "www.w3.org": "XML namespaces of SVG, XHTML, XLink and MathML elements",
+  "json-schema.org": "JSON Schema dialect identifiers ($schema values)",
+  "spec.openapis.org": "OpenAPI dialect and schema identifiers",
+  "datatracker.ietf.org": "RFC references in grammar comments and error messages",
+  "www.rfc-editor.org": "RFC references in grammar comments",
+  "github.com": "links in deprecation messages and license comments",
+  "reactjs.org": "link in React's minified-error message",
+  "redux.js.org": "link in Redux's minified-error message",
+  "fb.me": "link in a prop-types error message",
+  "spdx.org": "link shown for a license identifier of a document (ours has none)",
+  "swagger.io": "base URI for resolving relative $refs (this document has none)",
+  "vladimirgorej.com": "dummy base for checking that a server URL parses",
+  "example.com": "sample values of generated examples (hostname, email)",
+  "twitter.com": "link targets the Markdown autolinker could make of @mentions and #hashtags (turned off in Swagger UI)",
+  "www.facebook.com": "autolinker hashtag target (as above)",
+  "instagram.com": "autolinker mention and hashtag targets (as above)",
+  "soundcloud.com": "autolinker mention target (as above)",
+  "www.tiktok.com": "autolinker mention and hashtag targets (as above)",
+  // Fetched only by the online validator badge, which the page turns off (validatorUrl "none").
+  "validator.swagger.io": "the validator badge, off",
+  // `new URL(x, "http://base")`-style placeholder.
+  base: "placeholder base URL",
+};
+
 describe("GET /docs", () => {
   it("serves the interactive reference with a server-rendered list of every endpoint and webhook", async () => {
     const doc = await servedDocument();
@@ -345,8 +382,10 @@ describe("GET /docs", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
     const html = await res.text();
-    expect(html).toContain(`<script src="${SCALAR_SCRIPT_URL}" integrity="${SCALAR_SCRIPT_INTEGRITY}" crossorigin="anonymous"`);
-    expect(html).toContain('Scalar.createApiReference("#app", { url: "/openapi.json" })');
+    expect(html).toContain(`<link rel="stylesheet" href="${REFERENCE_STYLESHEET_PATH}">`);
+    expect(html).toContain(`<script src="${REFERENCE_SCRIPT_PATH}" onload="startReference()" onerror="showStaticReference()"></script>`);
+    const options = JSON.parse(/SwaggerUIBundle\((\{.*?\})\);/.exec(html)![1]!) as Record<string, unknown>;
+    expect(options).toMatchObject({ url: "/openapi.json", dom_id: "#app", validatorUrl: "none" });
 
     const fallback = html.slice(html.indexOf("<noscript"), html.indexOf("</noscript>"));
     for (const key of documentedRouteKeys(doc)) {
@@ -356,5 +395,45 @@ describe("GET /docs", () => {
     for (const event of Object.keys(doc.webhooks as object)) expect(fallback).toContain(`<td><code>${event}</code></td>`);
     expect(fallback.match(/<tr><td><code>[A-Z]+<\/code><\/td>/g)).toHaveLength(documentedRouteKeys(doc).length);
     expect(fallback).not.toMatch(/<script/i);
+  });
+
+  it("loads nothing from another origin: the page names none, and its assets come from this Worker", async () => {
+    const html = await (await call("/docs")).text();
+    // Not one absolute URL in the page; every src and href is a path on this Worker.
+    expect([...origins(html).keys()]).toEqual([]);
+    const refs = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(refs.sort()).toEqual(["/openapi.json", REFERENCE_STYLESHEET_PATH, REFERENCE_SCRIPT_PATH].sort());
+
+    const css = await call(REFERENCE_STYLESHEET_PATH);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("Content-Type")).toBe("text/css; charset=utf-8");
+    const stylesheet = await css.text();
+    expect(stylesheet).toContain(".swagger-ui");
+    // The stylesheet loads only inline data: images (the SVG in them names its XML namespace), no font, no import.
+    expect(stylesheet).not.toMatch(/@import|@font-face/);
+    const urls = [...stylesheet.matchAll(/url\(\s*["']?([^"')]*)/g)].map((m) => m[1]!);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const u of urls) expect(u.startsWith("data:"), u.slice(0, 40)).toBe(true);
+
+    const js = await call(REFERENCE_SCRIPT_PATH);
+    expect(js.status).toBe(200);
+    expect(js.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    const script = await js.text();
+    expect(script).toContain("SwaggerUIBundle");
+    expect(script.length).toBeGreaterThan(1_000_000);
+    const named = [...origins(script).keys()].sort();
+    expect(named.filter((o) => !(o in NAMED_NOT_FETCHED))).toEqual([]);
+    // The one origin Swagger UI would fetch by default is its validator: the page turns it off (first test).
+    expect(named).toContain("validator.swagger.io");
+  });
+
+  it("lets caches keep the assets and revalidate them by the package version", async () => {
+    const first = await call(REFERENCE_SCRIPT_PATH);
+    await first.arrayBuffer();
+    expect(first.headers.get("ETag")).toBe(`"swagger-ui-${SWAGGER_UI_VERSION}"`);
+    expect(first.headers.get("Cache-Control")).toBe("public, max-age=86400");
+    const again = await call(REFERENCE_STYLESHEET_PATH, { headers: { "If-None-Match": `"swagger-ui-${SWAGGER_UI_VERSION}"` } });
+    expect(again.status).toBe(304);
+    expect(SWAGGER_UI_VERSION).toMatch(/^5\.\d+\.\d+$/);
   });
 });

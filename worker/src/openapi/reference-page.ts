@@ -1,15 +1,14 @@
 import type { OpenApiDocument } from "./document";
 
 /**
- * The /docs page. Scalar's standalone bundle (pinned version, Subresource Integrity) renders /openapi.json
- * interactively. The same page carries a plain list of every endpoint and webhook rendered here from the
- * document: shown by <noscript> without JavaScript, and put in place by the script's onerror handler when the
- * CDN cannot be reached (offline, blocked), so the page is never empty.
+ * The /docs page. Swagger UI (the swagger-ui-dist npm package, served by this Worker from /docs/swagger-ui.js and
+ * /docs/swagger-ui.css: no CDN) renders /openapi.json interactively, with its online validator badge off so the
+ * page fetches nothing from anywhere else. The same page carries a plain list of every endpoint and webhook
+ * rendered here from the document: shown by <noscript> without JavaScript, and put in place by the script's
+ * onerror handler when the script cannot load, so the page is never empty.
  */
-export const SCALAR_VERSION = "1.72.1";
-export const SCALAR_SCRIPT_URL = `https://cdn.jsdelivr.net/npm/@scalar/api-reference@${SCALAR_VERSION}/dist/browser/standalone.js`;
-/** sha384 of dist/browser/standalone.js in the npm tarball of that version (jsDelivr serves the file unchanged). */
-export const SCALAR_SCRIPT_INTEGRITY = "sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK";
+export const REFERENCE_SCRIPT_PATH = "/docs/swagger-ui.js";
+export const REFERENCE_STYLESHEET_PATH = "/docs/swagger-ui.css";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -83,6 +82,11 @@ ${webhookRows(doc)}
 </main>`;
 }
 
+/** Swagger UI's options: the document, this page's element, and no request to the swagger.io validator. */
+export function swaggerUiOptions(specUrl: string): Record<string, unknown> {
+  return { url: specUrl, dom_id: "#app", validatorUrl: "none", deepLinking: true, displayRequestDuration: true };
+}
+
 export function referencePage(doc: OpenApiDocument, specUrl = "/openapi.json"): string {
   const info = doc.info as { title: string };
   const fallback = staticReference(doc, specUrl);
@@ -92,6 +96,7 @@ export function referencePage(doc: OpenApiDocument, specUrl = "/openapi.json"): 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(info.title)} reference</title>
+<link rel="stylesheet" href="${REFERENCE_STYLESHEET_PATH}">
 <style>
 .fallback { font: 15px/1.5 system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; }
 .fallback table { border-collapse: collapse; width: 100%; }
@@ -110,10 +115,10 @@ function showStaticReference() {
   if (holder && target) target.innerHTML = holder.textContent || "";
 }
 function startReference() {
-  Scalar.createApiReference("#app", { url: ${JSON.stringify(specUrl)} });
+  window.ui = SwaggerUIBundle(${JSON.stringify(swaggerUiOptions(specUrl))});
 }
 </script>
-<script src="${SCALAR_SCRIPT_URL}" integrity="${SCALAR_SCRIPT_INTEGRITY}" crossorigin="anonymous" onload="startReference()" onerror="showStaticReference()"></script>
+<script src="${REFERENCE_SCRIPT_PATH}" onload="startReference()" onerror="showStaticReference()"></script>
 </body>
 </html>
 `;
