@@ -10,6 +10,8 @@ export const FIXTURE_VODS = {
   tooLong: "1006",
   /** 10 min public archive, for manual highlights near the end. */
   short: "1007",
+  /** 1 h public archive: the VOD of minimalJob, whose vod_length_hours 1 matches its real length. */
+  hour: "1008",
   /** No folder at all: Twitch answers as for a deleted VOD. */
   missing: "1999",
 } as const;
