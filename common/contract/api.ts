@@ -100,7 +100,8 @@ export const boundedIntString = (max: number) =>
     .transform(Number)
     .pipe(
       z
-        .number()
+        // Digits beyond any number (Infinity) get the same message as any other value out of range.
+        .number({ error: `must be between 1 and ${max}` })
         .min(1, { error: `must be between 1 and ${max}` })
         .max(max, { error: `must be between 1 and ${max}` }),
     );
