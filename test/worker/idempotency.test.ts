@@ -4,7 +4,7 @@ import { createClient } from "../../common/client";
 import type { JobAck } from "../../common/contract";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
 import { IDEMPOTENCY_WINDOW_MS } from "../../worker/src/storage/idempotency";
-import { accountCredits, admin, BASE, createAccount, expect422, expectError, minimalJob, nextIp, type TestAccount } from "./helpers";
+import { accountCredits, admin, BASE, createAccount, expect422, expectError, FIXTURE_VODS, minimalJob, nextIp, vodUrl, type TestAccount } from "./helpers";
 import { callWithEnv } from "./job-flow";
 
 /** Idempotency-Key on POST /jobs (issue 15, item 8): a retried creation never makes or bills a second job. */
@@ -129,6 +129,8 @@ describe("POST /jobs with Idempotency-Key", () => {
   });
 });
 
+const clientJob = () => ({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1 });
+
 describe("typed client", () => {
   it("sends an Idempotency-Key by default and retries a lost answer with it: one job, one reservation", async () => {
     const a = await createAccount({ plan: "pro", credits: 1000, purchase: true });
@@ -146,15 +148,15 @@ describe("typed client", () => {
         return res;
       },
     });
-    const ack = await client.createJob(minimalJob());
+    const ack = await client.createJob(clientJob());
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(seen[1]).toBe(seen[0]);
     expect(await reserves(a.account_id)).toBe(1);
     expect(await accountCredits(a.account_id)).toBe(1000 - ack.credit_cost);
     // Each call has its own key; a caller's own key is sent as given.
-    await client.createJob(minimalJob());
-    await client.createJob(minimalJob(), { idempotencyKey: "my-order-42" });
+    await client.createJob(clientJob());
+    await client.createJob(clientJob(), { idempotencyKey: "my-order-42" });
     expect(new Set(seen).size).toBe(3);
     expect(seen.at(-1)).toBe("my-order-42");
   });
