@@ -287,7 +287,7 @@ describe("a member whose body stops delivering", () => {
   }
 
   it("is resumed from the byte where it stopped; the archive is complete and byte for byte", async () => {
-    const video = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7) & 0xff);
+    const video = new Uint8Array(1024 * 1024).map((_, i) => (i * 7) & 0xff);
     const notes = new TextEncoder().encode("caption line\n".repeat(20_000));
     const opens: [string, number][] = [];
     const stalling = (name: string, bytes: Uint8Array, compress: boolean, stalls: number[]): ZipEntrySource => ({
@@ -301,13 +301,13 @@ describe("a member whose body stops delivering", () => {
         return source(bytes, offset, stall);
       },
     });
-    const entries = [stalling("reel.mp4", video, false, [1_000_000, 700_001]), stalling("short.srt", notes, true, [50_000])];
+    const entries = [stalling("reel.mp4", video, false, [300_000, 200_001]), stalling("short.srt", notes, true, [50_000])];
     const file = path.join(dir, "resumed.zip");
     await writeArchive(file, entries, { stallMs: 200 });
     expect(opens).toEqual([
       ["reel.mp4", 0],
-      ["reel.mp4", 1_000_000],
-      ["reel.mp4", 1_700_001],
+      ["reel.mp4", 300_000],
+      ["reel.mp4", 500_001],
       ["short.srt", 0],
       ["short.srt", 50_000],
     ]);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../common/client";
 import type { JobAck } from "../../common/contract";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
-import { IDEMPOTENCY_WINDOW_MS } from "../../worker/src/storage/idempotency";
+import { openDb } from "../../worker/src/storage/db";
+import { deleteExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from "../../worker/src/storage/idempotency";
 import { accountCredits, admin, BASE, createAccount, expect422, expectError, FIXTURE_VODS, minimalJob, nextIp, vodUrl, type TestAccount } from "./helpers";
 import { callWithEnv } from "./job-flow";
 
@@ -119,6 +120,16 @@ describe("POST /jobs with Idempotency-Key", () => {
       .run();
     const second = (await (await postWithKey(key, minimalJob({ num_shorts: 1 }))).json()) as JobAck;
     expect(second.id).not.toBe(first.id);
+  });
+
+  it("the hourly sweep forgets keys older than 24 hours and keeps the others", async () => {
+    const key = crypto.randomUUID();
+    expect((await postWithKey(key, minimalJob())).status).toBe(202);
+    const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key = ?").bind(key).first<{ n: number }>())!.n;
+    await deleteExpiredIdempotencyKeys(openDb(env.DB), Date.now());
+    expect(await count()).toBe(1);
+    await deleteExpiredIdempotencyKeys(openDb(env.DB), Date.now() + IDEMPOTENCY_WINDOW_MS + 1000);
+    expect(await count()).toBe(0);
   });
 
   it("refuses a malformed key with 422 naming the header", async () => {
