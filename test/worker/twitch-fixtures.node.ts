@@ -41,6 +41,7 @@ function video(overrides: Partial<VideoFile>): VideoFile {
 }
 
 const FOLDERS: Record<string, VideoFile> = {
+  [FIXTURE_VODS.docsExample]: video({ lengthSeconds: 4 * 3600, title: "Example stream" }),
   [FIXTURE_VODS.hour]: video({
     lengthSeconds: 3600,
     title: "Warmup hour",

@@ -88,9 +88,16 @@ export const ERROR_CODES = {
       ],
     },
   },
+  idempotency_key_reused: {
+    status: 422,
+    example: {
+      code: "idempotency_key_reused",
+      message: "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+    },
+  },
   rate_limited: {
     status: 429,
-    example: { code: "rate_limited", message: "At most 10 job creations per minute per client IP; retry in 12 s.", retry_after_seconds: 12 },
+    example: { code: "rate_limited", message: "At most 10 job creations per minute per client (IPv4 address or IPv6 /64); retry in 12 s.", retry_after_seconds: 12 },
     headers: ["Retry-After"],
   },
   internal_error: {
