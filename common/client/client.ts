@@ -45,6 +45,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface CreateJobOptions extends CallOptions {
+  /**
+   * Sent as Idempotency-Key. Default: a fresh random UUID per createJob call. Pass your own (and the same one again)
+   * to retry a job creation from your side after a time-out without risking a second job or a second charge.
+   */
+  idempotencyKey?: string;
+  /** Extra attempts with the same key when the request fails without an answer (network error). Default 2. */
+  retries?: number;
+}
+
 type Query = Record<string, string | number | undefined>;
 
 /**
@@ -67,8 +77,21 @@ export class HighlightClient {
     this.headers = { ...options.headers };
   }
 
-  createJob(body: JobRequest, options?: CallOptions): Promise<JobAck> {
-    return this.json("POST", "/jobs", { body, ...options });
+  /**
+   * POST /jobs with an Idempotency-Key (see CreateJobOptions): a request whose answer was lost is sent again with
+   * the same key, and the API answers with the job it already created instead of creating (and billing) another.
+   */
+  async createJob(body: JobRequest, options: CreateJobOptions = {}): Promise<JobAck> {
+    const { idempotencyKey = crypto.randomUUID(), retries = 2, ...call } = options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.json<JobAck>("POST", "/jobs", { body, ...call, headers: { "Idempotency-Key": idempotencyKey } });
+      } catch (error) {
+        // Only failures without an answer are retried (an ApiError is an answer); an abort is the caller's choice.
+        if (error instanceof ApiError || call.signal?.aborted || attempt >= retries) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      }
+    }
   }
 
   estimateJob(body: JobRequest, options?: CallOptions): Promise<CostEstimate> {
@@ -141,6 +164,7 @@ export class HighlightClient {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const headers = new Headers(this.headers);
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     if (options.withKey !== false && this.apiKey) headers.set("X-API-Key", this.apiKey);
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -155,6 +179,8 @@ export class HighlightClient {
 
 interface RequestOptions extends CallOptions {
   body?: unknown;
+  /** Per-request headers (after the client's own). */
+  headers?: Record<string, string>;
   query?: Query;
   /** false: leave X-API-Key out (token-authorised downloads). */
   withKey?: boolean;

@@ -4,6 +4,7 @@ export {
   createClient,
   type CallOptions,
   type ClientOptions,
+  type CreateJobOptions,
   type FeedbackRequest,
   type FetchLike,
   type JobRequest,

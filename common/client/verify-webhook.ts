@@ -1,4 +1,5 @@
 import type { WebhookEvent } from "../contract";
+import { standardWebhooksContent, standardWebhooksKey, v1Signatures } from "../webhooks/standard-webhooks";
 
 /**
  * Checks a webhook delivery on the receiver's side, with Web Crypto only (Workers, Node 18+, browsers).
@@ -10,6 +11,10 @@ import type { WebhookEvent } from "../contract";
  *   can be checked for age. Giving it turns the replay check on (`toleranceSeconds`, default 300); giving
  *   `toleranceSeconds` without it is a failure (the caller asked for a check that cannot be made).
  * - `timestamp` is X-Service-Timestamp; when given it must equal the `t` inside the timestamped signature.
+ * - `standard` holds the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature): a
+ *   `v1,<base64>` HMAC-SHA256 of "<id>.<timestamp>.<body>", keyed with the base64 decoding of the secret's text
+ *   after `whsec_` (see common/webhooks/standard-webhooks.ts). Its timestamp is always checked for age.
+ * - `headers` instead picks every one of these from the request's headers.
  *
  * Every signature given must match; at least one must be given.
  */
@@ -23,6 +28,14 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number;
   /** Current time in ms (tests). Default Date.now(). */
   now?: number;
+  /** The Standard Webhooks headers of the delivery. */
+  standard?: { id?: string | null; timestamp?: string | number | null; signature?: string | null } | null;
+  /**
+   * The delivery's headers (a Headers object or a plain object with lower-case names, as Node gives them): fills
+   * signature, timestampedSignature, timestamp and standard from X-Service-Signature, X-Service-Signature-Timestamped,
+   * X-Service-Timestamp and webhook-id/-timestamp/-signature, where those options are not given.
+   */
+  headers?: Headers | Record<string, string | string[] | undefined>;
 }
 
 export type WebhookFailure =
@@ -31,7 +44,8 @@ export type WebhookFailure =
   | "signature_mismatch"
   | "malformed_timestamped_signature"
   | "timestamp_mismatch"
-  | "stale_timestamp";
+  | "stale_timestamp"
+  | "malformed_standard_headers";
 
 export type WebhookVerification = { ok: true; timestamp: number | null } | { ok: false; reason: WebhookFailure };
 
@@ -91,13 +105,76 @@ function parseTimestamped(header: string): { t: number; v1: string[] } | null {
   return t === null || v1.length === 0 ? null : { t, v1 };
 }
 
-export async function verifyWebhook(options: VerifyWebhookOptions): Promise<WebhookVerification> {
+function header(headers: VerifyWebhookOptions["headers"], name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value.join(" ") : value;
+}
+
+/** The options with every signature the headers carry filled in. */
+function withHeaders(options: VerifyWebhookOptions): VerifyWebhookOptions {
+  const h = options.headers;
+  if (!h) return options;
+  const standard = options.standard ?? {
+    id: header(h, "webhook-id"),
+    timestamp: header(h, "webhook-timestamp"),
+    signature: header(h, "webhook-signature"),
+  };
+  return {
+    ...options,
+    signature: options.signature ?? header(h, "x-service-signature"),
+    timestampedSignature: options.timestampedSignature ?? header(h, "x-service-signature-timestamped"),
+    timestamp: options.timestamp ?? header(h, "x-service-timestamp"),
+    standard: standard.signature ? standard : null,
+  };
+}
+
+/** The Standard Webhooks check: null when it passes, else why not; `at` is its timestamp. */
+async function checkStandard(
+  options: VerifyWebhookOptions,
+  body: Bytes,
+): Promise<{ failure: WebhookFailure | null; at: number | null }> {
+  const { id, timestamp, signature } = options.standard ?? {};
+  const ts = timestamp === undefined || timestamp === null ? "" : String(timestamp).trim();
+  if (!signature || !id || !/^\d+$/.test(ts)) return { failure: "malformed_standard_headers", at: null };
+  const candidates = v1Signatures(signature);
+  if (candidates.length === 0) return { failure: "malformed_standard_headers", at: null };
+  const key = await crypto.subtle.importKey("raw", standardWebhooksKey(options.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, standardWebhooksContent(id, ts, body)));
+  let any = false;
+  for (const candidate of candidates) any = constantTimeEqual(fromBase64(candidate) ?? new Uint8Array(0), expected) || any;
+  if (!any) return { failure: "signature_mismatch", at: null };
+  const at = Number(ts);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs((options.now ?? Date.now()) / 1000 - at) > tolerance) return { failure: "stale_timestamp", at };
+  return { failure: null, at };
+}
+
+function fromBase64(text: string): Uint8Array | null {
+  try {
+    return Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+export async function verifyWebhook(given: VerifyWebhookOptions): Promise<WebhookVerification> {
+  const options = withHeaders(given);
   const body = toBytes(options.rawBody);
   const { signature, timestampedSignature } = options;
-  if (!signature && !timestampedSignature) return { ok: false, reason: "missing_signature" };
+  const standardGiven = Boolean(options.standard && (options.standard.signature || options.standard.id || options.standard.timestamp));
+  if (!signature && !timestampedSignature && !standardGiven) return { ok: false, reason: "missing_signature" };
 
   if (signature && !(await matches(options.secret, body, signature))) return { ok: false, reason: "signature_mismatch" };
+  let standardAt: number | null = null;
+  if (standardGiven) {
+    const standard = await checkStandard(options, body);
+    if (standard.failure) return { ok: false, reason: standard.failure };
+    standardAt = standard.at;
+  }
   if (!timestampedSignature) {
+    if (standardAt !== null) return { ok: true, timestamp: standardAt };
     // A tolerance asks for the replay check, which only the timestamped signature can give.
     return options.toleranceSeconds === undefined ? { ok: true, timestamp: null } : { ok: false, reason: "missing_timestamped_signature" };
   }

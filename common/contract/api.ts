@@ -85,23 +85,33 @@ export const JobRecord = z
   .meta({ description: "A job as returned by GET /jobs/{id} and in GET /jobs items." });
 export type JobRecord = z.infer<typeof JobRecord>;
 
-const positiveIntString = (name: string, max?: number) =>
+/**
+ * Highest `page` of a list: far beyond any real list (100 items a page), and small enough that the row offset
+ * stays an exact integer SQLite accepts (a page of 461168601842738790 used to fail in the database).
+ */
+export const MAX_PAGE = 100_000;
+
+/** A whole number from a query string, 1 to `max` (the message is about the value; the field is named apart). */
+export const boundedIntString = (max: number) =>
   z
     .string()
-    .regex(/^\d+$/, { error: `${name} must be a whole number` })
+    .regex(/^\d+$/, { error: "must be a whole number" })
+    // Leading zeros and absurd lengths are read as numbers too; the range check below rejects the huge ones.
     .transform(Number)
     .pipe(
-      max === undefined
-        ? z.number().min(1, { error: `${name} must be at least 1` })
-        : z
-            .number()
-            .min(1, { error: `${name} must be between 1 and ${max}` })
-            .max(max, { error: `${name} must be between 1 and ${max}` }),
+      z
+        // Digits beyond any number (Infinity) get the same message as any other value out of range.
+        .number({ error: `must be between 1 and ${max}` })
+        .min(1, { error: `must be between 1 and ${max}` })
+        .max(max, { error: `must be between 1 and ${max}` }),
     );
 
 export const ListJobsQuery = z.object({
-  page: positiveIntString("page").optional().default(1).meta({ description: "1-based page number (default 1)." }),
-  page_size: positiveIntString("page_size", 100)
+  page: boundedIntString(MAX_PAGE)
+    .optional()
+    .default(1)
+    .meta({ description: `1-based page number, at most ${MAX_PAGE} (default 1); a larger page is refused with 422.` }),
+  page_size: boundedIntString(100)
     .optional()
     .default(20)
     .meta({ description: "Items per page, 1-100 (default 20)." }),
@@ -212,10 +222,22 @@ export type PricingTable = z.infer<typeof PricingTable>;
 
 // ---- operator (admin) API -------------------------------------------------------------------------------------
 
+/** Largest single credit movement an operator can make (added or removed). */
+export const MAX_CREDIT_AMOUNT = 1_000_000_000;
+/** Largest balance an account can reach: far below 2^53, so every balance and sum stays an exact integer. */
+export const MAX_CREDIT_BALANCE = 1_000_000_000_000;
+
+const creditAmountRange = `must be between -${MAX_CREDIT_AMOUNT} and ${MAX_CREDIT_AMOUNT}`;
+
 export const CreateAccountInput = z.object({
   name: z.string().trim().min(1, { error: "is required" }).max(200, { error: "must be at most 200 characters" }),
   plan: Plan.optional().default("free"),
-  credits: z.int({ error: "must be an integer" }).min(0, { error: "must be 0 or more" }).optional().default(0),
+  credits: z
+    .int({ error: "must be an integer" })
+    .min(0, { error: "must be 0 or more" })
+    .max(MAX_CREDIT_AMOUNT, { error: `must be at most ${MAX_CREDIT_AMOUNT}` })
+    .optional()
+    .default(0),
   /** Starting credits count as a purchase (lifts the "never purchased" shorts cap). */
   purchase: z.boolean().optional().default(false),
 });
@@ -234,14 +256,18 @@ export const CreditsInput = z
   .object({
     amount: z
       .int({ error: "must be an integer" })
+      .min(-MAX_CREDIT_AMOUNT, { error: creditAmountRange })
+      .max(MAX_CREDIT_AMOUNT, { error: creditAmountRange })
       .refine((n) => n !== 0, { error: "must not be 0" })
-      .meta({ description: "Positive adds credits, negative removes them (adjustment only)." }),
+      .meta({
+        description: `Positive adds credits, negative removes them (adjustment only); at most ${MAX_CREDIT_AMOUNT} either way, and the balance stays at most ${MAX_CREDIT_BALANCE}.`,
+      }),
     reason: z.string().trim().max(500, { error: "must be at most 500 characters" }).optional(),
     purchase: z.boolean().optional().default(false),
   })
   .check((ctx) => {
     if (ctx.value.purchase && ctx.value.amount < 0) {
-      ctx.issues.push({ code: "custom", input: ctx.value.amount, path: ["amount"], message: "a purchase must be positive" });
+      ctx.issues.push({ code: "custom", input: ctx.value.amount, path: ["amount"], message: "must be positive for a purchase" });
     }
   });
 export type CreditsInput = z.infer<typeof CreditsInput>;

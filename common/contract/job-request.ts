@@ -20,6 +20,30 @@ const httpUrl = (what: string) =>
     .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
     .max(2048, { error: "must be at most 2048 characters" });
 
+/** An http(s) URL with a host; IPv6 literals (`https://[2606:4700::1]/hook`) included, unlike z.url's hostname rule. */
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+export const WebhookUrlInput = z
+  .string()
+  .max(2048, { error: "must be at most 2048 characters" })
+  .refine(isHttpUrl, { error: "must be an http(s) URL (webhook receiver)" })
+  .meta({
+    description:
+      "Receives job.running, job.completed and job.failed callbacks. Must point to a public internet address: " +
+      "loopback (127.0.0.0/8, ::1, localhost), private (10/8, 172.16/12, 192.168/16, fc00::/7), carrier-grade NAT " +
+      "(100.64/10), link-local and cloud metadata (169.254/16, fe80::/10), multicast, reserved and documentation " +
+      "ranges, names that only resolve inside a network (single labels, .local, .internal, .localhost and similar) " +
+      "and URLs with a user name or password are refused with 422, in every spelling of an address (decimal, hex, " +
+      "octal, short forms, IPv4-mapped IPv6). Public IPv6 literals are accepted. Stored and called in normalised form.",
+  });
+
 const language = z
   .string()
   .trim()
@@ -65,7 +89,7 @@ export const ManualHighlightInput = z
         code: "custom",
         input: end,
         path: ["end_seconds"],
-        message: `the range must be 20 to 180 seconds long (end_seconds - start_seconds = ${round2(length)})`,
+        message: `must end 20 to 180 seconds after start_seconds (end_seconds - start_seconds = ${round2(length)})`,
       });
     }
   })
@@ -174,15 +198,18 @@ export const JobRequestInput = z
       .max(40, { error: "must be at most 40 characters" })
       .nullish()
       .meta({ description: "Pronouns used for metadata (default they)." }),
-    webhook_url: httpUrl("webhook receiver")
-      .nullish()
-      .meta({ description: "Receives job.running, job.completed and job.failed callbacks." }),
+    webhook_url: WebhookUrlInput.nullish(),
     vod_length_hours: z
       .number()
       .gt(0, { error: "must be greater than 0" })
       .max(MAX_VOD_HOURS, { error: `must be at most ${MAX_VOD_HOURS} (the longest VOD the service accepts)` })
       .nullish()
-      .meta({ description: "Skips the duration probe. Greater than 0, at most 24." }),
+      .meta({
+        description:
+          "The VOD's length in hours, greater than 0, at most 24. The VOD is still probed: the job is billed for " +
+          "max(this, the real length), where a value at most 2 % (or 60 s) below the real length counts as the real " +
+          "length. Only when Twitch cannot be reached is this length used in place of the probe.",
+      }),
     final_video_length_minutes: z
       .number()
       .min(0, { error: "must be between 1 and 30 (0 only with compilation_enabled false)" })

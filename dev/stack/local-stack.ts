@@ -92,6 +92,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       RENDERER_TOKEN: rendererToken,
       TWITCH_GQL_URL: twitch.gqlUrl,
       TWITCH_USHER_URL: twitch.usherUrl,
+      // Local webhook receivers (the demo's, the end-to-end tests') listen on 127.0.0.1.
+      WEBHOOK_ALLOW_LOOPBACK: "true",
       ...opts.vars,
     };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

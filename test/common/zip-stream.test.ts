@@ -270,3 +270,66 @@ describe.runIf(process.env.ZIP64_LARGE === "1")("a member over 4 GiB (ZIP64_LARG
     });
   }, 300_000);
 });
+
+describe("a member whose body stops delivering", () => {
+  /** Delivers `bytes` from `offset` in 64 KiB chunks; when `stallAfter` is set, stops (never ends) after that many bytes. */
+  function source(bytes: Uint8Array, offset: number, stallAfter?: number): ReadableStream<Uint8Array> {
+    let at = offset;
+    return new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (stallAfter !== undefined && at - offset >= stallAfter) return new Promise<void>(() => undefined);
+        if (at >= bytes.byteLength) return c.close();
+        const end = Math.min(bytes.byteLength, at + 65_536, stallAfter === undefined ? Infinity : offset + stallAfter);
+        c.enqueue(bytes.slice(at, end));
+        at = end;
+      },
+    });
+  }
+
+  it("is resumed from the byte where it stopped; the archive is complete and byte for byte", async () => {
+    const video = new Uint8Array(1024 * 1024).map((_, i) => (i * 7) & 0xff);
+    const notes = new TextEncoder().encode("caption line\n".repeat(20_000));
+    const opens: [string, number][] = [];
+    const stalling = (name: string, bytes: Uint8Array, compress: boolean, stalls: number[]): ZipEntrySource => ({
+      name,
+      compress,
+      mtime: MTIME,
+      size: bytes.byteLength,
+      open: async (offset = 0) => {
+        opens.push([name, offset]);
+        const stall = stalls.shift();
+        return source(bytes, offset, stall);
+      },
+    });
+    const entries = [stalling("reel.mp4", video, false, [300_000, 200_001]), stalling("short.srt", notes, true, [50_000])];
+    const file = path.join(dir, "resumed.zip");
+    await writeArchive(file, entries, { stallMs: 200 });
+    expect(opens).toEqual([
+      ["reel.mp4", 0],
+      ["reel.mp4", 300_000],
+      ["reel.mp4", 500_001],
+      ["short.srt", 0],
+      ["short.srt", 50_000],
+    ]);
+    unzipTest(file);
+    withPython(file, (py) => {
+      expect(py.bad).toBeNull();
+      expect(py.members["reel.mp4"]).toEqual({ size: video.byteLength, compress_type: 0, sha256: sha256(video) });
+      expect(py.members["short.srt"]).toEqual({ size: notes.byteLength, compress_type: 8, sha256: sha256(notes) });
+    });
+  });
+
+  it("that keeps stalling ends the archive with an error instead of hanging", async () => {
+    const bytes = new Uint8Array(500_000);
+    const entry: ZipEntrySource = { name: "stuck.mp4", compress: false, size: bytes.byteLength, open: async (offset = 0) => source(bytes, offset, 10_000) };
+    const reader = zipStream([entry], { stallMs: 50 }).getReader();
+    const error = await (async () => {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) return null;
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(String(error)).toMatch(/stuck\.mp4 stopped delivering data at byte 40000/);
+  });
+});

@@ -136,7 +136,7 @@ describe("credits and plans", () => {
     expect((await detail(acct.account_id)).credits).toBe(30);
     expect((await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: 0 }))).get("amount")).toEqual(["must not be 0"]);
     expect((await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: 2.5 }))).get("amount")).toEqual(["must be an integer"]);
-    expect((await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: -5, purchase: true }))).get("amount")).toEqual(["a purchase must be positive"]);
+    expect((await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: -5, purchase: true }))).get("amount")).toEqual(["must be positive for a purchase"]);
     expect((await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: -30 })).status).toBe(200);
     expect((await detail(acct.account_id)).credits).toBe(0);
   });

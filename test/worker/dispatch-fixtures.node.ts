@@ -114,6 +114,22 @@ function signatureValid(secret: string, raw: Buffer, header: string | undefined)
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/** Standard Webhooks verification written from the specification alone (standardwebhooks.com), with node:crypto. */
+function standardSignatureValid(secret: string, raw: Buffer, headers: IncomingMessage["headers"]): boolean {
+  const id = headers["webhook-id"];
+  const ts = headers["webhook-timestamp"];
+  const sig = headers["webhook-signature"];
+  if (typeof id !== "string" || typeof ts !== "string" || typeof sig !== "string" || !secret.startsWith("whsec_")) return false;
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const expected = createHmac("sha256", key).update(Buffer.concat([Buffer.from(`${id}.${ts}.`), raw])).digest();
+  return sig.split(" ").some((entry) => {
+    const [version, value] = entry.split(",");
+    if (version !== "v1" || !value) return false;
+    const given = Buffer.from(value, "base64");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
 export function startWebhookReceiver(): Server {
   const boxes = new Map<string, { config: BoxConfig; deliveries: ReceivedDelivery[] }>();
   const box = (name: string) => {
@@ -142,6 +158,7 @@ export function startWebhookReceiver(): Server {
         headers,
         body: raw.toString("utf8"),
         signature_valid: b.config.secret ? signatureValid(b.config.secret, raw, req.headers["x-service-signature"] as string | undefined) : null,
+        standard_signature_valid: b.config.secret ? standardSignatureValid(b.config.secret, raw, req.headers) : null,
         answered: status,
       });
       return json(res, status, { received: true }, status >= 300 && status < 400 ? { location: `${url.origin}/hooks/${parts[1]}-moved` } : {});

@@ -13,7 +13,9 @@ beforeAll(async () => {
 
 describe("queue consumer: dispatch to the renderer", () => {
   it("sends the renderer the job's analysis task (a complete RenderJob), acks the message and marks the job running", async () => {
-    const { ack, message } = await createJob(acct.api_key, minimalJob({ num_shorts: 2, streamer_name: "SynthRunner" }));
+    // Twitch unreachable at creation: vod_length_hours stands in for the probe.
+    const noTwitch = { TWITCH_GQL_URL: `${env.TWITCH_USHER_URL}/no-gql-here` };
+    const { ack, message } = await createJob(acct.api_key, minimalJob({ vod_url: vodUrl(FIXTURE_VODS.public), num_shorts: 2, streamer_name: "SynthRunner" }), noTwitch);
     expect(message).toEqual({ job_id: ack.id });
     await rendererAnswers(ack.id, 202);
     const result = await deliver(message);
@@ -34,7 +36,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/artifacts`, token: job.callback.token });
     expect(job.twitch).toEqual({ gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL });
     expect(job.request).toMatchObject({ vod_id: FIXTURE_VODS.public, num_shorts: 2, streamer_name: "SynthRunner" });
-    // vod_length_hours skipped the probe: the VOD is described from the row.
+    // The probe could not run: the VOD is described from the row (its claimed length).
     expect(job.vod).toEqual({
       vod_id: FIXTURE_VODS.public,
       title: `VOD ${FIXTURE_VODS.public}`,

@@ -8,7 +8,7 @@ import { cancelRefundCredits } from "../../worker/src/domain/refund-tiers";
 import { resolveProfileSettings } from "../../worker/src/domain/normalise-request";
 import { slidingWindow } from "../../worker/src/domain/sliding-window";
 import { fieldPath } from "../../worker/src/lib/zod-issues";
-import { escapeLike, searchText } from "../../worker/src/storage/jobs";
+import { searchText } from "../../worker/src/storage/jobs";
 
 describe("pricing", () => {
   it("charges ceil(hours x rate) + 25 per reel + 10 per short", () => {
@@ -177,8 +177,7 @@ describe("ids and text helpers", () => {
     expect(fieldPath(["run_overrides", "audience", "audience_weight"])).toBe("run_overrides.audience.audience_weight");
     expect(fieldPath([])).toBe("body");
   });
-  it("escapes LIKE wildcards and lower-cases search text with full Unicode folding", () => {
-    expect(escapeLike("100%_a\\b")).toBe("100\\%\\_a\\\\b");
+  it("lower-cases search text with full Unicode folding", () => {
     expect(searchText(["job_1", null, "ÜBER Café", ""])).toBe("job_1\nüber café");
   });
 });

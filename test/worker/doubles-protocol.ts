@@ -42,5 +42,11 @@ export interface ReceivedDelivery {
   body: string;
   /** X-Service-Signature checked against HMAC-SHA256(secret, raw body) by the receiver; null without a secret. */
   signature_valid: boolean | null;
+  /**
+   * The Standard Webhooks headers checked by the receiver with node:crypto as the Standard Webhooks specification
+   * says (key: base64 decoding of the secret after `whsec_`; signed: "<webhook-id>.<webhook-timestamp>.<raw body>";
+   * any `v1,<base64>` entry may match); null without a secret.
+   */
+  standard_signature_valid: boolean | null;
   answered: number;
 }

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RenderJob } from "../../common/contract";
+import type { ArtifactRef, RenderJob } from "../../common/contract";
 import type { Deliverable } from "../../worker/src/artifacts/results";
 import { artifactLink, zipToken } from "../../worker/src/artifacts/links";
 import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
-import { callWithEnv, completeJob, createJob, renderedFiles, sameBytes, startedJob, type RenderedFile } from "./job-flow";
+import { bytesOf, callWithEnv, completeJob, createJob, renderedFiles, sameBytes, startedJob, type RenderedFile } from "./job-flow";
 
 let acct: TestAccount;
 let render: RenderJob;
@@ -216,5 +216,77 @@ describe("GET /jobs/{id}/download-all", () => {
     }
     const entries = unzipSync(zip);
     expect(sameBytes(entries[reel.ref.name]!, bytes)).toBe(true);
+  });
+});
+
+describe("download-all after every file was downloaded through its link (issue 15, item 6)", () => {
+  const MB = 1024 * 1024;
+  let job: RenderJob;
+  let all: RenderedFile[];
+  let links: { deliverables: Deliverable[]; zip_url: string };
+
+  beforeAll(async () => {
+    // The job of the report: 2 profiles, 3 shorts, 15 files (reels, shorts, thumbnails, captions, metadata, manifest).
+    ({ render: job } = await startedJob(acct.api_key));
+    const file = (name: string, kind: ArtifactRef["kind"], contentType: string, bytes: Uint8Array): RenderedFile => ({
+      ref: { name, kind, content_type: contentType, size_bytes: bytes.byteLength, run_name: null, index: null, title: null, duration_seconds: null, tags: null },
+      bytes,
+    });
+    const text = (s: string) => new TextEncoder().encode(s);
+    all = [
+      file("reel-balanced.mp4", "reel", "video/mp4", bytesOf(101, 6 * MB)),
+      file("reel-audience.mp4", "reel", "video/mp4", bytesOf(102, 5 * MB)),
+      ...[1, 2, 3].map((i) => file(`short-0${i}.mp4`, "short", "video/mp4", bytesOf(110 + i, 2 * MB + i))),
+      ...["reel-balanced", "reel-audience", "short-01", "short-02", "short-03"].map((n, i) => file(`${n}.jpg`, "thumbnail", "image/jpeg", bytesOf(120 + i, 90_000))),
+      ...[1, 2, 3].map((i) => file(`short-0${i}.srt`, "captions", "application/x-subrip", text(`1\n00:00:00,000 --> 00:00:02,000\nline ${i}\n`.repeat(40)))),
+      file("metadata.json", "metadata", "application/json", text(JSON.stringify({ titles: Array(50).fill("Best of the night") }))),
+      file("manifest.json", "manifest", "application/json", text(JSON.stringify({ from: "renderer", shorts_count: 3 }))),
+    ];
+    expect(all).toHaveLength(15);
+    await completeJob(job, all);
+    links = (await (await get(acct.api_key, `/jobs/${job.job_id}/results`)).json()) as typeof links;
+  });
+
+  async function zipOf(res: Response): Promise<Record<string, Uint8Array>> {
+    expect(res.status).toBe(200);
+    return unzipSync(new Uint8Array(await res.arrayBuffer()));
+  }
+
+  function expectAll(entries: Record<string, Uint8Array>): void {
+    expect(Object.keys(entries).sort()).toEqual(all.map((f) => f.ref.name).sort());
+    for (const f of all) expect(sameBytes(entries[f.ref.name]!, f.bytes), f.ref.name).toBe(true);
+  }
+
+  it("answers HEAD on a file link with the headers and no body", async () => {
+    const reel = links.deliverables.find((d) => d.name === "reel-balanced.mp4")!;
+    const res = await call(path(reel.url), { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(6 * MB));
+    expect(res.headers.get("content-type")).toBe("video/mp4");
+    expect(await res.text()).toBe("");
+  });
+
+  it("streams the whole ZIP after every file was fetched through its link (HEAD, a range, a dropped read, then in full)", async () => {
+    for (const d of links.deliverables) {
+      await (await call(path(d.url), { method: "HEAD" })).body?.cancel();
+      const part = await call(path(d.url), { headers: { Range: "bytes=0-99" } });
+      expect(part.status).toBe(206);
+      await part.arrayBuffer();
+      // A client that gives up after the first chunk.
+      const dropped = await call(path(d.url));
+      const reader = dropped.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      const res = await call(path(d.url));
+      expect(res.status).toBe(200);
+      const f = all.find((x) => x.ref.name === d.name)!;
+      expect(sameBytes(new Uint8Array(await res.arrayBuffer()), f.bytes), d.name).toBe(true);
+    }
+    expectAll(await zipOf(await call(path(links.zip_url))));
+  });
+
+  it("serves several ZIPs of the job at once, each complete", async () => {
+    const zips = await Promise.all([0, 1, 2, 3].map(async (i) => zipOf(i % 2 ? await get(acct.api_key, `/jobs/${job.job_id}/download-all`) : await call(path(links.zip_url)))));
+    for (const entries of zips) expectAll(entries);
   });
 });

@@ -10,6 +10,10 @@ export const FIXTURE_VODS = {
   tooLong: "1006",
   /** 10 min public archive, for manual highlights near the end. */
   short: "1007",
+  /** 1 h public archive: the VOD of minimalJob, whose vod_length_hours 1 matches its real length. */
+  hour: "1008",
+  /** 4 h public archive with the id of the OpenAPI document's example bodies (worker/src/openapi/examples.ts). */
+  docsExample: "2345678901",
   /** No folder at all: Twitch answers as for a deleted VOD. */
   missing: "1999",
 } as const;

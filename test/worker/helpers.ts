@@ -77,9 +77,9 @@ export async function expect422(res: Response): Promise<Map<string, string[]>> {
   return map;
 }
 
-/** Smallest valid body: a 1 h VOD length skips the probe. */
+/** Smallest valid body: the 1 h fixture VOD with its length sent (the VOD is probed all the same). */
 export const minimalJob = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  vod_url: vodUrl(FIXTURE_VODS.public),
+  vod_url: vodUrl(FIXTURE_VODS.hour),
   vod_length_hours: 1,
   ...extra,
 });

@@ -29,10 +29,14 @@ export async function callWithEnv(overrides: Partial<Env>, path: string, init: R
 }
 
 /** POST /jobs whose queue message is kept for the test to deliver. */
-export async function createJob(apiKey: string, body: Record<string, unknown> = minimalJob()): Promise<{ ack: JobAck; message: JobQueueMessage }> {
+export async function createJob(
+  apiKey: string,
+  body: Record<string, unknown> = minimalJob(),
+  envOverrides: Partial<Env> = {},
+): Promise<{ ack: JobAck; message: JobQueueMessage }> {
   const sent: JobQueueMessage[] = [];
   const queue = { send: async (m: JobQueueMessage) => void sent.push(m) } as unknown as Queue<JobQueueMessage>;
-  const res = await callWithEnv({ JOBS_QUEUE: queue }, "/jobs", {
+  const res = await callWithEnv({ ...envOverrides, JOBS_QUEUE: queue }, "/jobs", {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-API-Key": apiKey, "CF-Connecting-IP": nextIp() },
     body: JSON.stringify(body),

@@ -131,8 +131,10 @@ describe("POST /jobs acceptance", () => {
     expect(await accountCredits(poor.account_id)).toBe(64);
     const jobs = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE account_id = ?").bind(poor.account_id).first<{ n: number }>();
     expect(jobs!.n).toBe(0);
-    // Exactly enough is enough.
-    expect((await postJob(poor.api_key, minimalJob({ vod_length_hours: 0.975 }))).status).toBe(202);
+    // Exactly enough is enough (a shorter claim would not lower the price: the 1 h VOD is probed).
+    expect((await postJob(poor.api_key, minimalJob({ vod_length_hours: 0.975 }))).status).toBe(402);
+    expect((await admin("POST", `/accounts/${poor.account_id}/credits`, { amount: 1 })).status).toBe(200);
+    expect((await postJob(poor.api_key, minimalJob())).status).toBe(202);
     expect(await accountCredits(poor.account_id)).toBe(0);
   });
 

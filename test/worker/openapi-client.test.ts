@@ -42,7 +42,7 @@ function clientFor(apiKey: string | undefined): HighlightClient {
   return createClient({ baseUrl: `${BASE}/`, apiKey, fetch: workerFetch, headers: { "CF-Connecting-IP": nextIp() } });
 }
 
-const job = (extra: Record<string, unknown> = {}) => ({ vod_url: vodUrl(FIXTURE_VODS.public), vod_length_hours: 1, ...extra });
+const job = (extra: Record<string, unknown> = {}) => ({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1, ...extra });
 
 async function thrown(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.then(
@@ -82,7 +82,8 @@ describe("typed client", () => {
     expect(found).toMatchObject({ page: 1, page_size: 5, total: 1, has_more: false });
 
     const estimate = await api().estimateJob(job({ model_preset: "director_finish", vod_length_hours: 2 }));
-    expect(estimate).toMatchObject({ credit_cost: 200 + 25, sufficient_credits: true, vod: null });
+    // A claim above the real length (1 h) is billed as sent; the VOD is probed all the same.
+    expect(estimate).toMatchObject({ credit_cost: 200 + 25, sufficient_credits: true, vod: { duration_seconds: 3600 } });
   });
 
   it("probes VODs", async () => {

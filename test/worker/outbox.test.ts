@@ -131,7 +131,7 @@ describe("postWebhook (one HTTP attempt)", () => {
     // A TCP listener that never answers: the receiver double's /__test/hang holds the request open.
     const r = await postWebhook(`${env.TEST_HOOKS_URL}/__test/hang`, "{}", {}, 300);
     expect(r.status_code).toBeNull();
-    expect(r.error).toBe("timed out after 300 ms");
+    expect(r.error).toBe("timeout: no answer within 300 ms");
     expect(r.duration_ms).toBeGreaterThanOrEqual(250);
   });
 });

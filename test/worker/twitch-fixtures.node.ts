@@ -41,6 +41,13 @@ function video(overrides: Partial<VideoFile>): VideoFile {
 }
 
 const FOLDERS: Record<string, VideoFile> = {
+  [FIXTURE_VODS.docsExample]: video({ lengthSeconds: 4 * 3600, title: "Example stream" }),
+  [FIXTURE_VODS.hour]: video({
+    lengthSeconds: 3600,
+    title: "Warmup hour",
+    owner: { id: "79", login: "hourcaster", displayName: "HourCaster" },
+    game: { id: "1", name: "Tetris", displayName: "Tetris" },
+  }),
   [FIXTURE_VODS.public]: video({}),
   [FIXTURE_VODS.deleted]: video({ access: { deleted: true } }),
   [FIXTURE_VODS.live]: video({ status: "RECORDING", title: "LIVE now" }),

@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../common/contract";
-import { createAccount, expect422, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
+import { createAccount, expect422, FIXTURE_VODS, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
+import { callWithEnv } from "./job-flow";
 
 /**
  * Every rule of spec 2.1-2.4 with a request that passes and one that fails. POST /jobs/estimate runs the same
@@ -57,21 +59,49 @@ describe("probe of the VOD", () => {
     expect(est.breakdown.vod_hours).toBe(2);
   });
   it.each([
-    [FIXTURE_VODS.deleted, "deleted"],
-    [FIXTURE_VODS.missing, "deleted"],
-    [FIXTURE_VODS.live, "live"],
-    [FIXTURE_VODS.private, "private"],
-    [FIXTURE_VODS.subscriberOnly, "subscriber_only"],
-  ])("rejects VOD %s as %s, naming vod_url and the reason", async (id, reason) => {
-    await fails({ vod_url: vodUrl(id) }, "vod_url", new RegExp(`\\(${reason}\\)`));
+    [FIXTURE_VODS.deleted, "deleted", /^points to a VOD that does not exist \(deleted or expired\)$/],
+    [FIXTURE_VODS.missing, "deleted", /^points to a VOD that does not exist \(deleted or expired\)$/],
+    [FIXTURE_VODS.live, "live", /^points to a broadcast that is still live; retry when it has ended$/],
+    [FIXTURE_VODS.private, "private", /^points to a private VOD$/],
+    [FIXTURE_VODS.subscriberOnly, "subscriber_only", /^points to a VOD for subscribers only$/],
+  ])("rejects VOD %s as %s, naming vod_url and the reason in one sentence", async (id, _reason, message) => {
+    await fails({ vod_url: vodUrl(id) }, "vod_url", message);
+    // The claim does not skip the probe: an unusable VOD is refused with a length too.
+    await fails({ vod_url: vodUrl(id), vod_length_hours: 0.5 }, "vod_url", message);
   });
   it("rejects a VOD longer than 24 h", async () => {
     await fails({ vod_url: vodUrl(FIXTURE_VODS.tooLong) }, "vod_url", /maximum is 24 h/);
   });
-  it("skips the probe with vod_length_hours (even for a VOD the probe would refuse)", async () => {
-    const est = await ok({ vod_url: vodUrl(FIXTURE_VODS.deleted), vod_length_hours: 0.5 });
+  it("still probes with vod_length_hours and bills the real length when the claim is short (issue 15, underbilling)", async () => {
+    // The 2 h VOD claimed as 0.0001 h: billed 2 h, as without the claim.
+    const claimed = await ok({ vod_url: vodUrl(FIXTURE_VODS.public), vod_length_hours: 0.0001, model_preset: "director_finish" });
+    const probed = await ok({ vod_url: vodUrl(FIXTURE_VODS.public), model_preset: "director_finish" });
+    expect(claimed.vod).toMatchObject({ duration_seconds: 7200, title: "Speedrun Night: Any% attempts" });
+    expect(claimed.breakdown).toMatchObject({ vod_duration_seconds: 7200, processing_credits: 200 });
+    expect(claimed.credit_cost).toBe(probed.credit_cost);
+  });
+  it("bills a claim within the tolerance (2 % or 60 s below the real length) as sent, and a longer claim as sent", async () => {
+    // 1 h VOD: 60 s tolerance is below 2 % (72 s), so 3528 s (1 h - 72 s) is the shortest claim billed as sent.
+    const atTolerance = await ok({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 3528 / 3600 });
+    expect(atTolerance.breakdown.vod_duration_seconds).toBeCloseTo(3528, 6);
+    const beyond = await ok({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 3527 / 3600 });
+    expect(beyond.breakdown.vod_duration_seconds).toBe(3600);
+    const longer = await ok({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1.5 });
+    expect(longer.breakdown.vod_duration_seconds).toBe(5400);
+    // 10 min VOD: 2 % is 12 s, so the 60 s floor applies.
+    expect((await ok({ vod_url: vodUrl(FIXTURE_VODS.short), vod_length_hours: 540 / 3600 })).breakdown.vod_duration_seconds).toBeCloseTo(540, 6);
+    expect((await ok({ vod_url: vodUrl(FIXTURE_VODS.short), vod_length_hours: 539 / 3600 })).breakdown.vod_duration_seconds).toBe(600);
+  });
+  it("uses the claim in place of the probe only when Twitch cannot be reached", async () => {
+    const broken = { TWITCH_GQL_URL: `${env.TWITCH_USHER_URL}/no-gql-here` };
+    const res = await callWithEnv(broken, "/jobs/estimate", jsonInit("POST", { vod_url: vodUrl(FIXTURE_VODS.public), vod_length_hours: 0.5 }, { "X-API-Key": pro.api_key }));
+    const est = (await res.json()) as CostEstimate;
+    expect(res.status).toBe(200);
     expect(est.vod).toBeNull();
     expect(est.breakdown.vod_duration_seconds).toBe(1800);
+  });
+  it("refuses a VOD longer than 24 h whatever length is claimed", async () => {
+    await fails({ vod_url: vodUrl(FIXTURE_VODS.tooLong), vod_length_hours: 1 }, "vod_url", /of 30\.00 h; the maximum is 24 h/);
   });
   it("requires vod_length_hours > 0 and at most 24", async () => {
     await fails(minimalJob({ vod_length_hours: 0 }), "vod_length_hours", "greater than 0");
@@ -356,8 +386,9 @@ describe("manual_highlights", () => {
   });
   it("rejects a range past the end of the VOD (probed or given)", async () => {
     await fails({ vod_url: short, num_shorts: 1, manual_highlights: [range(590, 620)] }, "manual_highlights[0].end_seconds", /within the VOD \(600 s/);
-    await fails(minimalJob({ vod_length_hours: 0.1, num_shorts: 1, manual_highlights: [range(350, 380)] }), "manual_highlights[0].end_seconds", /360 s/);
-    await ok(minimalJob({ vod_length_hours: 0.1, num_shorts: 1, manual_highlights: [range(330, 360)] }));
+    // The real length counts, not a shorter claim: the 10 min VOD claimed as 6 min still takes a range up to 600 s.
+    await ok({ vod_url: short, vod_length_hours: 0.1, num_shorts: 1, manual_highlights: [range(550, 600)] });
+    await fails({ vod_url: short, vod_length_hours: 0.1, num_shorts: 1, manual_highlights: [range(580, 620)] }, "manual_highlights[0].end_seconds", /600 s/);
   });
   it("rejects negative starts and more than 10 entries", async () => {
     await fails({ vod_url: short, num_shorts: 1, manual_highlights: [range(-5, 20)] }, "manual_highlights[0].start_seconds");

@@ -36,6 +36,11 @@ export interface Env {
   WATCHDOG_SECONDS?: string;
   /** First webhook retry delay; later retries wait 4x and 16x as long (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /**
+   * "true" lets webhook_url point to loopback receivers (127.0.0.0/8, ::1, localhost): for local development and
+   * tests only. Unset (the default), every non-public address is refused.
+   */
+  WEBHOOK_ALLOW_LOOPBACK?: string;
   /** Lifetime of download links and the download-all token (default 86400). */
   LINK_TTL_SECONDS?: string;
   /**

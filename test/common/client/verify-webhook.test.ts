@@ -135,3 +135,40 @@ describe("parseWebhook", () => {
     await expect(attempt).rejects.toMatchObject({ reason: "signature_mismatch" });
   });
 });
+
+describe("verifyWebhook with the Standard Webhooks headers", () => {
+  /** Signed as the Standard Webhooks specification says, with node:crypto: key = base64 decoding of the text after whsec_. */
+  const standard = (id: string, ts: number, raw: string, secret = SECRET) =>
+    `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`${id}.${ts}.${raw}`).digest("base64")}`;
+
+  it("accepts webhook-id/-timestamp/-signature alone, given as options or as headers, and reports the time", async () => {
+    const sig = standard("evt_1", t, body);
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, standard: { id: "evt_1", timestamp: String(t), signature: sig } })).toEqual({ ok: true, timestamp: t });
+    const headers = new Headers({ "webhook-id": "evt_1", "webhook-timestamp": String(t), "webhook-signature": `v1,AAAA ${sig}` });
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, headers })).toEqual({ ok: true, timestamp: t });
+  });
+
+  it("accepts both signature families together and refuses when either is wrong", async () => {
+    const headers = {
+      "x-service-signature": sign(SECRET, body),
+      "x-service-signature-timestamped": timestamped(),
+      "x-service-timestamp": String(t),
+      "webhook-id": "evt_2",
+      "webhook-timestamp": String(t),
+      "webhook-signature": standard("evt_2", t, body),
+    };
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, headers })).toEqual({ ok: true, timestamp: t });
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, headers: { ...headers, "webhook-id": "evt_3" } })).toEqual({ ok: false, reason: "signature_mismatch" });
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, headers: { ...headers, "x-service-signature": sign(`${SECRET}x`, body) } })).toEqual({ ok: false, reason: "signature_mismatch" });
+  });
+
+  it("refuses stale timestamps, malformed headers and a key taken from the secret's text", async () => {
+    const old = t - 3600;
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, standard: { id: "e", timestamp: old, signature: standard("e", old, body) } })).toEqual({ ok: false, reason: "stale_timestamp" });
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, standard: { id: "e", timestamp: t, signature: "v2,abc" } })).toEqual({ ok: false, reason: "malformed_standard_headers" });
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, standard: { id: null, timestamp: t, signature: standard("e", t, body) } })).toEqual({ ok: false, reason: "malformed_standard_headers" });
+    // The UTF-8 bytes of the whole secret are the key of X-Service-Signature, not of webhook-signature.
+    const wrongKey = `v1,${createHmac("sha256", SECRET).update(`e.${t}.${body}`).digest("base64")}`;
+    expect(await verifyWebhook({ rawBody: body, secret: SECRET, now: NOW, standard: { id: "e", timestamp: t, signature: wrongKey } })).toEqual({ ok: false, reason: "signature_mismatch" });
+  });
+});

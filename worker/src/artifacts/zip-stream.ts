@@ -14,8 +14,11 @@ import {
 
 export interface ZipEntrySource {
   name: string;
-  /** Opened lazily, one file at a time, so only one object body is in flight. */
-  open(): Promise<ReadableStream<Uint8Array> | null>;
+  /**
+   * Opened lazily, one file at a time, so only one object body is in flight. `offset` > 0 asks for the rest of the
+   * file from that byte on: used to resume a member whose body stopped delivering (see ZipOptions.stallMs).
+   */
+  open(offset?: number): Promise<ReadableStream<Uint8Array> | null>;
   /** Videos and images are already compressed: store them. Text compresses well. */
   compress: boolean;
   mtime?: Date;
@@ -29,6 +32,34 @@ export interface ZipEntrySource {
 export interface ZipOptions {
   /** Every ZIP64 record and field even where nothing needs them (to check that readers accept them). */
   forceZip64?: boolean;
+  /**
+   * A member's body that delivers nothing for this long is given up and opened again from the byte where it
+   * stopped (at most MAX_RESUMES times per member, then the archive fails instead of hanging). Default 15 s.
+   */
+  stallMs?: number;
+}
+
+export const DEFAULT_STALL_MS = 15_000;
+export const MAX_RESUMES = 3;
+
+/** Thrown into the archive when a member's body keeps stalling: the download ends with an error, never hangs. */
+export class MemberStalledError extends Error {
+  constructor(name: string, offset: number) {
+    super(`${name} stopped delivering data at byte ${offset} and could not be resumed`);
+    this.name = "MemberStalledError";
+  }
+}
+
+const STALLED = Symbol("stalled");
+
+/** One read, or STALLED when nothing arrived within `ms` (the read itself is left to the reader's cancel). */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array> | typeof STALLED> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([reader.read(), new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)))]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
 }
 
 /**
@@ -41,6 +72,8 @@ export function memberNeedsZip64(size: number | undefined, compress: boolean): b
 }
 
 interface CurrentMember {
+  source: ZipEntrySource;
+  resumes: number;
   info: MemberInfo;
   offset: number;
   reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -60,6 +93,7 @@ interface CurrentMember {
  */
 export function zipStream(entries: ZipEntrySource[], options: ZipOptions = {}): ReadableStream<Uint8Array> {
   const force = Boolean(options.forceZip64);
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   const written: WrittenMember[] = [];
   let offset = 0;
   let index = 0;
@@ -100,13 +134,26 @@ export function zipStream(entries: ZipEntrySource[], options: ZipOptions = {}): 
                 mtime: entry.mtime ?? new Date(),
                 zip64Local: force || memberNeedsZip64(entry.size, entry.compress),
               };
-              const member: CurrentMember = { info, offset, reader: body.getReader(), crc: 0, size: 0, compressedSize: 0, deflate: null, out: [] };
+              const member: CurrentMember = { source: entry, resumes: 0, info, offset, reader: body.getReader(), crc: 0, size: 0, compressedSize: 0, deflate: null, out: [] };
               if (entry.compress) member.deflate = new Deflate({ level: 6 }, (data) => void member.out.push(data));
               current = member;
               emit(controller, localFileHeader(info));
             }
             const member: CurrentMember = current;
-            const { value, done } = await member.reader.read();
+            const read = await readWithin(member.reader, stallMs);
+            if (read === STALLED) {
+              // A body that stops delivering (storage or a connection under it stuck) would hold the whole download
+              // forever: drop it and continue from the same byte with a fresh read of the object.
+              void member.reader.cancel(new Error("stalled")).catch(() => undefined);
+              if (member.resumes >= MAX_RESUMES) throw new MemberStalledError(member.info.name, member.size);
+              member.resumes += 1;
+              console.warn(JSON.stringify({ level: "warn", msg: "zip member stalled; resuming", name: member.info.name, offset: member.size, resume: member.resumes }));
+              const rest = await member.source.open(member.size);
+              if (!rest) throw new MemberStalledError(member.info.name, member.size);
+              member.reader = rest.getReader();
+              continue;
+            }
+            const { value, done } = read;
             if (value?.byteLength) {
               member.crc = crc32(value, member.crc);
               member.size += value.byteLength;
@@ -123,6 +170,7 @@ export function zipStream(entries: ZipEntrySource[], options: ZipOptions = {}): 
               const finished: WrittenMember = { ...member.info, crc: member.crc, size: member.size, compressedSize: member.compressedSize, offset: member.offset };
               emit(controller, dataDescriptor(finished));
               written.push(finished);
+              member.reader.releaseLock();
               current = null;
             }
             if ((controller.desiredSize ?? 1) <= 0) return;

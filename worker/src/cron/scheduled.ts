@@ -2,12 +2,19 @@ import type { Env } from "../env";
 import { requeueStalePendingJobs } from "./pending-jobs";
 import { sweepExpiredArtifacts } from "./retention";
 import { checkStaleRunningJobs } from "./stale-jobs";
+import { openDb } from "../storage/db";
+import { deleteExpiredIdempotencyKeys } from "../storage/idempotency";
 
 /** Hourly: retention sweep and the safety nets for stalled running jobs and lost queue messages. One failing does not stop the others. */
 export async function handleScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
   const now = new Date(controller.scheduledTime);
-  const [retention, watchdog, pending] = await Promise.allSettled([sweepExpiredArtifacts(env, now), checkStaleRunningJobs(env), requeueStalePendingJobs(env, now.getTime())]);
-  for (const [task, outcome] of [["retention", retention], ["watchdog", watchdog], ["pending", pending]] as const) {
+  const [retention, watchdog, pending, keys] = await Promise.allSettled([
+    sweepExpiredArtifacts(env, now),
+    checkStaleRunningJobs(env),
+    requeueStalePendingJobs(env, now.getTime()),
+    deleteExpiredIdempotencyKeys(openDb(env.DB), now.getTime()).then((deleted) => ({ deleted })),
+  ]);
+  for (const [task, outcome] of [["retention", retention], ["watchdog", watchdog], ["pending", pending], ["idempotency keys", keys]] as const) {
     if (outcome.status === "fulfilled") console.log(JSON.stringify({ level: "info", msg: `cron ${task}`, ...outcome.value }));
     else console.error(JSON.stringify({ level: "error", msg: `cron ${task} failed`, error: String(outcome.reason) }));
   }

@@ -77,8 +77,8 @@ export function manualHighlightContextIssues(
     issues.push({
       field: "manual_highlights",
       message:
-        `each manual highlight uses one slot of num_shorts: ${list.length} need ${list.length} shorts, but num_shorts is ` +
-        `${context.shortsAfterCap} after the plan cap of ${context.shortsCap}`,
+        `must have at most as many entries as num_shorts (each manual highlight becomes a short): ${list.length} entries need ${list.length} shorts, ` +
+        `but num_shorts is ${context.shortsAfterCap} after the plan cap of ${context.shortsCap}`,
     });
   }
   return issues;

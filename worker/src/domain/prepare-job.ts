@@ -11,29 +11,57 @@ import { shortsCap } from "./plan-caps";
 import { billedOutputs, computeCost, MAX_VOD_HOURS, MAX_VOD_SECONDS } from "./pricing";
 import { asNumber, asObject } from "./raw-input";
 import { crossFieldIssues } from "./request-rules";
+import { checkWebhookTarget, type TargetPolicy } from "./webhook-target";
 
 export interface PreparedJob {
   request: NormalizedJobRequest;
   cost: CostBreakdown;
-  /** The probe, or null when vod_length_hours skipped it. */
+  /** The probe, or null when Twitch could not be reached and vod_length_hours stood in for it. */
   probe: VodProbe | null;
+  /** The VOD's real length when the probe answered, else the claimed vod_length_hours (what the renderer gets). */
   vodDurationSeconds: number;
 }
 
 export type ProbeFn = (vodId: string) => Promise<VodProbe>;
 
+export interface PrepareOptions {
+  /** Which webhook receivers are allowed (public addresses only, loopback only when the deployment says so). */
+  webhookPolicy: TargetPolicy;
+}
+
+/**
+ * How far vod_length_hours may fall short of the probed length and still be billed as sent: 2 % of the real
+ * length or 60 s, whichever is larger (a client rounding 1 h 1 min down to 1 h pays for 1 h). A claim further
+ * below the real length is ignored and the real length is billed; a claim above it is billed as sent.
+ */
+export const CLAIM_TOLERANCE_RATIO = 0.02;
+export const CLAIM_TOLERANCE_MIN_SECONDS = 60;
+
+/** The billed length: max(claim, real), where a claim within the tolerance below the real length counts as enough. */
+export function billedVodSeconds(claimedSeconds: number, realSeconds: number): number {
+  const tolerance = Math.max(CLAIM_TOLERANCE_MIN_SECONDS, realSeconds * CLAIM_TOLERANCE_RATIO);
+  return claimedSeconds + tolerance >= realSeconds ? claimedSeconds : realSeconds;
+}
+
+/** Each reads after the field name as one sentence: "vod_url points to a private VOD". */
 const UNUSABLE_MESSAGES: Record<NonNullable<VodProbe["reason"]>, string> = {
-  private: "the VOD is private",
-  subscriber_only: "the VOD is for subscribers only",
-  deleted: "the VOD does not exist (deleted or expired)",
-  live: "the broadcast is still live; retry when it has ended",
+  private: "points to a private VOD",
+  subscriber_only: "points to a VOD for subscribers only",
+  deleted: "points to a VOD that does not exist (deleted or expired)",
+  live: "points to a broadcast that is still live; retry when it has ended",
 };
 
 /**
  * POST /jobs and /jobs/estimate: validates the body against the schema and every cross-field and context rule
  * (VOD probe, VOD length, plan cap), collecting all problems into one 422, then normalises and prices it.
  */
-export async function prepareJob(body: unknown, account: { plan: Plan; purchased: boolean }, probe: ProbeFn): Promise<PreparedJob> {
+export async function prepareJob(
+  body: unknown,
+  account: { plan: Plan; purchased: boolean },
+  probe: ProbeFn,
+  // The default is the deployed one: public webhook receivers only.
+  options: PrepareOptions = { webhookPolicy: { allowLoopback: false } },
+): Promise<PreparedJob> {
   const raw = asObject(body);
   if (!raw) throw validationError([{ field: "body", message: "must be a JSON object" }]);
 
@@ -41,7 +69,15 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
   const issues: ErrorDetailItem[] = parsed.success ? [] : issuesToDetail(parsed.error.issues);
   issues.push(...crossFieldIssues(raw), ...manualHighlightIssues(raw));
 
-  const { durationSeconds, probed, issue } = await resolveVodLength(raw, probe);
+  // The schema checked the URL's form; whether its host may be called depends on the deployment's policy.
+  let webhookUrl: string | null = null;
+  if (parsed.success && parsed.data.webhook_url) {
+    const target = checkWebhookTarget(parsed.data.webhook_url, options.webhookPolicy);
+    if (target.ok) webhookUrl = target.url;
+    else issues.push({ field: "webhook_url", message: target.message });
+  }
+
+  const { durationSeconds, billedSeconds, probed, issue } = await resolveVodLength(raw, probe);
   if (issue) issues.push(issue);
 
   const cap = shortsCap(account.plan, account.purchased);
@@ -52,7 +88,7 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
       : null;
   issues.push(...manualHighlightContextIssues(raw, { vodDurationSeconds: durationSeconds, shortsAfterCap, shortsCap: cap }));
 
-  if (issues.length > 0 || !parsed.success || durationSeconds === null) throw validationError(issues);
+  if (issues.length > 0 || !parsed.success || durationSeconds === null || billedSeconds === null) throw validationError(issues);
 
   const target = parseVodUrl(parsed.data.vod_url)!;
   const request = normaliseJobRequest(parsed.data, {
@@ -61,9 +97,11 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
     plan: account.plan,
     purchased: account.purchased,
   });
+  // Stored and called in its normalised form (lower-case host, dotted IPv4, compressed IPv6).
+  request.webhook_url = webhookUrl;
   const billed = billedOutputs(request);
   const cost = computeCost({
-    vodDurationSeconds: durationSeconds,
+    vodDurationSeconds: billedSeconds,
     modelPreset: request.model_preset,
     reels: billed.reels,
     shorts: billed.shorts,
@@ -73,51 +111,51 @@ export async function prepareJob(body: unknown, account: { plan: Plan; purchased
 }
 
 interface VodLength {
+  /** The length the job works on: the probed one, or the claim when Twitch could not be reached. */
   durationSeconds: number | null;
+  /** The length the job is billed for (see billedVodSeconds). */
+  billedSeconds: number | null;
   probed: VodProbe | null;
   issue: ErrorDetailItem | null;
 }
 
+const noLength = (probed: VodProbe | null, issue: ErrorDetailItem | null): VodLength => ({ durationSeconds: null, billedSeconds: null, probed, issue });
+
+/**
+ * The VOD is probed whether or not vod_length_hours was sent: the renderer processes the whole VOD, so the price
+ * follows its real length. vod_length_hours only stands in when Twitch cannot be reached (then the claim is
+ * billed as sent; the real length is learned when the renderer opens the VOD).
+ */
 async function resolveVodLength(raw: Record<string, unknown>, probe: ProbeFn): Promise<VodLength> {
-  if (raw.vod_length_hours !== undefined && raw.vod_length_hours !== null) {
-    const hours = asNumber(raw.vod_length_hours);
-    const valid = hours !== undefined && hours > 0 && hours <= MAX_VOD_HOURS;
-    return { durationSeconds: valid ? hours * 3600 : null, probed: null, issue: null };
-  }
+  const claimGiven = raw.vod_length_hours !== undefined && raw.vod_length_hours !== null;
+  const hours = claimGiven ? asNumber(raw.vod_length_hours) : undefined;
+  const claimedSeconds = hours !== undefined && hours > 0 && hours <= MAX_VOD_HOURS ? hours * 3600 : null;
+  // An invalid claim is reported by the schema; nothing can be priced without a valid one.
+  if (claimGiven && claimedSeconds === null) return noLength(null, null);
+
   const target = typeof raw.vod_url === "string" ? parseVodUrl(raw.vod_url) : null;
-  if (!target) return { durationSeconds: null, probed: null, issue: null };
+  if (!target) return noLength(null, null);
   let result: VodProbe;
   try {
     result = await probe(target.vod_id);
   } catch (error) {
     if (!(error instanceof TwitchUnavailableError)) throw error;
-    return {
-      durationSeconds: null,
-      probed: null,
-      issue: {
-        field: "vod_url",
-        message: `the VOD could not be checked because Twitch is unreachable (${error.message}); retry later or send vod_length_hours`,
-      },
-    };
+    if (claimedSeconds !== null) return { durationSeconds: claimedSeconds, billedSeconds: claimedSeconds, probed: null, issue: null };
+    return noLength(null, {
+      field: "vod_url",
+      message: `could not be checked because Twitch is unreachable (${error.message}); retry later or send vod_length_hours`,
+    });
   }
-  if (!result.usable) {
-    const reason = result.reason ?? "deleted";
-    return { durationSeconds: null, probed: result, issue: { field: "vod_url", message: `${UNUSABLE_MESSAGES[reason]} (${reason})` } };
-  }
-  if (!(result.duration_seconds > 0)) {
-    return { durationSeconds: null, probed: result, issue: { field: "vod_url", message: "the VOD has no playable duration" } };
-  }
+  if (!result.usable) return noLength(result, { field: "vod_url", message: UNUSABLE_MESSAGES[result.reason ?? "deleted"] });
+  if (!(result.duration_seconds > 0)) return noLength(result, { field: "vod_url", message: "points to a VOD without a playable duration" });
   if (result.duration_seconds > MAX_VOD_SECONDS) {
-    return {
-      durationSeconds: null,
-      probed: result,
-      issue: {
-        field: "vod_url",
-        message: `the VOD is ${(result.duration_seconds / 3600).toFixed(2)} h long; the maximum is ${MAX_VOD_HOURS} h`,
-      },
-    };
+    return noLength(result, {
+      field: "vod_url",
+      message: `points to a VOD of ${(result.duration_seconds / 3600).toFixed(2)} h; the maximum is ${MAX_VOD_HOURS} h`,
+    });
   }
-  return { durationSeconds: result.duration_seconds, probed: result, issue: null };
+  const real = result.duration_seconds;
+  return { durationSeconds: real, billedSeconds: claimedSeconds === null ? real : billedVodSeconds(claimedSeconds, real), probed: result, issue: null };
 }
 
 /** The probe in the renderer contract's shape (stored with the job). */

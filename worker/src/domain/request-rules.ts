@@ -13,7 +13,7 @@ export function crossFieldIssues(body: RawObject): ErrorDetailItem[] {
     } else if (compilation !== false) {
       issues.push({
         field: "final_video_length_minutes",
-        message: "0 is allowed only together with compilation_enabled false (a shorts-only job)",
+        message: "may be 0 only together with compilation_enabled false (a shorts-only job)",
       });
     }
   }

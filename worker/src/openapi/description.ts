@@ -3,6 +3,8 @@ import { MAX_BODY_BYTES } from "../middleware/json-body";
 import { JOB_CREATION_LIMIT, JOB_CREATION_WINDOW_MS } from "../middleware/rate-limit";
 import { DEFAULT_LINK_TTL_SECONDS } from "../artifacts/links";
 import { pricingTable } from "../routes/pricing";
+import { REDELIVERY_LIMIT } from "../routes/webhooks";
+import { MAX_PAGE } from "../../../common/contract";
 import { ERROR_CODES } from "./error-catalog";
 
 /** Version of this document. Raised on every change to the API surface (see "Versioning" below). */
@@ -103,9 +105,18 @@ ${table(["status", "code"], errorRows)}
 
 ## Limits
 
-- \`POST /jobs\`: ${JOB_CREATION_LIMIT} requests per ${JOB_CREATION_WINDOW_MS / 1000} s per client IP (sliding window), counted before authentication;
-  429 \`rate_limited\` with \`Retry-After\`. Counted answers carry \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`.
-  Reads are not limited.
+- \`POST /jobs\`: ${JOB_CREATION_LIMIT} requests per ${JOB_CREATION_WINDOW_MS / 1000} s per client (an IPv4 address, or the /64 of an IPv6
+  address; sliding window), counted before authentication; 429 \`rate_limited\` with \`Retry-After\`. Counted answers
+  carry \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`. Reads are not limited.
+- Redelivery: ${REDELIVERY_LIMIT} per webhook event per hour (429 with \`Retry-After\`).
+- \`GET /jobs\` and \`/admin/accounts\`: \`page\` at most ${MAX_PAGE} (422 beyond); \`search\` up to 200 characters in any script.
+- \`webhook_url\`: public internet addresses only. Loopback, private, carrier-grade NAT, link-local (cloud metadata),
+  multicast, reserved and documentation ranges, IPv4 inside IPv6, names that only resolve inside a network and
+  URLs with credentials are refused with 422 in every spelling: the service calls that URL and must not reach
+  networks the client cannot. Delivery failures are logged as categories (HTTP status, timeout, connection
+  failed), never raw network errors.
+- \`Idempotency-Key\` on \`POST /jobs\`: the same key and body within 24 h answer the original 202; another body is
+  422 \`idempotency_key_reused\`.
 - Request bodies: at most ${MAX_BODY_BYTES} bytes (413), \`Content-Type: application/json\` (415).
 
 ## Retention and links

@@ -83,14 +83,21 @@ export const ERROR_CODES = {
       code: "validation_failed",
       message: "Invalid request: 2 problems; see detail.",
       detail: [
-        { field: "manual_highlights[0].end_seconds", message: "the range must be 20 to 180 seconds long (end_seconds - start_seconds = 10)" },
-        { field: "final_video_length_minutes", message: "0 is allowed only together with compilation_enabled false (a shorts-only job)" },
+        { field: "manual_highlights[0].end_seconds", message: "must end 20 to 180 seconds after start_seconds (end_seconds - start_seconds = 10)" },
+        { field: "final_video_length_minutes", message: "may be 0 only together with compilation_enabled false (a shorts-only job)" },
       ],
+    },
+  },
+  idempotency_key_reused: {
+    status: 422,
+    example: {
+      code: "idempotency_key_reused",
+      message: "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
     },
   },
   rate_limited: {
     status: 429,
-    example: { code: "rate_limited", message: "At most 10 job creations per minute per client IP; retry in 12 s.", retry_after_seconds: 12 },
+    example: { code: "rate_limited", message: "At most 10 job creations per minute per client (IPv4 address or IPv6 /64); retry in 12 s.", retry_after_seconds: 12 },
     headers: ["Retry-After"],
   },
   internal_error: {

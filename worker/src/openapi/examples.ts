@@ -1,7 +1,7 @@
 /**
  * Example request bodies shown in the reference. The OpenAPI tests post every one of them to the real Worker and
- * expect it to be accepted, so they stay valid as the rules change. They give `vod_length_hours`, which skips the
- * Twitch probe: an example VOD id cannot be guaranteed to exist.
+ * expect it to be accepted, so they stay valid as the rules change (the tests' Twitch server has a VOD with the
+ * example id). They give `vod_length_hours`, which is what a job is billed for unless the probe finds it longer.
  */
 type Examples = Record<string, { summary: string; value: unknown }>;
 

@@ -70,22 +70,40 @@ export const OPERATIONS: OperationSpec[] = [
     tag: "jobs",
     summary: "Create a job",
     description:
-      "Validates the body, probes the VOD (unless `vod_length_hours` is given), reserves the credits and queues the " +
-      "job. Checks run in this order: rate limit, API key, body (size, type, JSON), validation (every problem at " +
-      "once), credits. Rate limited per client IP.",
+      "Validates the body, probes the VOD (also when `vod_length_hours` is given: the job is billed for max(claim, " +
+      "real length), a claim at most 2 % or 60 s short counting as enough; the claim stands in only when Twitch " +
+      "cannot be reached), reserves the credits and queues the job. Checks run in this order: rate limit, API key, " +
+      "body (size, type, JSON), Idempotency-Key, validation (every problem at once), credits. Rate limited per " +
+      "client: an IPv4 address, or the /64 of an IPv6 address. `webhook_url` must point to a public internet " +
+      "address (422 otherwise; see the field). With `Idempotency-Key`, the same key and body within 24 h answer " +
+      "the original 202 again (same job, nothing reserved again, `Idempotent-Replayed: true`), the same key with " +
+      "another body is 422 `idempotency_key_reused`, and concurrent requests with one key create one job; an " +
+      "answer without a job (422, 402, 503) frees the key.",
     auth: "apiKey",
+    extraParams: [
+      {
+        name: "Idempotency-Key",
+        in: "header",
+        description:
+          "1-255 visible ASCII characters (a UUID): makes a retried creation safe. Kept 24 h per account; the body " +
+          "is compared as canonical JSON (key order and spacing do not matter). The typed client sends one by default.",
+        required: false,
+        schema: { type: "string", minLength: 1, maxLength: 255 },
+      },
+    ],
     body: { schema: "JobRequest", examples: EXAMPLE_BODIES.job },
     success: {
       status: 202,
-      description: "Accepted; processing continues in the background.",
+      description: "Accepted; processing continues in the background. A replay of an Idempotency-Key answers the original 202 byte for byte.",
       schema: "JobAck",
       headers: {
         Location: header("Path of the new job, /jobs/<id>."),
-        "X-RateLimit-Limit": header("Job creations allowed per minute per client IP.", "integer"),
+        "X-RateLimit-Limit": header("Job creations allowed per minute per client (IPv4 address or IPv6 /64).", "integer"),
         "X-RateLimit-Remaining": header("Creations left in the current window.", "integer"),
+        "Idempotent-Replayed": header("`true` when this is the stored answer of an earlier request with the same Idempotency-Key."),
       },
     },
-    errors: [...apiKeyErrors, ...jsonBodyErrors, "insufficient_credits", "rate_limited", "service_unavailable"],
+    errors: [...apiKeyErrors, ...jsonBodyErrors, "idempotency_key_reused", "insufficient_credits", "rate_limited", "service_unavailable"],
   },
   {
     method: "post",
@@ -249,11 +267,19 @@ export const OPERATIONS: OperationSpec[] = [
     description:
       "Queues a new delivery of the same event (same X-Service-Event-Id, so receivers can de-duplicate), with its " +
       "own retries. job.running and job.failed go out byte for byte as before; a job.completed body is rebuilt with " +
-      "freshly signed links (same shape), even when the original's have expired. No body.",
+      "freshly signed links (same shape), even when the original's have expired. No body. At most 5 redeliveries " +
+      "per event (original and redeliveries share the event id) per sliding hour; beyond, 429 with Retry-After.",
     auth: "apiKey",
     pathParams: { ...jobId, delivery_id: "Delivery id (`dlv_...`) from GET /jobs/{id}/webhooks." },
     success: { status: 202, description: "Queued.", schema: "WebhookRedelivery" },
-    errors: [...apiKeyErrors, "job_not_found", "delivery_not_found"],
+    errors: [...apiKeyErrors, "job_not_found", "delivery_not_found", "rate_limited"],
+    errorExamples: {
+      rate_limited: {
+        code: "rate_limited",
+        message: "At most 5 redeliveries of one webhook event per hour; retry in 3412 s.",
+        retry_after_seconds: 3412,
+      },
+    },
   },
   {
     method: "get",

@@ -35,6 +35,18 @@ const deliveryHeaders: JsonSchema[] = [
   },
   { name: "X-Service-Delivery-Id", required: true, description: "This delivery (see GET /jobs/{id}/webhooks).", schema: { type: "string" } },
   { name: "X-Service-Delivery-Attempt", required: true, description: "1 for the first try, 2-4 for retries.", schema: { type: "string", pattern: "^\\d+$" } },
+  { name: "webhook-id", required: true, description: "Standard Webhooks (standardwebhooks.com): the event id, as X-Service-Event-Id.", schema: { type: "string" } },
+  { name: "webhook-timestamp", required: true, description: "Standard Webhooks: unix seconds, as X-Service-Timestamp.", schema: { type: "string", pattern: "^\\d+$" } },
+  {
+    name: "webhook-signature",
+    required: true,
+    description:
+      "Standard Webhooks: `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">`. The key is the " +
+      "base64 decoding of the signing secret's text after `whsec_` (24 bytes for the secrets this service issues), as " +
+      "Standard Webhooks libraries derive it: pass the account's secret to them unchanged. (X-Service-Signature is " +
+      "keyed with the UTF-8 bytes of the whole secret.)",
+    schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}$" },
+  },
 ].map((h) => ({ in: "header", ...h }));
 
 function retrySchedule(): string {

@@ -1,7 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
+  boundedIntString,
   CreateAccountInput,
+  MAX_CREDIT_BALANCE,
+  MAX_PAGE,
   CreditsInput,
   UpdateAccountInput,
   type AccountDetail,
@@ -38,24 +41,12 @@ async function existingAccount(d1: D1Database, id: string): Promise<AccountRow> 
 }
 
 const pageQuery = z.object({
-  page: z.string().regex(/^\d+$/, { error: "must be a whole number" }).transform(Number).pipe(z.number().min(1)).optional().default(1),
-  page_size: z
-    .string()
-    .regex(/^\d+$/, { error: "must be a whole number" })
-    .transform(Number)
-    .pipe(z.number().min(1).max(100))
-    .optional()
-    .default(20),
+  page: boundedIntString(MAX_PAGE).optional().default(1),
+  page_size: boundedIntString(100).optional().default(20),
 });
 
 const ledgerQuery = z.object({
-  ledger_limit: z
-    .string()
-    .regex(/^\d+$/, { error: "must be a whole number" })
-    .transform(Number)
-    .pipe(z.number().min(1).max(1000))
-    .optional()
-    .default(50),
+  ledger_limit: boundedIntString(1000).optional().default(50),
 });
 
 adminRoutes.post("/accounts", limitBody, requireJson, validate("json", CreateAccountInput), async (c) => {
@@ -114,6 +105,12 @@ adminRoutes.delete("/accounts/:id/keys/:keyId", async (c) => {
 adminRoutes.post("/accounts/:id/credits", limitBody, requireJson, validate("json", CreditsInput), async (c) => {
   const account = await existingAccount(c.env.DB, c.req.param("id"));
   const input = c.req.valid("json");
+  // Balances stay far below 2^53, where JavaScript numbers stop being exact integers.
+  if (account.credits + input.amount > MAX_CREDIT_BALANCE) {
+    throw new ApiError(422, "validation_failed", `The balance cannot go above ${MAX_CREDIT_BALANCE} credits.`, {
+      detail: [{ field: "amount", message: `would make the balance exceed ${MAX_CREDIT_BALANCE} (balance is ${account.credits})` }],
+    });
+  }
   const result = await applyMovement(openDb(c.env.DB), {
     accountId: account.id,
     amount: input.amount,

@@ -58,7 +58,8 @@ downloadRoutes.get("/:id/download-all", async (c) => {
     mtime,
     // Verified against storage when the job completed; decides whether the member needs ZIP64 sizes (>= 4 GiB).
     size: a.size_bytes,
-    open: async () => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name)))?.body ?? null,
+    // A resumed member reads the rest of the object from where its first body stopped.
+    open: async (offset = 0) => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name), offset > 0 ? { range: { offset } } : {}))?.body ?? null,
   }));
   if (!result.artifacts.some((a) => a.name === MANIFEST_FILE)) {
     // A renderer that did not store its manifest: the ZIP still describes itself (asset names are ZIP paths).

@@ -34,6 +34,23 @@ filesRoutes.get("/:job_id/:name", async (c) => {
   if (job.artifactsDeletedAt) throw artifactsExpired(job);
 
   const objectKey = artifactKey(jobId, name);
+  if (c.req.method === "HEAD") {
+    // Hono answers HEAD with the GET route and drops the body: an R2 body opened for it would stay unread and
+    // hold its storage read open. HEAD reads the object's metadata only.
+    const meta = await c.env.ARTIFACTS.head(objectKey);
+    if (!meta) throw new ApiError(404, "file_not_found", "No such file.");
+    return new Response(null, {
+      status: 200,
+      headers: {
+        "Content-Type": meta.httpMetadata?.contentType ?? "application/octet-stream",
+        "Content-Disposition": contentDisposition(name),
+        "Accept-Ranges": "bytes",
+        ETag: meta.httpEtag,
+        "Cache-Control": "private, max-age=3600",
+        "Content-Length": String(meta.size),
+      },
+    });
+  }
   const rangeHeader = c.req.header("Range");
   const head = rangeHeader ? await c.env.ARTIFACTS.head(objectKey) : null;
   const range = head ? parseByteRange(rangeHeader, head.size) : null;

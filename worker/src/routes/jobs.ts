@@ -1,12 +1,15 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
 import { artifactsExpired } from "../artifacts/expired";
 import type { StoredResult } from "../artifacts/results";
 import { publishResults } from "../artifacts/results";
 import { newJobId } from "../domain/ids";
 import { prepareJob, toVodInfo, type PreparedJob } from "../domain/prepare-job";
+import { targetPolicy } from "../domain/webhook-target";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isValidIdempotencyKey, requestHash } from "../domain/idempotency-key";
+import { claimIdempotencyKey, recordIdempotentResponse, releaseIdempotencyKey } from "../storage/idempotency";
 import type { AppEnv } from "../hono-env";
-import { ApiError, jobNotFound } from "../lib/api-error";
+import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { publicBaseUrl } from "../lib/base-url";
 import { apiKeyAuth } from "../middleware/api-key-auth";
 import { limitBody, requireJson } from "../middleware/json-body";
@@ -40,8 +43,8 @@ function newJobFrom(jobId: string, accountId: string, p: PreparedJob): NewJob {
   };
 }
 
-function acceptanceMessage(p: PreparedJob): string {
-  const parts = [`Job accepted; ${p.cost.total} credits reserved.`];
+function acceptanceMessage(p: PreparedJob, reserved: number): string {
+  const parts = [`Job accepted; ${reserved} credits reserved.`];
   if (p.request.num_shorts < p.request.num_shorts_requested) {
     parts.push(`num_shorts was reduced from ${p.request.num_shorts_requested} to ${p.request.num_shorts} by the plan cap.`);
   }
@@ -49,10 +52,24 @@ function acceptanceMessage(p: PreparedJob): string {
   return parts.join(" ");
 }
 
-jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, async (c) => {
+/** The key of this request, or null without one; a malformed key is a 422 naming the header. */
+function idempotencyKeyOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const key = header.trim();
+  if (!isValidIdempotencyKey(key)) {
+    throw validationError([{ field: IDEMPOTENCY_HEADER, message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, such as a UUID` }]);
+  }
+  return key;
+}
+
+/**
+ * Validates, prices, reserves and queues one job under `jobId`. The JobState object is keyed by the job id and
+ * creates at most once, so two requests carrying one Idempotency-Key (which share the id) reserve credits once;
+ * only the request that created the job queues it. Returns the 202 body.
+ */
+async function acceptJob(c: Context<AppEnv>, body: unknown, jobId: string): Promise<JobAck> {
   const account = c.get("account");
-  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId));
-  const jobId = newJobId();
+  const prepared = await prepareJob(body, account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env) });
   const stub = jobState(c.env, jobId);
   const created = await stub.create(newJobFrom(jobId, account.id, prepared));
   if (!created.ok) {
@@ -63,33 +80,75 @@ jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, a
       { needed: created.needed, available: created.available },
     );
   }
-  try {
-    await c.env.JOBS_QUEUE.send({ job_id: jobId });
-  } catch (error) {
-    // Nothing may be lost: the job fails at once and every reserved credit goes back.
-    console.error(JSON.stringify({ level: "error", msg: "job queue send failed", job_id: jobId, error: String(error) }));
-    await stub.fail("queue_unavailable", "The job could not be queued; no credits were charged. Retry shortly.", {
-      refund: "full",
-    });
-    throw new ApiError(503, "service_unavailable", "The job queue is unavailable; nothing was charged. Retry shortly.", {}, {
-      "Retry-After": "30",
-    });
+  if (created.created) {
+    try {
+      await c.env.JOBS_QUEUE.send({ job_id: jobId });
+    } catch (error) {
+      // Nothing may be lost: the job fails at once and every reserved credit goes back.
+      console.error(JSON.stringify({ level: "error", msg: "job queue send failed", job_id: jobId, error: String(error) }));
+      await stub.fail("queue_unavailable", "The job could not be queued; no credits were charged. Retry shortly.", {
+        refund: "full",
+      });
+      throw new ApiError(503, "service_unavailable", "The job queue is unavailable; nothing was charged. Retry shortly.", {}, {
+        "Retry-After": "30",
+      });
+    }
   }
-  const ack: JobAck = {
+  return {
     id: jobId,
     status: "pending",
-    credit_cost: prepared.cost.total,
+    credit_cost: created.state.credit_cost,
     webhook_url: prepared.request.webhook_url,
     status_endpoint: `/jobs/${jobId}`,
     results_endpoint: `/jobs/${jobId}/results`,
-    message: acceptanceMessage(prepared),
+    message: acceptanceMessage(prepared, created.state.credit_cost),
   };
-  return c.json(ack, 202, { Location: `/jobs/${jobId}` });
+}
+
+const accepted = (c: Context<AppEnv>, jobId: string, body: string, status = 202, replayed = false) =>
+  c.body(body, status as 202, {
+    "Content-Type": "application/json",
+    Location: `/jobs/${jobId}`,
+    ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
+  });
+
+jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, async (c) => {
+  const account = c.get("account");
+  const key = idempotencyKeyOf(c.req.header(IDEMPOTENCY_HEADER));
+  const body: unknown = await c.req.json();
+  if (key === null) {
+    const jobId = newJobId();
+    return accepted(c, jobId, JSON.stringify(await acceptJob(c, body, jobId)));
+  }
+
+  const db = openDb(c.env.DB);
+  const claim = await claimIdempotencyKey(db, { accountId: account.id, key, requestHash: await requestHash(body), newJobId: newJobId(), now: Date.now() });
+  if (claim.kind === "mismatch") {
+    throw new ApiError(
+      422,
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+    );
+  }
+  if (claim.kind === "replay") {
+    const replay = JSON.parse(claim.body) as JobAck;
+    return accepted(c, replay.id, claim.body, claim.status, true);
+  }
+  let ack: JobAck;
+  try {
+    ack = await acceptJob(c, body, claim.jobId);
+  } catch (error) {
+    // No job came of it: the key is free again, so the same request can be sent once the cause is fixed.
+    await releaseIdempotencyKey(db, { accountId: account.id, key, jobId: claim.jobId });
+    throw error;
+  }
+  const stored = await recordIdempotentResponse(db, { accountId: account.id, key, jobId: claim.jobId, status: 202, body: JSON.stringify(ack) });
+  return accepted(c, claim.jobId, stored.body, stored.status);
 });
 
 jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
   const account = c.get("account");
-  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId));
+  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env) });
   const estimate: CostEstimate = {
     credit_cost: prepared.cost.total,
     breakdown: prepared.cost,

@@ -86,10 +86,6 @@ export function searchText(parts: ReadonlyArray<string | null>): string {
     .join("\n");
 }
 
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 export async function findJob(db: Db, accountId: string, jobId: string): Promise<JobRow | null> {
   const row = await db
     .select()
@@ -108,7 +104,10 @@ export async function listJobs(db: Db, accountId: string, q: ListJobsQuery): Pro
   if (q.status) conditions.push(eq(jobs.status, q.status));
   // eslint-disable-next-line no-control-regex
   const term = q.search?.replace(/[\u0000-\u001f]/g, "").toLowerCase() ?? "";
-  if (term !== "") conditions.push(sql`${jobs.searchText} LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
+  // instr, not LIKE: D1 refuses LIKE patterns longer than 50 bytes ("LIKE or GLOB pattern too complex"), which a
+  // 17-character CJK term already is; instr has no such limit and needs no escaping. Both sides are lower-cased
+  // by JavaScript (SQLite's lower() only knows ASCII), so the match is case-insensitive in every script.
+  if (term !== "") conditions.push(sql`instr(${jobs.searchText}, ${term}) > 0`);
   const where = and(...conditions);
   const [rows, count] = await db.batch([
     db

@@ -1,4 +1,4 @@
-import { integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** Drizzle view of migrations/0001_init.sql (the SQL file is the source of truth; a test compares both). */
 
@@ -80,3 +80,19 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type LedgerRow = typeof creditLedger.$inferSelect;
+
+/** POST /jobs Idempotency-Key records (migrations/0003). */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    jobId: text("job_id").notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.idempotencyKey] })],
+);
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;

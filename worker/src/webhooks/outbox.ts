@@ -144,6 +144,18 @@ export class WebhookOutbox {
   }
 }
 
+/**
+ * What the delivery log says about a failed attempt: a category, never the network library's own text. The log is
+ * shown to the client who chose the URL, and raw errors ("connection refused" against "reset" against a TLS
+ * complaint) would let it map which hosts and ports answer; the categories say what the receiver's owner needs.
+ */
+export const DELIVERY_ERRORS = {
+  timeout: (ms: number) => `timeout: no answer within ${ms} ms`,
+  connection: "connection failed: the receiver could not be reached",
+  status: (status: number) => `HTTP ${status}`,
+  refused: "refused: the URL does not point to a public internet address",
+} as const;
+
 /** One HTTP attempt: 2xx within the timeout is success; redirects are not followed (a 3xx is a failure). */
 export async function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<SendResult> {
   const started = Date.now();
@@ -151,9 +163,11 @@ export async function postWebhook(url: string, body: string, headers: Record<str
     const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     await res.body?.cancel();
     const ok = res.status >= 200 && res.status < 300;
-    return { status_code: res.status, error: ok ? null : `HTTP ${res.status}`, duration_ms: Date.now() - started };
+    return { status_code: res.status, error: ok ? null : DELIVERY_ERRORS.status(res.status), duration_ms: Date.now() - started };
   } catch (err) {
     const timedOut = (err as Error)?.name === "TimeoutError";
-    return { status_code: null, error: timedOut ? `timed out after ${timeoutMs} ms` : String((err as Error)?.message ?? err), duration_ms: Date.now() - started };
+    // The detail stays in the operator's log.
+    console.warn(JSON.stringify({ level: "warn", msg: "webhook attempt failed", error: String((err as Error)?.message ?? err) }));
+    return { status_code: null, error: timedOut ? DELIVERY_ERRORS.timeout(timeoutMs) : DELIVERY_ERRORS.connection, duration_ms: Date.now() - started };
   }
 }

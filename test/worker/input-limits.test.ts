@@ -1,0 +1,144 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { JobAck, JobList } from "../../common/contract";
+import { MAX_CREDIT_AMOUNT, MAX_CREDIT_BALANCE, MAX_PAGE } from "../../common/contract";
+import { clientBucket } from "../../worker/src/lib/client-bucket";
+import { accountCredits, admin, createAccount, expect422, expectError, get, minimalJob, postJob, type TestAccount } from "./helpers";
+
+/** Issue 15, items 3, 5 and 7: inputs that used to answer 500 or slip past a limit, and how problems are worded. */
+
+let acct: TestAccount;
+beforeAll(async () => {
+  acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
+});
+
+async function list(query: string): Promise<JobList> {
+  const res = await get(acct.api_key, `/jobs${query}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as JobList;
+}
+
+describe("GET /jobs search longer than D1's 50-byte LIKE pattern", () => {
+  const longName = "The Extraordinarily Long Streamer Name Of Marathon Night 2026";
+  const cjkGame = "東京の夜のスピードラン大会決勝戦スペシャル";
+  let ids: string[];
+  beforeAll(async () => {
+    ids = [];
+    for (const extra of [{ streamer_name: longName }, { game_name: cjkGame }]) {
+      const res = await postJob(acct.api_key, minimalJob(extra));
+      expect(res.status).toBe(202);
+      ids.push(((await res.json()) as JobAck).id);
+    }
+  });
+
+  it("finds a job by a 60-byte ASCII term, any case", async () => {
+    expect(new TextEncoder().encode(longName).byteLength).toBeGreaterThan(48);
+    expect((await list(`?search=${encodeURIComponent(longName.toUpperCase())}`)).items.map((j) => j.id)).toEqual([ids[0]]);
+  });
+
+  it("finds a job by a CJK term of 60 bytes and by part of it", async () => {
+    expect(new TextEncoder().encode(cjkGame).byteLength).toBeGreaterThan(48);
+    expect((await list(`?search=${encodeURIComponent(cjkGame)}`)).items.map((j) => j.id)).toEqual([ids[1]]);
+    expect((await list(`?search=${encodeURIComponent("スピードラン大会")}`)).items.map((j) => j.id)).toEqual([ids[1]]);
+  });
+
+  it("answers 200 for every allowed length up to 200 characters, in 1-, 2-, 3- and 4-byte characters", async () => {
+    for (const ch of ["x", "é", "語", "😀", "%", "_"]) {
+      const res = await get(acct.api_key, `/jobs?search=${encodeURIComponent(ch.repeat(200))}`);
+      expect([ch, res.status]).toEqual([ch, 200]);
+      expect(((await res.json()) as JobList).total).toBe(0);
+    }
+  });
+});
+
+describe("page bounds", () => {
+  it("refuses a page beyond the bound with 422 on /jobs and /admin/accounts; the bound itself works", async () => {
+    for (const page of ["461168601842738790", "9007199254740993", String(MAX_PAGE + 1), "1" + "0".repeat(400)]) {
+      const jobs = await expect422(await get(acct.api_key, `/jobs?page=${page}`));
+      expect(jobs.get("page")).toEqual([`must be between 1 and ${MAX_PAGE}`]);
+      const accounts = await expect422(await admin("GET", `/accounts?page=${page}`));
+      expect(accounts.get("page")).toEqual([`must be between 1 and ${MAX_PAGE}`]);
+    }
+    expect((await list(`?page=${MAX_PAGE}`)).items).toEqual([]);
+    const res = await admin("GET", `/accounts?page=${MAX_PAGE}&page_size=100`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("admin credit amounts", () => {
+  it("refuses amounts beyond the bound and balances beyond the maximum, so every balance stays exact", async () => {
+    const a = await createAccount({ credits: 0 });
+    for (const amount of [MAX_CREDIT_AMOUNT + 1, -(MAX_CREDIT_AMOUNT + 1), 9007199254740991, 1e300]) {
+      const detail = await expect422(await admin("POST", `/accounts/${a.account_id}/credits`, { amount }));
+      expect(detail.has("amount")).toBe(true);
+    }
+    expect((await expect422(await admin("POST", "/accounts", { name: "x", credits: MAX_CREDIT_AMOUNT + 1 }))).has("credits")).toBe(true);
+    // A balance just below the maximum (set directly: a thousand largest movements would take too long).
+    await env.DB.prepare("UPDATE accounts SET credits = ? WHERE id = ?").bind(MAX_CREDIT_BALANCE - 5, a.account_id).run();
+    expect((await admin("POST", `/accounts/${a.account_id}/credits`, { amount: 5 })).status).toBe(200);
+    expect(await accountCredits(a.account_id)).toBe(MAX_CREDIT_BALANCE);
+    const over = await expect422(await admin("POST", `/accounts/${a.account_id}/credits`, { amount: 1 }));
+    expect(over.get("amount")![0]).toMatch(/exceed 1000000000000/);
+    expect(await accountCredits(a.account_id)).toBe(MAX_CREDIT_BALANCE);
+  });
+});
+
+describe("rate-limit buckets", () => {
+  it("groups IPv6 clients by /64 and reads IPv4-mapped addresses as IPv4", () => {
+    expect(clientBucket("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(clientBucket("2001:0DB8:0001:0002:ffff:eeee:dddd:cccc")).toBe("2001:db8:1:2::/64");
+    expect(clientBucket("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(clientBucket("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(clientBucket("198.51.100.7")).toBe("198.51.100.7");
+    expect(clientBucket(undefined)).toBe("unknown");
+    expect(clientBucket("not an address")).toBe("unknown");
+  });
+
+  it("an IPv6 client rotating addresses inside its /64 shares one bucket; the next /64 does not", async () => {
+    const prefix = `2001:db8:${(Date.now() % 0xffff).toString(16)}:15`;
+    for (let i = 1; i <= 10; i++) expect((await postJob(acct.api_key, minimalJob(), `${prefix}::${i.toString(16)}`)).status).toBe(202);
+    const limited = await postJob(acct.api_key, minimalJob(), `${prefix}:ffff:ffff:ffff:fffe`);
+    await expectError(limited, 429, "rate_limited");
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect((await postJob(acct.api_key, minimalJob(), `${prefix.replace(/:15$/, ":16")}::1`)).status).toBe(202);
+  });
+});
+
+describe("validation messages read as one clean sentence", () => {
+  const bad: [string, string][] = [
+    ["/jobs?page=0", "page"],
+    ["/jobs?page=abc", "page"],
+    ["/jobs?page_size=101", "page_size"],
+    ["/jobs?status=cancelled", "status"],
+  ];
+  it.each(bad)("GET %s names %s once", async (path, field) => {
+    const res = await get(acct.api_key, path);
+    const err = await expectError(res, 422, "validation_failed");
+    expect(err.message).toMatch(new RegExp(`^Invalid request: ${field} [a-z]`));
+    expect(err.message).not.toMatch(new RegExp(`${field} ${field}\\b`));
+    expect(err.message.endsWith(".")).toBe(true);
+    expect(err.message.slice(0, -1)).not.toMatch(/\.\s/);
+  });
+
+  it("POST /jobs problems: field, then a message that does not repeat it or add a code in brackets", async () => {
+    const bodies = [
+      { vod_url: "https://www.twitch.tv/videos/1002" },
+      { vod_url: "https://www.twitch.tv/videos/1003" },
+      minimalJob({ final_video_length_minutes: 0 }),
+      minimalJob({ num_shorts: 1, manual_highlights: [{ start_seconds: 10, end_seconds: 15 }] }),
+      minimalJob({ num_shorts: 0, manual_highlights: [{ start_seconds: 10, end_seconds: 40 }] }),
+      minimalJob({ page: 1, vod_length_hours: -1 }),
+    ];
+    for (const body of bodies) {
+      const res = await postJob(acct.api_key, body);
+      const err = await expectError(res, 422, "validation_failed");
+      for (const d of err.detail ?? []) {
+        const sentence = `${d.field} ${d.message}`;
+        expect(d.message, sentence).toMatch(/^(must|may|is|are|points|could|overlaps|overrides)\b/);
+        expect(d.message, sentence).not.toContain(d.field.replace(/\[\d+\].*$/, ""));
+        expect(d.message, sentence).not.toMatch(/\((deleted|live|private|subscriber_only)\)$/);
+      }
+      if (err.detail?.length === 1) expect(err.message).toBe(`Invalid request: ${err.detail[0]!.field} ${err.detail[0]!.message}.`);
+    }
+  });
+});
