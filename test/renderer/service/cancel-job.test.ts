@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../render-container/src/log";
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { startRecorder } from "../../support/http-recorder";
 import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
