@@ -73,11 +73,17 @@ export async function fetchVideo(request: NormalizedJobRequest, chosen: Chosen, 
   return { plan, clips, chosen: { ...chosen, momentsByProfile, shorts } };
 }
 
-/** Shorts keep their length (they were sized around the peak); a nearby cut only nudges the start. */
-function refineShort(m: Moment, cuts: readonly number[], clip: ClipSource): Moment {
+/** How far a short's start may move to a scene cut (earlier or later). */
+export const SHORT_SNAP_SECONDS = 1.5;
+
+/**
+ * Shorts keep their length (they were sized around the peak); a nearby cut before the peak only nudges the
+ * start, and the short stays inside the clip that holds it.
+ */
+export function refineShort<M extends { start: number; end: number; peak: number }>(m: M, cuts: readonly number[], clip: { media_start_seconds: number; media_end_seconds: number }): M {
   const len = m.end - m.start;
-  const near = cuts.filter((c) => Math.abs(c - m.start) <= 1.5 && c < m.peak);
+  const near = cuts.filter((c) => Math.abs(c - m.start) <= SHORT_SNAP_SECONDS && c < m.peak);
   if (near.length === 0) return m;
-  const start = Math.max(clip.media_start_seconds, Math.min(near[0], clip.media_end_seconds - len));
+  const start = Math.max(clip.media_start_seconds, Math.min(near[0]!, clip.media_end_seconds - len));
   return { ...m, start, end: start + len };
 }
