@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,27 +7,13 @@ import { silentLogger } from "../../../render-container/src/log";
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { childProcesses } from "../../support/child-processes";
 import { startRecorder } from "../../support/http-recorder";
 import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 import { serveVodForTests } from "../../support/twitch-fixture";
 
-/** This process's child processes (name and pid), from /proc. */
-function children(): { pid: number; name: string }[] {
-  const out: { pid: number; name: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      if (ppid === process.pid) out.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close) });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return out;
-}
+const children = () => childProcesses();
 
 const VOD_ID = ONE_MOMENT_VOD.vodId;
 const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
