@@ -1,6 +1,11 @@
 import type { RenderStage } from "../../../common/contract/render";
 import type { ProgressSink } from "../output/callbacks";
 
+/** Where the analysis' stages end on the whole job's bar (the encodes own most of the rest). */
+export const ANALYSIS_END_PERCENT = 34;
+/** Where the encodes end; uploading the last files and finalising take the rest. */
+export const RENDER_END_PERCENT = 96;
+
 /**
  * Maps each stage's own 0..1 progress onto the whole job's percent. The spans reflect where time goes:
  * encoding dominates (MEDIA.md), so the render stages own most of the bar; their split follows the planned
@@ -17,10 +22,10 @@ export class JobProgress {
     ["selecting", [16, 18]],
     ["downloading_video", [18, 26]],
     ["transcribing", [18, 32]],
-    ["writing_metadata", [32, 34]],
-    ["rendering_reels", [34, 60]],
-    ["rendering_shorts", [60, 96]],
-    ["uploading", [96, 99]],
+    ["writing_metadata", [32, ANALYSIS_END_PERCENT]],
+    ["rendering_reels", [ANALYSIS_END_PERCENT, 60]],
+    ["rendering_shorts", [60, RENDER_END_PERCENT]],
+    ["uploading", [RENDER_END_PERCENT, 99]],
     ["finalising", [99, 99]],
   ]);
 
@@ -28,8 +33,8 @@ export class JobProgress {
 
   /** Re-balances the two encode stages by how many output seconds each has to encode (shorts cost ~2.5x). */
   planEncodes(reelSeconds: number, shortSeconds: number): void {
-    const start = 34;
-    const end = 96;
+    const start = ANALYSIS_END_PERCENT;
+    const end = RENDER_END_PERCENT;
     const reelCost = reelSeconds;
     const shortCost = shortSeconds * 2.5;
     const total = reelCost + shortCost || 1;
