@@ -111,13 +111,19 @@ describe("cancelling a real job on the renderer service", () => {
     });
   }, 180_000);
 
-  it("while captions are made beside the video download: stops the recogniser too before the folder goes", async () => {
+  it("while the recogniser runs: stops pocketsphinx too before the folder goes", async () => {
     await cancelWhen("job_cancel_captions", {
-      // The video download is held open, so a recogniser seen now runs beside it (later passes come after it).
+      // The analysis transcribes the words its titles are written from; the short's task its captions.
+      busy: () => hasChild("pocketsphinx_continuous"),
+      missed: (events) => (reached(events, "uploading") ? "the recogniser finished before it was seen running" : null),
+    });
+  }, 180_000);
+
+  it("while a task's video download is held open: closes those requests unanswered", async () => {
+    await cancelWhen("job_cancel_download", {
       holdVideoDownload: true,
-      busy: (events) => reached(events, "downloading_video") && hasChild("pocketsphinx_continuous"),
-      // "transcribing" reaches its end (32 %) once the recogniser has finished every range.
-      missed: (events) => (events.some((e) => e.stage === "transcribing" && (e.percent ?? 0) >= 32) ? "the recogniser finished before it was seen running" : null),
+      busy: (events) => reached(events, "downloading_video"),
+      missed: (events) => (reached(events, "rendering_shorts") ? "the video download finished before the cancel" : null),
     });
   }, 180_000);
 });

@@ -24,7 +24,8 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise
     {
       resolving: { stage: "resolving", from: 0, to: 0.02 },
       downloading: { stage: "downloading_video", from: 0.02, to: 0.15 },
-      snapping: { stage: "rendering_shorts", from: 0.15, to: 0.18 },
+      // Finding scene cuts on the downloaded video finishes preparing it; "rendering_shorts" is the encode alone.
+      snapping: { stage: "downloading_video", from: 0.15, to: 0.18 },
       transcribing: { stage: "transcribing", from: 0.18, to: 0.35 },
       encoding: { stage: "rendering_shorts", from: 0.35, to: 0.93 },
       uploading: { stage: "uploading", from: 0.93, to: 1 },
