@@ -10,6 +10,7 @@ import { parseSrt } from "../../../render-container/src/captions";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { runRenderTask } from "../../../render-container/src/pipeline/render-task";
 import { SMALL_VOD } from "../../dev/fixture-vods";
+import { colorDistance, readFrameRgb } from "../../support/media";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
 
@@ -185,6 +186,24 @@ describe("a short task", () => {
       { ...common, name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: await size("short-01.srt"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
       { ...common, name: "short-01.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: await size("short-01.jpg"), duration_seconds: null, tags: null },
     ]);
+  });
+
+  it("puts the plan's facecam region (shares of the frame) in the split short's top panel", async () => {
+    // After the title flash; the panel is the top half (shorts_split_ratio 0.5): the violet facecam and its face.
+    const frame = await readFrameRgb(path.join(store, "short-01.mp4"), 5, { width: 1080, height: 1920 });
+    const violet = [0x7a, 0x3f, 0xbf];
+    const skin = [0xf0, 0xc8, 0xa0];
+    let cam = 0;
+    let n = 0;
+    for (let y = 20; y < 940; y += 8) {
+      for (let x = 20; x < 1060; x += 8) {
+        const i = (y * 1080 + x) * 3;
+        const px = [frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!];
+        if (colorDistance(px, violet) < 60 || colorDistance(px, skin) < 60) cam++;
+        n++;
+      }
+    }
+    expect(cam / n).toBeGreaterThan(0.7);
   });
 
   it("captions its own range: the .srt holds words spoken there, timed inside the short", async () => {

@@ -41,6 +41,7 @@ export async function downloadTaskVideo(run: RenderTaskRun, ranges: readonly Tim
   const twitch = { gqlUrl: req.twitch.gql_url, usherUrl: req.twitch.usher_url, fetch: ctx.fetchImpl, signal: ctx.signal };
   const { playlist } = await resolveVideoRendition(twitch, req.vod.vod_id, plan.source.video_rendition);
   onProgress("resolving", 1);
+  onProgress("downloading", 0);
   const within = ranges.map((r) => ({ start: Math.max(0, r.start), end: Math.min(plan.source.duration_seconds, r.end) }));
   const clips = await downloadCoveringSegments(playlist, splitAtFormatSwitches(within, plan.source.format_switches), path.join(ctx.workDir, "video"), {
     concurrency: config.downloadConcurrency,
