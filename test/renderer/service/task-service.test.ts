@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskEvent, TaskResult, type RenderTaskRequest, type ShortTask } from "../../../common/contract/job-plan";
+import { ANALYSE_TASK_ID, JobPlan, TaskEvent, TaskResult, type RenderTaskRequest, type ShortTask } from "../../../common/contract/job-plan";
+import { Manifest } from "../../../common/contract/render";
+import { finaliseJob } from "../../../common/plan/finalise";
 import type { RenderJob } from "../../../common/contract/render";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { silentLogger } from "../../../render-container/src/log";
@@ -19,6 +21,7 @@ import { childProcesses } from "../../support/child-processes";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -236,4 +239,87 @@ describe("a real render task on the service", () => {
     expect(worker.types()).not.toContain("completed");
     expect(existsSync(path.join(svc.root, "job_cancel.short-01.1"))).toBe(false);
   }, 180_000);
+});
+
+describe("a whole job as tasks through the service", () => {
+  it("analysis -> plan -> every render task (two at a time, joins after their parts, read back over HTTP) -> finalise", async () => {
+    // The Worker's side: task events per task, and storage (PUT stores, GET reads back: the join's parts).
+    const stored = new Map<string, Buffer>();
+    const events = new Map<string, TaskEvent[]>();
+    const worker = await startRecorder((q, res) => {
+      const m = /^\/events\/([^/]+)$/.exec(q.url);
+      if (m) {
+        events.set(m[1]!, [...(events.get(m[1]!) ?? []), TaskEvent.parse(JSON.parse(q.body.toString()))]);
+        return void res.writeHead(200).end();
+      }
+      const name = decodeURIComponent(q.url.replace(/^\/upload\//, ""));
+      if (q.headers.authorization !== "Bearer up") return void res.writeHead(401).end();
+      if (q.method === "PUT") {
+        stored.set(name, q.body);
+        return void res.writeHead(201).end();
+      }
+      const body = stored.get(name);
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-length": String(body.length) }).end(body);
+    });
+    closers.push(worker.close);
+    const svc = await startService((req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} }), 2);
+    const job = await localRenderJob(
+      { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, num_shorts: 1, final_video_length_minutes: 1, parameters: { min_highlight_duration: 12, max_highlight_duration: 18, cold_open_enabled: true, cold_open_max_clips: 1, shorts_crop_mode: "fit" } },
+      { twitch: twitchServer(), jobId: "job_fanout", upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" }, callback: { url: "unused", token: "cb" } },
+    );
+    const send = async (taskId: string, kind: RenderTaskRequest["task"]["kind"], plan: JobPlan | null) => {
+      const res = await svc.post("/tasks", { ...job, callback: { url: `${worker.url}/events/${taskId}`, token: "cb" }, task: { id: taskId, kind, attempt: 1 }, plan });
+      expect(res.status, await res.clone().text()).toBe(202);
+    };
+    const result = async (taskId: string): Promise<TaskResult> => {
+      await expect.poll(() => events.get(taskId)?.some((e) => e.type === "completed" || e.type === "failed"), { timeout: 240_000 }).toBe(true);
+      const end = events.get(taskId)!.at(-1)!;
+      if (end.type !== "completed") throw new Error(`${taskId}: ${JSON.stringify(end)}`);
+      return end.result;
+    };
+
+    await send(ANALYSE_TASK_ID, "analyse", null);
+    const analysed = await result(ANALYSE_TASK_ID);
+    if (analysed.kind !== "analyse") throw new Error(analysed.kind);
+    const plan = JobPlan.parse(analysed.plan);
+    expect(plan.tasks.map((t) => t.kind).sort()).toEqual(expect.arrayContaining(["reel_join", "reel_moment", "short"]));
+
+    const first = plan.tasks.filter((t) => t.kind !== "reel_join");
+    const results: TaskResult[] = [];
+    // Two processes' worth of slots: send while a slot is free, as the queue would retry a 503.
+    for (const t of first) {
+      await expect.poll(() => svc.tasks.runningCount, { timeout: 240_000 }).toBeLessThan(2);
+      await send(t.id, t.kind, plan);
+    }
+    for (const t of first) results.push(await result(t.id));
+    for (const t of plan.tasks.filter((x) => x.kind === "reel_join")) {
+      await send(t.id, t.kind, plan);
+      results.push(await result(t.id));
+    }
+
+    const final = await finaliseJob(plan, results, async (name, body) => {
+      stored.set(name, Buffer.from(body));
+      return { size_bytes: Buffer.byteLength(body) };
+    });
+    const manifest = Manifest.parse(final.manifest);
+    expect(manifest.summary).toMatchObject({ total_shorts: 1, total_videos: 2 });
+    // Every deliverable is in storage, as large as reported; the parts are there too (the Worker deletes them).
+    for (const a of final.artifacts) expect(stored.get(a.name)?.length, a.name).toBe(a.size_bytes);
+    const pieces = plan.tasks.reduce((n, t) => n + (t.kind === "reel_join" ? t.pieces : 0), 0);
+    expect([...stored.keys()].filter((n) => n.startsWith("part-"))).toHaveLength(pieces);
+    // The reel is the sum of its parts.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "fanout-"));
+    await writeFile(path.join(dir, "reel.mp4"), stored.get("reel-balanced.mp4")!);
+    const parts = results.flatMap((r) => (r.kind === "reel_moment" ? r.parts : []));
+    expect((await probeMedia(path.join(dir, "reel.mp4"))).durationSeconds).toBeCloseTo(parts.reduce((s, p) => s + p.duration_seconds, 0), 1);
+    // Every task reported started ... completed, each with its own fraction ending at 1.
+    for (const t of plan.tasks) {
+      const evs = events.get(t.id)!;
+      expect(evs[0]!.type).toBe("started");
+      const fractions = evs.flatMap((e) => (e.type === "progress" ? [e.fraction] : []));
+      expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    }
+    expect(readdirSync(svc.root)).toEqual([]);
+  }, 600_000);
 });
