@@ -43,7 +43,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl);
   const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
-  const cues = captionPlan.transcribe ? await transcribeShort(run, transcriber, clip, placed, (f) => progress.report("transcribing", f)) : [];
+  const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, clip, placed, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
   progress.report("transcribing", 1);
 
   const info = await probeMedia(clip.path, { signal: ctx.signal });
@@ -83,7 +83,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise
   const thumb = await makeThumbnail(video.path, Math.min(video.duration_seconds / 2, Math.max(0, task.peak - placed.start)), path.join(outDir, artifactNames.shortThumbnail(task.index)), { signal: ctx.signal });
   await upload({ ...common, name: artifactNames.shortThumbnail(task.index), kind: "thumbnail", content_type: "image/jpeg", duration_seconds: null, tags: null }, thumb.path);
   progress.report("uploading", 1);
-  return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end } };
+  return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warning ? { warnings: [warning] } : {}) };
 }
 
 /** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause (as the whole-job path). */
@@ -91,9 +91,10 @@ const TRAILING_SILENCE_SECONDS = 1;
 
 /**
  * The short's captions: its own range of its downloaded video, transcribed once, times relative to its first
- * frame. Captions are an extra: a failing recogniser leaves the short without them instead of failing it.
+ * frame. Captions are an extra: a failing recogniser leaves the short without them (said in the manifest's
+ * warnings) instead of failing it.
  */
-async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, clip: ClipSource, range: { start: number; end: number }, onProgress: (f: number) => void): Promise<Cue[]> {
+async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, clip: ClipSource, range: { start: number; end: number }, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
   const { ctx, plan } = run;
   const wav = path.join(ctx.workDir, "speech.wav");
   try {
@@ -104,11 +105,11 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, cli
       const at = locateInJoined(layout, w.start);
       if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
     }
-    return wordsToCues(words.sort((a, b) => a.start - b.start));
+    return { cues: wordsToCues(words.sort((a, b) => a.start - b.start)), warning: null };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
-    return [];
+    return { cues: [], warning: `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).` };
   } finally {
     await rm(wav, { force: true });
   }
