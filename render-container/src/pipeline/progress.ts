@@ -7,11 +7,11 @@ export const ANALYSIS_END_PERCENT = 34;
 export const RENDER_END_PERCENT = 96;
 
 /**
- * Maps each stage's own 0..1 progress onto the whole job's percent. The spans reflect where time goes:
- * encoding dominates (MEDIA.md), so the render stages own most of the bar; their split follows the planned
- * output seconds once the plan is known. Some stages run side by side (the audio downloads while it is analysed;
- * captions are made while the video downloads): their spans start together and the bar never moves back, so
- * the stage shown is whichever is further along.
+ * Maps each analysis stage's own 0..1 progress onto the whole job's percent, up to ANALYSIS_END_PERCENT: encoding
+ * dominates (MEDIA.md), so the render tasks own most of the bar after it (weighted by the seconds each encodes).
+ * Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
+ * sample downloads): their spans start together and the bar never moves back, so the stage shown is whichever is
+ * further along.
  */
 export class JobProgress {
   private spans = new Map<RenderStage, [number, number]>([
@@ -23,25 +23,9 @@ export class JobProgress {
     ["downloading_video", [18, 26]],
     ["transcribing", [18, 32]],
     ["writing_metadata", [32, ANALYSIS_END_PERCENT]],
-    ["rendering_reels", [ANALYSIS_END_PERCENT, 60]],
-    ["rendering_shorts", [60, RENDER_END_PERCENT]],
-    ["uploading", [RENDER_END_PERCENT, 99]],
-    ["finalising", [99, 99]],
   ]);
 
   constructor(private readonly sink: ProgressSink) {}
-
-  /** Re-balances the two encode stages by how many output seconds each has to encode (shorts cost ~2.5x). */
-  planEncodes(reelSeconds: number, shortSeconds: number): void {
-    const start = ANALYSIS_END_PERCENT;
-    const end = RENDER_END_PERCENT;
-    const reelCost = reelSeconds;
-    const shortCost = shortSeconds * 2.5;
-    const total = reelCost + shortCost || 1;
-    const split = start + ((end - start) * reelCost) / total;
-    this.spans.set("rendering_reels", [start, split]);
-    this.spans.set("rendering_shorts", [split, end]);
-  }
 
   private last = 0;
 

@@ -5,7 +5,7 @@ import { mapLimit } from "../../render/pool";
 import { BOUNDARY_RULES, refineMoments } from "../../selection";
 import type { Moment } from "../../selection/types";
 import type { ClipSource } from "../../source";
-import { clipFor } from "../stages/fetch-video";
+import { clipFor } from "./clips";
 import { TaskProgress } from "../task-progress";
 import { downloadTaskVideo, planMoment, sceneCutsIn, type RenderTaskRun } from "./task-source";
 

@@ -8,7 +8,7 @@ import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render
 import type { Moment } from "../../selection/types";
 import type { ClipSource } from "../../source";
 import { artifactNames } from "../artifact-names";
-import { clipFor, refineShort, SHORT_SNAP_SECONDS } from "../stages/fetch-video";
+import { clipFor, refineShort, SHORT_SNAP_SECONDS } from "./clips";
 import { shortOptions } from "../stages/render-options";
 import { TaskProgress } from "../task-progress";
 import { downloadTaskVideo, planMoment, sceneCutsIn, type RenderTaskRun } from "./task-source";
