@@ -9,6 +9,7 @@ import type { ClipSource } from "../../../render-container/src/source";
 import { colorDistance, readFrameRgb } from "../../support/media";
 import { moment, normalizedRequest } from "../pipeline/plan-fixtures";
 import { renderTestSource } from "./fixtures";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 
 /**
  * Facecam detection on synthetic VODs (dev/synth-vod: a violet facecam with a white border and a moving
@@ -117,8 +118,9 @@ describe("a split short of a bottom-right facecam VOD", () => {
     const found = await chooseFacecamRegion(clips, { configured: null });
     expect(found).toMatchObject({ found: "detected" });
     const clip = clips.find((c) => c.media_start_seconds <= 21 && c.media_end_seconds >= 24)!;
+    const info = await probeMedia(clip.path);
     await renderShort({
-      ...shortOptions({ index: 1, moment: m }, clip, { width: 1280, height: 720 }, { shorts: {} }, { burn: false, cuesFor: () => [] }, request.parameters, found.region),
+      ...shortOptions({ index: 1, moment: m }, clip, { width: info.video!.width!, height: info.video!.height! }, { shorts: {} }, { burn: false, cuesFor: () => [] }, request.parameters, found.region),
       out: path.join(out, "up", "short-01.mp4"),
     });
 
