@@ -17,7 +17,7 @@ import path from "node:path";
 import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
 import { startTwitchServer } from "../dev/twitch-server";
 import { loadConfig } from "../render-container/src/config";
-import { localRenderJob } from "../render-container/src/local-job";
+import { localRenderJob } from "../dev/render-cli/local-job";
 import { silentLogger } from "../render-container/src/log";
 import { LocalDirUploader } from "../render-container/src/output/uploader";
 import { runRenderJob, type RunStats } from "../render-container/src/pipeline/run-job";
@@ -136,7 +136,7 @@ async function benchOne(minutes: number) {
     cpuSamples.push({ t, ...cpuJiffies() });
   }, 200);
   const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
-  const result = await runRenderJob(job, { signal: new AbortController().signal, workDir, reporter: { progress() {} }, uploader: new LocalDirUploader(outDir), log: silentLogger, fetchImpl: fetch }, loadConfig(), stats);
+  const result = await runRenderJob(job, { signal: new AbortController().signal, workDir, reporter: { progress() {} }, uploader: new LocalDirUploader(outDir), log: silentLogger, fetchImpl: fetch }, loadConfig(process.env, { service: false }), stats);
   const wall = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   await twitch.close();

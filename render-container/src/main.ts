@@ -1,26 +1,50 @@
-import { loadConfig } from "./config";
+import { ConfigError, loadConfig, type RendererConfig } from "./config";
 import { createLogger } from "./log";
 import { runRenderJob } from "./pipeline/run-job";
+import { runTask } from "./pipeline/run-task";
 import { parseFacecamRegion } from "./render";
 import { JobRegistry } from "./service/job-registry";
 import { createRenderServer } from "./service/http-server";
+import { TaskRegistry } from "./service/task-registry";
 
-const config = loadConfig();
 const log = createLogger();
-const registry = new JobRegistry(config.workRoot, (job, ctx) => runRenderJob(job, ctx, config), log);
-const server = createRenderServer(registry, log, { token: config.token, version: process.env.RENDERER_VERSION });
+let config: RendererConfig;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  // One clear line where the operator looks, then a non-zero exit: a renderer with unusable settings never listens.
+  log.error(`renderer not started: ${err.message}`);
+  process.exit(1);
+}
 
-server.listen(config.port, config.host, () => log.info("renderer listening", { port: config.port, work_root: config.workRoot }));
+const jobs = new JobRegistry(config.workRoot, (job, ctx) => runRenderJob(job, ctx, config), log);
+const tasks = new TaskRegistry(config.workRoot, (req, ctx) => runTask(req, ctx, config), log, { maxTasks: config.maxTasks });
+const server = createRenderServer({ jobs, tasks }, log, { token: config.token, version: process.env.RENDERER_VERSION });
+
+server.listen(config.port, config.host, () =>
+  log.info("renderer listening", { host: config.host, port: config.port, work_root: config.workRoot, max_tasks: config.maxTasks, dev_mode: config.devMode, token: config.token ? "set" : "none" }),
+);
 // A setting that is ignored must say so where the operator looks.
 if (config.env.FACECAM_REGION && !parseFacecamRegion(config.env.FACECAM_REGION)) {
   log.warn("FACECAM_REGION ignored: expected x,y,w,h as shares of the frame (e.g. 0.75,0,0.25,0.25)", { value: config.env.FACECAM_REGION });
 }
 
+/**
+ * A stop request (SIGTERM: a rollout or an eviction; SIGINT: Ctrl-C) first tells the Worker about every task
+ * that is cut short (interrupted: it is retried elsewhere at once, not left to the watchdog), then stops their
+ * FFmpeg processes, removes their folders, and exits.
+ */
+let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
-    log.info("shutting down", { signal });
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal, running_tasks: tasks.runningCount, running_jobs: jobs.runningCount });
     server.close();
-    await registry.shutdown();
+    await tasks.interruptAll(`renderer shutting down (${signal})`);
+    await jobs.shutdown();
+    log.info("stopped", { signal });
     process.exit(0);
   });
 }

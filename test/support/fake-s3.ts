@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 import { startRecorder, type RecordedRequest } from "./http-recorder";
 
 /**
- * A local stand-in for R2's S3 API (an outside service): PUT object, multipart create/upload/complete/abort.
+ * A local stand-in for R2's S3 API (an outside service): PUT and GET object, multipart create/upload/complete/abort.
  * Every request's SigV4 signature is re-computed here with node:crypto, independently of aws4fetch.
  */
 export async function startFakeS3(creds: { accessKeyId: string; secretAccessKey: string; region: string }) {
@@ -44,6 +44,10 @@ export async function startFakeS3(creds: { accessKeyId: string; secretAccessKey:
     } else if (req.method === "DELETE" && url.searchParams.has("uploadId")) {
       uploads.delete(url.searchParams.get("uploadId") ?? "");
       res.writeHead(204).end();
+    } else if (req.method === "GET") {
+      const body = objects.get(key);
+      if (!body) return void res.writeHead(404).end("<Error><Code>NoSuchKey</Code></Error>");
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(body.length) }).end(body);
     } else if (req.method === "PUT") {
       objects.set(key, req.body);
       res.writeHead(200, { etag: '"x"' }).end();

@@ -1,4 +1,9 @@
-import { stat } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { copyFile, mkdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
 import type { UploadTarget } from "../../../common/contract/render";
 import { s3MultipartUpload, streamedBody, UNSIGNED_PAYLOAD, workerMultipartUpload } from "./multipart";
@@ -7,10 +12,35 @@ import { failure, withRetries } from "./upload-retry";
 export interface Uploader {
   /** Stores a local file under `name` in the job's folder; resolves with its size. */
   put(name: string, filePath: string, contentType: string, signal?: AbortSignal): Promise<{ size_bytes: number }>;
+  /**
+   * Reads back a file stored earlier under `name` (a reel's parts, uploaded by other tasks, for the join) into
+   * the local `filePath`; resolves with its size. A missing file fails at once (not retried).
+   */
+  fetchTo(name: string, filePath: string, signal?: AbortSignal): Promise<{ size_bytes: number }>;
 }
 
 export function createUploader(target: UploadTarget, fetchImpl: typeof fetch = fetch): Uploader {
   return target.mode === "worker" ? new WorkerUploader(target.url, target.token, fetchImpl) : new S3Uploader(target, fetchImpl);
+}
+
+/** Writes a response body to `filePath` (a half-written file is removed); the size written. */
+async function saveBody(what: string, res: Response, filePath: string, signal?: AbortSignal): Promise<{ size_bytes: number }> {
+  if (!res.ok) throw await failure(what, res);
+  if (!res.body) throw new Error(`${what}: empty response`);
+  await mkdir(path.dirname(filePath), { recursive: true });
+  try {
+    await pipeline(Readable.fromWeb(res.body as NodeReadableStream), createWriteStream(filePath), { signal });
+  } catch (err) {
+    await rm(filePath, { force: true });
+    throw err;
+  }
+  const { size } = await stat(filePath);
+  const expected = res.headers.get("content-length");
+  if (expected !== null && Number(expected) !== size) {
+    await rm(filePath, { force: true });
+    throw new Error(`${what}: got ${size} of ${expected} bytes`);
+  }
+  return { size_bytes: size };
 }
 
 /**
@@ -46,6 +76,14 @@ export class WorkerUploader implements Uploader {
       await res.body?.cancel();
     }, signal);
     return { size_bytes: size };
+  }
+
+  /** GET `${url}/${name}` with the job's token (the Worker reads it from R2). */
+  fetchTo(name: string, filePath: string, signal?: AbortSignal) {
+    return withRetries(`download ${name}`, async () => {
+      const res = await this.fetchImpl(`${this.baseUrl.replace(/\/$/, "")}/${encodeURIComponent(name)}`, { headers: { authorization: `Bearer ${this.token}` }, signal });
+      return saveBody(`download ${name}`, res, filePath, signal);
+    }, signal);
   }
 }
 
@@ -90,16 +128,29 @@ export class S3Uploader implements Uploader {
     }, signal);
     return { size_bytes: size };
   }
+
+  /** A signed GET of the object (aws4fetch). */
+  fetchTo(name: string, filePath: string, signal?: AbortSignal) {
+    return withRetries(`download ${name}`, async () => {
+      const res = await this.client.fetch(this.objectUrl(name), { method: "GET", signal });
+      return saveBody(`download ${name}`, res, filePath, signal);
+    }, signal);
+  }
 }
 
 /** Copies files into a local folder: the CLI's and the benchmark's "storage". */
 export class LocalDirUploader implements Uploader {
   constructor(private readonly dir: string) {}
   async put(name: string, filePath: string) {
-    const { copyFile, mkdir } = await import("node:fs/promises");
-    const path = await import("node:path");
     await mkdir(this.dir, { recursive: true });
     await copyFile(filePath, path.join(this.dir, name));
+    const { size } = await stat(filePath);
+    return { size_bytes: size };
+  }
+
+  async fetchTo(name: string, filePath: string) {
+    await mkdir(path.dirname(filePath), { recursive: true });
+    await copyFile(path.join(this.dir, name), filePath);
     const { size } = await stat(filePath);
     return { size_bytes: size };
   }

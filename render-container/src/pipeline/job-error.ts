@@ -18,3 +18,23 @@ export function toJobError(err: unknown): JobError {
   if (Object.hasOwn(JOB_ERROR_CODES, code) && err instanceof Error) return new JobError(code as JobErrorCode, err.message, { cause: err });
   return new JobError("render_failed", "Rendering failed because of an internal error. Your credits were refunded; please try again.", { cause: err });
 }
+
+/**
+ * Failures that are about the input itself: the VOD became unusable, holds nothing to render, or cannot be
+ * processed as it is. Running the task again elsewhere gives the same answer, so the job fails at once. Every
+ * other code (Twitch or a segment unreachable, a full disk, an internal render error) may pass on a retry.
+ */
+const INPUT_ERRORS: ReadonlySet<JobErrorCode> = new Set<JobErrorCode>([
+  "vod_deleted",
+  "vod_private",
+  "vod_subscriber_only",
+  "vod_live",
+  "vod_format_unsupported",
+  "source_too_large",
+  "no_highlights_found",
+  "cancelled_by_user",
+]);
+
+export function isRetryable(code: JobErrorCode): boolean {
+  return !INPUT_ERRORS.has(code);
+}

@@ -1,12 +1,17 @@
 import type { RenderStage } from "../../../common/contract/render";
 import type { ProgressSink } from "../output/callbacks";
 
+/** Where the analysis' stages end on the whole job's bar (the encodes own most of the rest). */
+export const ANALYSIS_END_PERCENT = 34;
+/** Where the encodes end; uploading the last files and finalising take the rest. */
+export const RENDER_END_PERCENT = 96;
+
 /**
- * Maps each stage's own 0..1 progress onto the whole job's percent. The spans reflect where time goes:
- * encoding dominates (MEDIA.md), so the render stages own most of the bar; their split follows the planned
- * output seconds once the plan is known. Some stages run side by side (the audio downloads while it is analysed;
- * captions are made while the video downloads): their spans start together and the bar never moves back, so
- * the stage shown is whichever is further along.
+ * Maps each analysis stage's own 0..1 progress onto the whole job's percent, up to ANALYSIS_END_PERCENT: encoding
+ * dominates (MEDIA.md), so the render tasks own most of the bar after it (weighted by the seconds each encodes).
+ * Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
+ * sample downloads): their spans start together and the bar never moves back, so the stage shown is whichever is
+ * further along.
  */
 export class JobProgress {
   private spans = new Map<RenderStage, [number, number]>([
@@ -17,26 +22,10 @@ export class JobProgress {
     ["selecting", [16, 18]],
     ["downloading_video", [18, 26]],
     ["transcribing", [18, 32]],
-    ["writing_metadata", [32, 34]],
-    ["rendering_reels", [34, 60]],
-    ["rendering_shorts", [60, 96]],
-    ["uploading", [96, 99]],
-    ["finalising", [99, 99]],
+    ["writing_metadata", [32, ANALYSIS_END_PERCENT]],
   ]);
 
   constructor(private readonly sink: ProgressSink) {}
-
-  /** Re-balances the two encode stages by how many output seconds each has to encode (shorts cost ~2.5x). */
-  planEncodes(reelSeconds: number, shortSeconds: number): void {
-    const start = 34;
-    const end = 96;
-    const reelCost = reelSeconds;
-    const shortCost = shortSeconds * 2.5;
-    const total = reelCost + shortCost || 1;
-    const split = start + ((end - start) * reelCost) / total;
-    this.spans.set("rendering_reels", [start, split]);
-    this.spans.set("rendering_shorts", [split, end]);
-  }
 
   private last = 0;
 

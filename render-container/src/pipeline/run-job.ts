@@ -1,43 +1,37 @@
 import path from "node:path";
-import { writeFile } from "node:fs/promises";
-import type { RenderJob } from "../../../common/contract/render";
-import { createTranscriber, planCaptions } from "../captions";
+import { rm, writeFile } from "node:fs/promises";
+import { ANALYSE_TASK_ID, type JobPlan, type RenderTaskRequest, type RenderTaskSpec, type TaskResult } from "../../../common/contract/job-plan";
+import type { RenderJob, RenderStage } from "../../../common/contract/render";
+import { finaliseJob } from "../../../common/plan/finalise";
 import type { RendererConfig } from "../config";
-import { parseFacecamRegion } from "../render";
-import { BOUNDARY_RULES } from "../selection";
-import { ByteCounter, type TimeRange } from "../source";
-import { artifactNames } from "./artifact-names";
-import { splitAtSwitches } from "./format-switches";
-import { buildManifest } from "./manifest";
-import { jobLanguages } from "./languages";
-import { JobProgress } from "./progress";
-import { sideBySide } from "./side-by-side";
-import { acquireSource } from "./stages/acquire";
-import { fetchVideo } from "./stages/fetch-video";
-import { renderOutputs } from "./stages/render-outputs";
-import { selectMoments } from "./stages/select";
-import { speechRanges, transcribeRanges, transcriptsFrom } from "./stages/transcribe";
-import { writeTexts } from "./stages/write-texts";
-import type { TaskRun } from "./task-run";
+import type { ProgressSink } from "../output/callbacks";
+import { LocalDirUploader, type Uploader } from "../output/uploader";
+import { mapLimit } from "../render/pool";
+import { ByteCounter } from "../source";
+import { runAnalysisTask, type AnalysisStats } from "./analyse-task";
+import { ANALYSIS_END_PERCENT, RENDER_END_PERCENT } from "./progress";
+import { runRenderTask } from "./render-task";
 import type { JobContext, JobResult } from "./types";
 
 export interface RunStats {
   bytesDownloaded: { audio: number; video: number };
   stageSeconds: Record<string, number>;
-  /** When each stage ran, seconds from the job's start (stages overlap where the pipeline overlaps them). */
+  /** When each stage ran, seconds from the job's start. */
   stageWindows?: Record<string, { start: number; end: number }>;
+  /** Per render task: wall seconds and video bytes it downloaded. */
+  tasks?: { id: string; kind: RenderTaskSpec["kind"]; seconds: number; video_bytes: number }[];
 }
 
+export type RunJobSettings = Pick<RendererConfig, "downloadConcurrency" | "maxVideoBytesPerJob" | "encodeConcurrency" | "env"> & { splitAnalysisAboveSeconds?: number };
+
 /**
- * One job from VOD to uploaded files: resolve → chat ∥ audio analysed as it downloads → selection → covering
- * video segments ∥ captions from the audio → titles → encodes → uploads → manifest. Stages never look at the
- * whole video, and what can overlap does, so cost grows with what is rendered, not with the VOD's length.
+ * A whole job in this one process, as the fanned-out job runs it: the analysis task (-> the job plan), then every
+ * render task of the plan (each reel's join after its moments), then the finalising step that writes
+ * metadata.json and manifest.json (common/plan, the same code the Worker runs). Used by POST /jobs, the render
+ * CLI and the benchmark. Render tasks run `encodeConcurrency` at a time, longest first; reel parts stay in the
+ * work folder (they are intermediate) and every other file goes to `ctx.uploader`.
  */
-export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick<RendererConfig, "downloadConcurrency" | "maxVideoBytesPerJob" | "encodeConcurrency" | "env"> & { splitAnalysisAboveSeconds?: number }, stats?: RunStats): Promise<JobResult> {
-  const request = job.request;
-  const progress = new JobProgress(ctx.reporter);
-  const audioBytes = new ByteCounter();
-  const videoBytes = new ByteCounter();
+export async function runRenderJob(job: RenderJob, ctx: JobContext, config: RunJobSettings, stats?: RunStats): Promise<JobResult> {
   const timings: Record<string, number> = {};
   const windows: Record<string, { start: number; end: number }> = {};
   const jobStart = performance.now();
@@ -52,64 +46,92 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: Pick
     }
   };
 
-  const source = await timed("acquire_analyse", () => acquireSource(job, ctx, progress, audioBytes, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
-  // Moments are kept off the places where an fMP4 video changes its media format before anything is planned.
-  const run: TaskRun = { job, ctx, progress, env: config.env, downloadConcurrency: config.downloadConcurrency };
-  const { chosen, switches, plan } = await timed("select", () => selectMoments(run, source, videoBytes));
-  // Moments that touch at a switch stay two ranges: one file holds one initialisation section.
-  const firstPlan = { ...plan, videoRanges: splitAtSwitches(plan.videoRanges, switches) };
+  const analysis: AnalysisStats = { bytesDownloaded: { audio: 0, video: 0, facecam: 0 }, stageSeconds: {}, facecamSample: null };
+  const plan = await timed("analyse", () => runAnalysisTask(taskRequest(job, null, { id: ANALYSE_TASK_ID, kind: "analyse" }), ctx, config, analysis));
 
-  const languages = jobLanguages(request, [job.vod.language, source.media.probe.language]);
-  const language = languages.stream;
-  const transcriber = createTranscriber(config.env, ctx.fetchImpl);
-  const captionPlan = planCaptions(transcriber, language ?? "en", request.burn_captions);
-  // Captions are read from the audio rendition, so they are made while the video segments download; a failing
-  // download stops them (and the job waits until both have stopped).
-  const [video, early] = await sideBySide(
-    ctx.signal,
-    (signal) => timed("download_video", () =>
-      fetchVideo(request, chosen, firstPlan, source.media.videoPlaylist, source.durationSeconds, { ...ctx, signal }, progress, videoBytes, { concurrency: config.downloadConcurrency, maxBytes: config.maxVideoBytesPerJob }),
-    ),
-    (signal) => timed("transcribe", () => transcribeRanges(padRanges(speechRanges(firstPlan, transcriber.local), BOUNDARY_RULES.cutToleranceSeconds, source.durationSeconds), source.audioParts, transcriber, language ?? "en", captionPlan, { ...ctx, signal }, progress)),
+  const bar = new TasksProgress(plan.tasks, ctx.reporter);
+  const uploader = keepPartsLocal(ctx.uploader, path.join(ctx.workDir, "parts"));
+  const taskStats: NonNullable<RunStats["tasks"]> = [];
+  const run = async (spec: RenderTaskSpec, _i: number, signal: AbortSignal): Promise<TaskResult> => {
+    const workDir = path.join(ctx.workDir, "tasks", spec.id);
+    const videoBytes = new ByteCounter();
+    const t0 = performance.now();
+    try {
+      // The tasks themselves run side by side, so each encodes one piece at a time.
+      const result = await runRenderTask(
+        taskRequest(job, plan, spec),
+        { signal, workDir, uploader, log: ctx.log.child({ task_id: spec.id }), fetchImpl: ctx.fetchImpl, videoBytes, progress: (stage, f) => bar.report(spec.id, stage, f) },
+        { ...config, encodeConcurrency: 1 },
+      );
+      taskStats.push({ id: spec.id, kind: spec.kind, seconds: (performance.now() - t0) / 1000, video_bytes: videoBytes.total });
+      return result;
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  };
+  const longestFirst = (tasks: RenderTaskSpec[]) => [...tasks].sort((a, b) => b.expected_encode_seconds - a.expected_encode_seconds);
+  const pieces = await timed("render", () => mapLimit(longestFirst(plan.tasks.filter((t) => t.kind !== "reel_join")), config.encodeConcurrency, run, ctx.signal));
+  const joins = await timed("join", () => mapLimit(plan.tasks.filter((t) => t.kind === "reel_join"), config.encodeConcurrency, run, ctx.signal));
+  await rm(path.join(ctx.workDir, "parts"), { recursive: true, force: true });
+
+  ctx.reporter.progress("finalising", RENDER_END_PERCENT);
+  const { manifest, artifacts } = await timed("finalise", () =>
+    finaliseJob(plan, [...pieces, ...joins], async (name, body) => {
+      const file = path.join(ctx.workDir, name);
+      await writeFile(file, body);
+      return ctx.uploader.put(name, file, "application/json", ctx.signal);
+    }),
   );
-  // Snapping to scene cuts moves an edge by at most the padding above; anything still missing is added here.
-  const transcribed = await timed("transcribe_rest", () => transcribeRanges(speechRanges(video.plan, transcriber.local), source.audioParts, transcriber, language ?? "en", captionPlan, ctx, progress, early));
-  const transcripts = transcriptsFrom(transcribed, captionPlan);
-  const texts = await timed("metadata", () => writeTexts({ job, plan: video.plan, chosen: video.chosen, transcripts, comments: source.comments, language: languages.metadata }, ctx, progress, config.env));
-  // FACECAM_REGION, when set (and well-formed), wins; otherwise split shorts look for the facecam in the video.
-  const { artifacts, facecam } = await timed("render", () =>
-    renderOutputs(request, video.plan, video.clips, transcripts, texts.texts, ctx, progress, { encodeConcurrency: config.encodeConcurrency, facecam: parseFacecamRegion(config.env.FACECAM_REGION) }),
-  );
 
-  progress.report("uploading", 0.5);
-  const warnings = [...source.warnings, ...(chosen.warnings ?? []), ...transcripts.warnings, ...texts.warnings];
-  const metadataPath = path.join(ctx.workDir, artifactNames.metadata);
-  // metadata.json also says where split shorts took the facecam from (an additive key; the manifest keeps spec 2.9).
-  const render = facecam ? { render: { facecam: { ...facecam.region, found: facecam.found, confidence: facecam.confidence } } } : {};
-  await writeFile(metadataPath, JSON.stringify({ ...texts.document, ...render }, null, 2));
-  const { size_bytes: metaSize } = await ctx.uploader.put(artifactNames.metadata, metadataPath, "application/json", ctx.signal);
-  artifacts.push({ name: artifactNames.metadata, kind: "metadata", content_type: "application/json", size_bytes: metaSize, run_name: null, index: null, title: "Titles, descriptions, tags and stories", duration_seconds: null, tags: null });
-
-  const highlights = Object.values(video.chosen.momentsByProfile).flatMap((moments) =>
-    (moments ?? []).map((m) => ({ profile: m.profile, moment: m, story: texts.texts.moments.get(m)?.story ?? "", title: texts.texts.moments.get(m)?.title ?? "" })),
-  );
-  progress.report("finalising", 0);
-  const manifest = buildManifest({ sourceDurationSeconds: source.durationSeconds, highlights, artifacts, warnings });
-  const manifestPath = path.join(ctx.workDir, artifactNames.manifest);
-  await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
-  const { size_bytes: manifestSize } = await ctx.uploader.put(artifactNames.manifest, manifestPath, "application/json", ctx.signal);
-  artifacts.push({ name: artifactNames.manifest, kind: "manifest", content_type: "application/json", size_bytes: manifestSize, run_name: null, index: null, title: "Manifest", duration_seconds: null, tags: null });
-
+  const videoBytes = analysis.bytesDownloaded.video + analysis.bytesDownloaded.facecam + taskStats.reduce((s, t) => s + t.video_bytes, 0);
   if (stats) {
-    stats.bytesDownloaded = { audio: audioBytes.total, video: videoBytes.total };
-    stats.stageSeconds = timings;
+    stats.bytesDownloaded = { audio: analysis.bytesDownloaded.audio, video: videoBytes };
+    stats.stageSeconds = { ...analysis.stageSeconds, ...timings };
     stats.stageWindows = windows;
+    stats.tasks = taskStats;
   }
-  ctx.log.info("job rendered", { timings, audio_bytes: audioBytes.total, video_bytes: videoBytes.total, artifacts: artifacts.length });
+  ctx.log.info("job rendered", { timings, audio_bytes: analysis.bytesDownloaded.audio, video_bytes: videoBytes, tasks: plan.tasks.length, artifacts: artifacts.length });
   return { manifest, artifacts };
 }
 
-/** Ranges widened on both sides, within the VOD (the pieces overlapping after widening are fine to repeat). */
-function padRanges(ranges: readonly TimeRange[], pad: number, durationSeconds: number): TimeRange[] {
-  return ranges.map((r) => ({ start: Math.max(0, r.start - pad), end: Math.min(durationSeconds, r.end + pad) }));
+/** The request the Worker would send for one task of this job. */
+function taskRequest(job: RenderJob, plan: JobPlan | null, task: Pick<RenderTaskSpec, "id"> & { kind: RenderTaskRequest["task"]["kind"] }): RenderTaskRequest {
+  return { ...job, task: { id: task.id, kind: task.kind, attempt: 1 }, plan };
+}
+
+/** Reel parts (`part-*`) go to a local folder, where their join reads them back; everything else to `store`. */
+function keepPartsLocal(store: Uploader, dir: string): Uploader {
+  const parts = new LocalDirUploader(dir);
+  const local = (name: string) => name.startsWith("part-");
+  return {
+    put: (name, file, contentType, signal) => (local(name) ? parts.put(name, file) : store.put(name, file, contentType, signal)),
+    fetchTo: (name, file, signal) => (local(name) ? parts.fetchTo(name, file) : store.fetchTo(name, file, signal)),
+  };
+}
+
+/**
+ * The render tasks' progress on the whole job's bar, after the analysis: each task's own fraction weighted by
+ * the seconds it encodes (as the Worker weights them), so the bar moves with the work and never back; the stage
+ * shown is that of the task that reported last.
+ */
+class TasksProgress {
+  private readonly weight = new Map<string, number>();
+  private readonly done = new Map<string, number>();
+  private readonly total: number;
+  private last = 0;
+
+  constructor(tasks: readonly RenderTaskSpec[], private readonly sink: ProgressSink) {
+    // A join encodes nothing but still takes a moment: never weighed as nothing.
+    for (const t of tasks) this.weight.set(t.id, Math.max(0.5, t.expected_encode_seconds));
+    this.total = [...this.weight.values()].reduce((a, b) => a + b, 0) || 1;
+  }
+
+  report(id: string, stage: RenderStage, fraction: number): void {
+    this.done.set(id, Math.max(this.done.get(id) ?? 0, fraction));
+    const share = [...this.done].reduce((s, [task, f]) => s + f * (this.weight.get(task) ?? 0), 0) / this.total;
+    const percent = ANALYSIS_END_PERCENT + (RENDER_END_PERCENT - ANALYSIS_END_PERCENT) * Math.min(1, share);
+    if (percent < this.last) return;
+    this.last = percent;
+    this.sink.progress(stage, percent);
+  }
 }

@@ -12,7 +12,7 @@ export interface SnapLimits {
 
 /**
  * How far each moment of one reel may move when its own render task snaps its edges to the scene cuts it finds
- * (refineBoundaries), so that tasks that never see each other keep today's rules (refineMoments, fetchVideo):
+ * (refineBoundaries), so that tasks that never see each other keep today's rules (refineMoments):
  * - an automatic moment never moves into a neighbour of its reel: between two automatic moments the gap is
  *   split in the middle, so even both snapping outward cannot make the reel show a second twice (a snap moves
  *   an edge by at most BOUNDARY_RULES.cutToleranceSeconds, so only gaps under twice that are ever shared); next

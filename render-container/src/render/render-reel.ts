@@ -44,38 +44,69 @@ export interface ReelRenderOptions {
   concurrency?: number;
 }
 
-interface Piece {
+/** One piece of a reel: a teaser snippet or a moment, cut from its clip and drawn on the reel's canvas. */
+export interface ReelPieceOptions {
   clip: ClipInput;
-  range: CutRange;
+  /** VOD times. */
+  start: number;
+  end: number;
+  /** Lower-third title shown over the piece's first REEL_TITLE_SECONDS; null for none. */
   titleText: string | null;
+  out: string;
+  signal?: AbortSignal;
+  onProgress?: RenderProgress;
+  size?: Size;
 }
 
-async function renderPiece(
-  piece: Piece,
-  out: string,
-  size: Size,
-  workDir: string,
-  name: string,
-  signal: AbortSignal,
-  onFraction: (f: number) => void,
-): Promise<void> {
-  const info = await probeMedia(piece.clip.path, { signal });
-  const { range } = piece;
-  const W = size.width;
-  const H = size.height;
+/**
+ * Encodes one reel piece on its own: cut frame-accurately, scaled and padded onto the canvas, faded in and out
+ * at both ends, with its optional lower-third title. Every piece uses the same encoder settings, so pieces made
+ * anywhere (another process, another machine) join by stream copy (joinReelPieces).
+ */
+export async function renderReelPiece(o: ReelPieceOptions): Promise<RenderedVideo> {
+  const range = cutRange(o.clip, o.start, o.end);
+  const size = o.size ?? REEL_SIZE;
+  const signal = o.signal ?? new AbortController().signal;
+  await fs.mkdir(path.dirname(o.out), { recursive: true });
+  return withScratchDir(o.out, (dir) =>
+    removeOnFailure(o.out, async () => {
+      await encodePiece({ clip: o.clip, range, titleText: o.titleText, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
+      const written = await probeMedia(o.out, { signal });
+      return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
+    }),
+  );
+}
+
+/** Joins reel pieces (in order) by stream copy into the finished reel; measured with ffprobe. */
+export async function joinReelPieces(o: { pieces: readonly string[]; out: string; signal?: AbortSignal }): Promise<RenderedVideo> {
+  await fs.mkdir(path.dirname(o.out), { recursive: true });
+  return withScratchDir(o.out, (dir) =>
+    removeOnFailure(o.out, async () => {
+      await concatPieces(o.pieces, o.out, { signal: o.signal, workDir: dir });
+      const written = await probeMedia(o.out, { signal: o.signal });
+      return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
+    }),
+  );
+}
+
+async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
+  const info = await probeMedia(o.clip.path, { signal: o.signal });
+  const { range } = o;
+  const W = o.size.width;
+  const H = o.size.height;
   const fade = Math.min(JOIN_FADE_SECONDS, range.duration / 4);
   const fadeOutAt = (range.duration - fade).toFixed(3);
-  const title = piece.titleText
+  const title = o.titleText
     ? await titleOverlayFilters({
-        text: piece.titleText,
+        text: o.titleText,
         frameWidth: W,
         fontSize: Math.round(H * 0.05),
         left: Math.round(W * 0.05),
         top: Math.round(H * 0.74),
         showSeconds: Math.min(REEL_TITLE_SECONDS, range.duration),
         maxLines: 2,
-        workDir,
-        name,
+        workDir: o.workDir,
+        name: "title",
       })
     : "";
   const audio = audioSourceArgs(info, range);
@@ -85,7 +116,7 @@ async function renderPiece(
       `fade=t=in:st=0:d=${fade.toFixed(3)},fade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[vout]`,
     `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:st=0:d=${fade.toFixed(3)},afade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[aout]`,
   ].join(";");
-  await encodeCut({ clip: piece.clip, range, extraInputArgs: audio.args, graph, out, signal, onFraction });
+  await encodeCut({ clip: o.clip, range, extraInputArgs: audio.args, graph, out: o.out, signal: o.signal, onFraction: o.onFraction });
 }
 
 /**
@@ -96,38 +127,38 @@ async function renderPiece(
 export async function renderReel(o: ReelRenderOptions): Promise<RenderedVideo> {
   if (o.segments.length === 0) throw new Error("a reel needs at least one segment");
   const size = o.size ?? REEL_SIZE;
-  const pieces: Piece[] = [
-    ...(o.coldOpen ?? []).map((s) => ({ clip: s.clip, range: cutRange(s.clip, s.start, s.end), titleText: null })),
-    ...o.segments.map((s) => ({
-      clip: s.clip,
-      range: cutRange(s.clip, s.start, s.end),
-      titleText: o.titleCards && s.titleText ? s.titleText : null,
-    })),
+  const pieces = [
+    ...(o.coldOpen ?? []).map((s) => ({ clip: s.clip, start: s.start, end: s.end, titleText: null })),
+    ...o.segments.map((s) => ({ clip: s.clip, start: s.start, end: s.end, titleText: o.titleCards && s.titleText ? s.titleText : null })),
   ];
-  const total = pieces.reduce((sum, p) => sum + p.range.duration, 0);
+  const durations = pieces.map((p) => cutRange(p.clip, p.start, p.end).duration);
+  const total = durations.reduce((sum, d) => sum + d, 0);
   const done = new Array<number>(pieces.length).fill(0);
   const report = () => o.onProgress?.(Math.min(0.99, done.reduce((a, b) => a + b, 0) / total));
 
   await fs.mkdir(path.dirname(o.out), { recursive: true });
-  return withScratchDir(o.out, (dir) =>
-    removeOnFailure(o.out, async () => {
-      const files = await mapLimit(
-        pieces,
-        o.concurrency ?? 2,
-        async (piece, i, signal) => {
-          const file = path.join(dir, `piece-${String(i).padStart(3, "0")}.mp4`);
-          await renderPiece(piece, file, size, dir, `piece${i}`, signal, (f) => {
-            done[i] = f * piece.range.duration;
+  return withScratchDir(o.out, async (dir) => {
+    const files = await mapLimit(
+      pieces,
+      o.concurrency ?? 2,
+      async (piece, i, signal) => {
+        const file = path.join(dir, `piece-${String(i).padStart(3, "0")}.mp4`);
+        await renderReelPiece({
+          ...piece,
+          out: file,
+          size,
+          signal,
+          onProgress: (f) => {
+            done[i] = f * durations[i]!;
             report();
-          });
-          return file;
-        },
-        o.signal,
-      );
-      await concatPieces(files, o.out, { signal: o.signal, workDir: dir });
-      const written = await probeMedia(o.out, { signal: o.signal });
-      o.onProgress?.(1);
-      return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
-    }),
-  );
+          },
+        });
+        return file;
+      },
+      o.signal,
+    );
+    const reel = await joinReelPieces({ pieces: files, out: o.out, signal: o.signal });
+    o.onProgress?.(1);
+    return reel;
+  });
 }

@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
+import { RenderTaskRequest, taskKey } from "../../../common/contract/job-plan";
 import { RenderJob } from "../../../common/contract/render";
 import type { Logger } from "../log";
+import { renderTaskSpec } from "../pipeline/render-task";
 import type { JobRegistry } from "./job-registry";
+import type { TaskRegistry } from "./task-registry";
 
 const MAX_BODY = 1024 * 1024;
 
@@ -38,20 +41,58 @@ function authorised(req: IncomingMessage, token: string | undefined): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** Issues a well-formed task request can still have: its plan must hold the task it names. */
+function taskIssues(req: RenderTaskRequest): { field: string; message: string }[] {
+  if (req.task.kind === "analyse") return req.plan === null ? [] : [{ field: "plan", message: "An analysis task has no plan yet: send null." }];
+  if (req.plan === null) return [{ field: "plan", message: `A ${req.task.kind} task needs the job plan.` }];
+  if (req.plan.job_id !== req.job_id) return [{ field: "plan.job_id", message: `The plan belongs to job ${req.plan.job_id}, not ${req.job_id}.` }];
+  if (!renderTaskSpec(req)) return [{ field: "task.id", message: `The plan has no ${req.task.kind} task "${req.task.id}".` }];
+  return [];
+}
+
+export interface RenderServices {
+  /** Whole jobs (POST /jobs): the path the Worker used before tasks; removed once it dispatches tasks only. */
+  jobs: JobRegistry;
+  tasks: TaskRegistry;
+}
+
 /**
- * The renderer's HTTP interface (see common/contract/render.ts): start a job (returns at once), cancel a job,
- * read its local status, and health. In production only the Worker reaches it (through the Container binding);
- * RENDERER_TOKEN protects it when it listens on a shared network.
+ * The renderer's HTTP interface (common/contract/job-plan.ts and render.ts): start a task (returns at once, or 503
+ * when this process is busy), cancel a task, the older whole-job routes, and health. In production only the
+ * Worker reaches it (through the Container binding); RENDERER_TOKEN guards every route but /health.
  */
-export function createRenderServer(registry: JobRegistry, log: Logger, opts: { token?: string; version?: string } = {}): Server {
+export function createRenderServer(services: RenderServices, log: Logger, opts: { token?: string; version?: string } = {}): Server {
+  const registry = services.jobs;
+  const tasks = services.tasks;
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
     const parts = url.pathname.split("/").filter(Boolean);
     try {
       if (req.method === "GET" && url.pathname === "/health") {
-        return send(res, 200, { ok: true, running_jobs: registry.runningCount, version: opts.version ?? "dev" });
+        return send(res, 200, { ok: true, version: opts.version ?? "dev", running_jobs: registry.runningCount, running_tasks: tasks.runningCount, max_tasks: tasks.capacity, tasks: tasks.list() });
       }
       if (!authorised(req, opts.token)) return send(res, 401, errorBody("unauthorized", "Missing or wrong renderer token."));
+
+      if (parts[0] === "tasks" && parts.length === 1) {
+        if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
+        const parsed = RenderTaskRequest.safeParse(await readJson(req));
+        const detail = parsed.success ? taskIssues(parsed.data) : parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
+        if (!parsed.success || detail.length > 0) return send(res, 422, errorBody("invalid_task", "The task request is malformed.", { detail }));
+        const key = taskKey(parsed.data.job_id, parsed.data.task.id);
+        const outcome = tasks.start(parsed.data);
+        if (outcome === "busy") {
+          res.setHeader("retry-after", "10");
+          return send(res, 503, errorBody("busy", `This renderer already runs ${tasks.capacity} task(s); try again later.`));
+        }
+        log.info(outcome === "started" ? "task accepted" : "duplicate task start ignored", { task_key: key, attempt: parsed.data.task.attempt });
+        return send(res, 202, { accepted: outcome === "started", task_key: key, status: tasks.status(key) });
+      }
+      if (parts[0] === "tasks" && parts.length === 3 && parts[2] === "cancel") {
+        if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
+        const key = decodeURIComponent(parts[1]);
+        const cancelled = await tasks.cancel(key);
+        return send(res, 200, { task_key: key, cancelled });
+      }
 
       if (parts[0] === "jobs" && parts.length === 1) {
         if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));

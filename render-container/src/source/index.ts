@@ -1,6 +1,6 @@
 export { ByteCounter } from "./byte-counter";
 export { SourceError, type SourceErrorCode } from "./source-error";
-export { resolveVodMedia, type ResolvedVodMedia, type ResolveOptions } from "./resolve-vod-media";
+export { resolveVideoRendition, resolveVodMedia, type ResolvedRendition, type ResolvedVodMedia, type ResolveOptions } from "./resolve-vod-media";
 export { downloadAudio, mutedRanges, type DownloadedAudio, type DownloadOptions } from "./download-audio";
 export { clock, downloadCoveringSegments, fileName, initEquality, type ClipSource, type CoveringDownloadOptions } from "./download-covering-segments";
 export { coveringSegmentGroups, type TimeRange } from "./covering-segments";

@@ -47,18 +47,34 @@ function unavailable(error: unknown): SourceError {
   });
 }
 
-/** Probes the VOD, picks the renditions to use and reads their media playlists. */
-export async function resolveVodMedia(opts: ResolveOptions, vodId: string): Promise<ResolvedVodMedia> {
+/** Probes the VOD and lists the renditions its token opens (qualities reserved for subscribers are left out). */
+async function openRenditions(opts: ResolveOptions, vodId: string): Promise<{ probe: VodProbe; variants: Variant[]; open: Variant[] }> {
+  const inspection = await inspectVod(opts, vodId);
+  const { probe, variants, token } = inspection;
+  if (!probe.usable || !variants) {
+    const reason = UNUSABLE[probe.reason ?? "deleted"];
+    throw new SourceError(reason.code, reason.message);
+  }
+  const restricted = new Set(token ? readTokenAccess(token.value).restrictedBitrates : []);
+  return { probe, variants, open: variants.filter((v) => !restricted.has(v.group_id)) };
+}
+
+/** Twitch's own failures as SourceErrors with a code; anything else unchanged. */
+async function asSourceErrors<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    const inspection = await inspectVod(opts, vodId);
-    const { probe, variants, token } = inspection;
-    if (!probe.usable || !variants) {
-      const reason = UNUSABLE[probe.reason ?? "deleted"];
-      throw new SourceError(reason.code, reason.message);
-    }
+    return await fn();
+  } catch (error) {
+    if (error instanceof SourceError) throw error;
+    if (error instanceof TwitchUnavailableError) throw unavailable(error);
+    throw error;
+  }
+}
+
+/** Probes the VOD, picks the renditions to use and reads their media playlists. */
+export function resolveVodMedia(opts: ResolveOptions, vodId: string): Promise<ResolvedVodMedia> {
+  return asSourceErrors(async () => {
+    const { probe, variants, open } = await openRenditions(opts, vodId);
     // Qualities the token reserves for subscribers are never picked (the probe made sure one video rendition is left).
-    const restricted = new Set(token ? readTokenAccess(token.value).restrictedBitrates : []);
-    const open = variants.filter((v) => !restricted.has(v.group_id));
     const video = open.filter((v) => !v.audio_only).sort((a, b) => b.bandwidth - a.bandwidth);
     const source = video.find((v) => v.source) ?? video[0]!;
     const audio = open.find((v) => v.audio_only) ?? video[video.length - 1]!;
@@ -67,9 +83,27 @@ export async function resolveVodMedia(opts: ResolveOptions, vodId: string): Prom
       audio === source ? null : fetchMediaPlaylist(opts, audio.url),
     ]);
     return { probe, variants, source, videoVariants: video, audio, videoPlaylist, audioPlaylist: audioPlaylist ?? videoPlaylist };
-  } catch (error) {
-    if (error instanceof SourceError) throw error;
-    if (error instanceof TwitchUnavailableError) throw unavailable(error);
-    throw error;
-  }
+  });
+}
+
+export interface ResolvedRendition {
+  probe: VodProbe;
+  variant: Variant;
+  playlist: MediaPlaylist;
+}
+
+/**
+ * Resolves the VOD again and reads the media playlist of one named rendition (its group id): what a render task
+ * does with the rendition its job's analysis chose, so every task of a job cuts from the same video. A VOD that
+ * has become unusable fails with its code; a rendition no longer offered fails as twitch_unavailable.
+ */
+export function resolveVideoRendition(opts: ResolveOptions, vodId: string, groupId: string): Promise<ResolvedRendition> {
+  return asSourceErrors(async () => {
+    const { probe, open } = await openRenditions(opts, vodId);
+    const variant = open.find((v) => v.group_id === groupId && !v.audio_only);
+    if (!variant) {
+      throw new SourceError("twitch_unavailable", `Twitch no longer offers the VOD's "${groupId}" rendition that this job was planned on (it offers ${open.map((v) => v.group_id).join(", ") || "none"}). Please try again later.`);
+    }
+    return { probe, variant, playlist: await fetchMediaPlaylist(opts, variant.url) };
+  });
 }

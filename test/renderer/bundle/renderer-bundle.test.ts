@@ -9,7 +9,7 @@ import { freePort, startProcess, waitForHttp, type Managed } from "../../../dev/
 import { generateSyntheticVod } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 
@@ -70,8 +70,9 @@ describe("the bundled renderer (what the container image runs)", () => {
   it("answers GET /health without the token, and guards the job routes with it", async () => {
     const res = await fetch(`${rendererUrl}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, running_jobs: 0, version: EXTERNAL ? expect.any(String) : "bundle-test" });
+    expect(await res.json()).toEqual({ ok: true, running_jobs: 0, running_tasks: 0, max_tasks: 1, tasks: [], version: EXTERNAL ? expect.any(String) : "bundle-test" });
     expect((await fetch(`${rendererUrl}/jobs`, { method: "POST", body: "{}" })).status).toBe(401);
+    expect((await fetch(`${rendererUrl}/tasks`, { method: "POST", body: "{}" })).status).toBe(401);
   });
 
   it("renders a short end to end: Twitch fetch, analysis, pocketsphinx, burned captions and title font, upload, callbacks", async () => {

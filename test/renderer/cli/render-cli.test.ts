@@ -18,7 +18,7 @@ const TSX = path.join(REPO, "node_modules/.bin/tsx");
 /** Runs the CLI as a user would (`npm run render:cli -- ...` runs the same file through tsx). */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, ["render-container/src/cli.ts", ...args], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+    execFile(TSX, ["dev/render-cli/cli.ts", ...args], { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { S3Uploader, createUploader } from "../../../render-container/src/output/uploader";
+import { LocalDirUploader, S3Uploader, createUploader } from "../../../render-container/src/output/uploader";
 import { startFakeS3 } from "../../support/fake-s3";
 import { startRecorder } from "../../support/http-recorder";
 
@@ -43,6 +43,20 @@ describe("S3 uploads to R2", () => {
     expect(parts).toHaveLength(3);
     expect(s3.objects.get("bkt/jobs/job_1/reel-balanced.mp4")?.equals(data)).toBe(true);
     expect(s3.uploads.size).toBe(0);
+  });
+
+  it("reads a stored file back (a reel's parts, for the join) with a signed GET", async () => {
+    const file = path.join(dir, "part.mp4");
+    const data = randomBytes(1_200_000);
+    await writeFile(file, data);
+    const up = createUploader(target(), fetch);
+    await up.put("part-balanced-000.mp4", file, "video/mp4");
+    const back = path.join(dir, "back", "part.mp4");
+    await expect(up.fetchTo("part-balanced-000.mp4", back)).resolves.toEqual({ size_bytes: data.length });
+    expect((await readFile(back)).equals(data)).toBe(true);
+    expect(s3.signatureFailures).toEqual([]);
+    expect(s3.requests.at(-1)).toMatchObject({ method: "GET", url: "/bkt/jobs/job_1/part-balanced-000.mp4" });
+    await expect(up.fetchTo("part-balanced-009.mp4", path.join(dir, "missing.mp4"))).rejects.toThrow(/404/);
   });
 
   it("fails on a wrong secret instead of pretending", async () => {
@@ -96,5 +110,34 @@ describe("uploads through the Worker route", () => {
     await rec.close();
     expect(rec.requests).toHaveLength(1);
   });
+
+  it("reads a stored file back with the job token, and a missing one fails at once (no retry)", async () => {
+    const data = randomBytes(400_000);
+    const rec = await startRecorder((q, res) => {
+      if (q.headers.authorization !== "Bearer job-token") return void res.writeHead(401).end();
+      if (q.url.endsWith("/part-balanced-001.mp4")) return void res.writeHead(200, { "content-length": String(data.length) }).end(data);
+      res.writeHead(404).end("no such file");
+    });
+    const up = createUploader({ mode: "worker", url: `${rec.url}/internal/jobs/job_1/artifacts`, token: "job-token" });
+    const out = path.join(dir, "fetched", "p1.mp4");
+    await expect(up.fetchTo("part-balanced-001.mp4", out)).resolves.toEqual({ size_bytes: data.length });
+    expect((await readFile(out)).equals(data)).toBe(true);
+    expect(rec.requests[0]).toMatchObject({ method: "GET", url: "/internal/jobs/job_1/artifacts/part-balanced-001.mp4" });
+    await expect(up.fetchTo("part-balanced-002.mp4", path.join(dir, "fetched", "p2.mp4"))).rejects.toThrow(/404/);
+    expect(rec.requests).toHaveLength(2);
+    await rec.close();
+  });
 });
 
+describe("the folder uploader (CLI, benchmark)", () => {
+  it("stores and reads back files", async () => {
+    const store = path.join(dir, "store");
+    const up = new LocalDirUploader(store);
+    const file = path.join(dir, "c.bin");
+    await writeFile(file, "content");
+    await up.put("c.bin", file);
+    await expect(up.fetchTo("c.bin", path.join(dir, "c-back.bin"))).resolves.toEqual({ size_bytes: 7 });
+    expect(await readFile(path.join(dir, "c-back.bin"), "utf8")).toBe("content");
+    await expect(up.fetchTo("nothing.bin", path.join(dir, "n.bin"))).rejects.toThrow(/ENOENT/);
+  });
+});

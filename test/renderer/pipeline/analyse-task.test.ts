@@ -7,7 +7,7 @@ import { Manifest, type RenderStage } from "../../../common/contract/render";
 import { finaliseJob } from "../../../common/plan/finalise";
 import { generateSyntheticVod, synthCacheRoot, writeLowRenditionVariant, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { runAnalysisTask, type AnalysisStats } from "../../../render-container/src/pipeline/analyse-task";

@@ -11,7 +11,7 @@ import { formatSwitches, keepOffFormatSwitches, placeAroundFormatSwitches, split
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import type { Chosen } from "../../../render-container/src/pipeline/stages/choose-moments";
 import { SourceError, resolveVodMedia, type ResolvedVodMedia } from "../../../render-container/src/source";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 import { moment } from "./plan-fixtures";
 

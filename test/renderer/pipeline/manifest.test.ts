@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Manifest, type ArtifactRef } from "../../../common/contract/render";
-import { buildManifest } from "../../../render-container/src/pipeline/manifest";
+import { buildManifest } from "../../../common/plan/manifest";
 import { moment } from "./plan-fixtures";
 
 function ref(name: string, kind: ArtifactRef["kind"], o: Partial<ArtifactRef> = {}): ArtifactRef {
@@ -22,6 +22,8 @@ const artifacts: ArtifactRef[] = [
   ref("metadata.json", "metadata"),
 ];
 
+const highlight = (m: ReturnType<typeof moment>) => ({ profile: m.profile, start: m.start, end: m.end, label: m.label, signals: m.signals });
+
 describe("buildManifest (spec 2.9)", () => {
   const m1 = moment(100.12345, 130.5, 0.9);
   const m2 = moment(40, 80, 0.6);
@@ -29,9 +31,9 @@ describe("buildManifest (spec 2.9)", () => {
   const manifest = buildManifest({
     sourceDurationSeconds: 3600.0004,
     highlights: [
-      { profile: "balanced", moment: m1, story: "The clutch.", title: "Clutch" },
-      { profile: "audience", moment: m3, story: "Chat explodes.", title: "Chat" },
-      { profile: "balanced", moment: m2, story: "The setup.", title: "Setup" },
+      { ...highlight(m1), story: "The clutch.", title: "Clutch" },
+      { ...highlight(m3), story: "Chat explodes.", title: "Chat" },
+      { ...highlight(m2), story: "The setup.", title: "Setup" },
     ],
     artifacts,
     warnings: ["chat partly missing"],

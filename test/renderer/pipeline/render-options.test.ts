@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Cue } from "../../../render-container/src/captions/types";
-import { reelOptions, shortOptions } from "../../../render-container/src/pipeline/stages/render-options";
+import { shortOptions } from "../../../render-container/src/pipeline/stages/render-options";
 import { DEFAULT_FACECAM_REGION } from "../../../render-container/src/render/facecam";
 import type { ClipSource } from "../../../render-container/src/source";
 import { moment, normalizedRequest } from "./plan-fixtures";
@@ -8,21 +8,9 @@ import { moment, normalizedRequest } from "./plan-fixtures";
 /** From the request's parameters to what each render draws: a wrong wire here would not show in any layout test. */
 const clip: ClipSource = { path: "/tmp/clip.ts", media_start_seconds: 90, media_end_seconds: 250, bytes: 1, muted_ranges: [] };
 const m1 = moment(100, 130, 0.9);
-const m2 = moment(200, 240, 0.7);
 const cues: Cue[] = [{ start: 0.5, end: 2, text: "we are going to win" }];
 const texts = { moments: new Map([[m1, { story: "s", title: "The clutch" }]]), shorts: { 1: { title: "Short title", description: "d", tags: ["t"] } } };
 const source = { width: 1280, height: 720 };
-
-describe("reelOptions", () => {
-  it("passes the segments with their titles, the teaser and the title-card switch", () => {
-    const reel = { profile: "balanced" as const, moments: [m1, m2], coldOpen: [{ start: 114, end: 117 }] };
-    const on = reelOptions(reel, [clip], texts, normalizedRequest({ parameters: { reel_title_card_enabled: true } }).parameters);
-    expect(on.titleCards).toBe(true);
-    expect(on.segments.map((s) => [s.start, s.end, s.titleText])).toEqual([[100, 130, "The clutch"], [200, 240, null]]);
-    expect(on.coldOpen).toEqual([{ clip, start: 114, end: 117 }]);
-    expect(reelOptions(reel, [clip], texts, normalizedRequest().parameters).titleCards).toBe(false);
-  });
-});
 
 describe("shortOptions", () => {
   const short = { index: 1, moment: m1 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildRenderPlan, coldOpenSnippets } from "../../../render-container/src/pipeline/render-plan";
 import { JobError } from "../../../render-container/src/pipeline/job-error";
-import { planRendering } from "../../../render-container/src/pipeline/stages/fetch-video";
+import { planRendering } from "../../../render-container/src/pipeline/stages/plan-rendering";
 import { moment, normalizedRequest } from "./plan-fixtures";
 
 const balanced = [moment(300, 340, 0.6, { peak: 330 }), moment(100, 130, 0.9, { peak: 120 }), moment(500, 525, 0.7, { peak: 502 }), moment(700, 740, 0.5)];

@@ -10,7 +10,7 @@ import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { runRenderJob, type RunStats } from "../../../render-container/src/pipeline/run-job";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
 
 /**
  * The whole renderer on a short synthetic VOD served by the local Twitch-compatible server: real downloads,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Moment } from "../../../render-container/src/selection/types";
-import { speechRanges, splitAtSources, splitRange, STORY_WINDOW, storyRanges, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
+import { splitAtSources, splitRange, STORY_WINDOW, storyRanges, subtractRanges } from "../../../render-container/src/pipeline/stages/transcribe";
 
 const part = (start: number, end: number) => ({ path: `/tmp/p${start}`, media_start_seconds: start, media_end_seconds: end, bytes: 0, muted_ranges: [] });
 
@@ -37,24 +37,6 @@ describe("what is transcribed for a plan", () => {
   const b = m(300, 330, 302);
   const c = m(600, 640, 639);
   const plan = { reels: [{ profile: "balanced" as const, moments: [a, b, c], coldOpen: [{ start: 135, end: 145 }] }], shorts: [{ index: 1, moment: c }] };
-
-  it("takes shorts whole and only the window around each other reel moment's peak with a local recogniser", () => {
-    expect(speechRanges(plan, true)).toEqual([
-      { start: 140 - STORY_WINDOW.beforePeak, end: 140 + STORY_WINDOW.afterPeak },
-      // Clipped to the moment: its peak is near the start.
-      { start: 300, end: 302 + STORY_WINDOW.afterPeak },
-      // The short: whole, its captions need every word.
-      { start: 600, end: 640 },
-    ]);
-  });
-
-  it("takes every moment whole with a remote recogniser", () => {
-    expect(speechRanges(plan, false)).toEqual([
-      { start: 100, end: 160 },
-      { start: 300, end: 330 },
-      { start: 600, end: 640 },
-    ]);
-  });
 
   it("for the texts alone (shorts make their own captions), takes the window around every moment's and short's peak", () => {
     const short = m(700, 760, 730);

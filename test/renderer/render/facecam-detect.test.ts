@@ -3,16 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSyntheticVod, synthCacheRoot, type FacecamCorner, type SyntheticVodTruth } from "../../../dev/synth-vod";
-import { silentLogger } from "../../../render-container/src/log";
-import { LocalDirUploader } from "../../../render-container/src/output/uploader";
-import { JobProgress } from "../../../render-container/src/pipeline/progress";
-import { renderOutputs } from "../../../render-container/src/pipeline/stages/render-outputs";
-import type { Transcripts } from "../../../render-container/src/pipeline/stages/transcribe";
-import { analyseFacecam, chooseFacecamRegion, DEFAULT_FACECAM_REGION, FACECAM_DETECTION, type RelativeRect } from "../../../render-container/src/render";
+import { shortOptions } from "../../../render-container/src/pipeline/stages/render-options";
+import { analyseFacecam, chooseFacecamRegion, DEFAULT_FACECAM_REGION, renderShort, FACECAM_DETECTION, type RelativeRect } from "../../../render-container/src/render";
 import type { ClipSource } from "../../../render-container/src/source";
 import { colorDistance, readFrameRgb } from "../../support/media";
 import { moment, normalizedRequest } from "../pipeline/plan-fixtures";
 import { renderTestSource } from "./fixtures";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 
 /**
  * Facecam detection on synthetic VODs (dev/synth-vod: a violet facecam with a white border and a moving
@@ -117,12 +114,15 @@ describe("a split short of a bottom-right facecam VOD", () => {
     const { clips } = made["bottom-right"];
     const request = normalizedRequest({ compilation_enabled: false, num_shorts: 1, num_shorts_requested: 1, parameters: { shorts_crop_mode: "split" } });
     const m = moment(21, 24, 0.9);
-    const plan = { reels: [], shorts: [{ index: 1, moment: m }], videoRanges: [{ start: 20, end: 30 }] };
-    const transcripts: Transcripts = { words: [], burn: false, warnings: [], cuesFor: () => [], textFor: () => "" };
-    const texts = { reels: {}, shorts: { 1: { title: "A short", description: "", tags: ["t"] } }, moments: new Map() };
-    const ctx = { signal: new AbortController().signal, workDir: out, reporter: { progress: () => {} }, uploader: new LocalDirUploader(path.join(out, "up")), log: silentLogger, fetchImpl: fetch };
-    const rendered = await renderOutputs(request, plan, clips, transcripts, texts, ctx, new JobProgress(ctx.reporter), { encodeConcurrency: 1, facecam: null });
-    expect(rendered.facecam).toMatchObject({ found: "detected" });
+    // As a job does it: the region found on the job's video (the analysis), then the short drawn with it (its task).
+    const found = await chooseFacecamRegion(clips, { configured: null });
+    expect(found).toMatchObject({ found: "detected" });
+    const clip = clips.find((c) => c.media_start_seconds <= 21 && c.media_end_seconds >= 24)!;
+    const info = await probeMedia(clip.path);
+    await renderShort({
+      ...shortOptions({ index: 1, moment: m }, clip, { width: info.video!.width!, height: info.video!.height! }, { shorts: {} }, { burn: false, cuesFor: () => [] }, request.parameters, found.region),
+      out: path.join(out, "up", "short-01.mp4"),
+    });
 
     // The top half (the facecam panel) is the violet facecam and its skin-coloured face, not gameplay.
     const frame = await readFrameRgb(path.join(out, "up", "short-01.mp4"), 1.5, { width: 1080, height: 1920 });

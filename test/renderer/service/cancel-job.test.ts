@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,28 +6,14 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../render-container/src/log";
 import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
-import { localRenderJob } from "../../../render-container/src/local-job";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { childProcesses } from "../../support/child-processes";
 import { startRecorder } from "../../support/http-recorder";
 import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
 import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
 import { serveVodForTests } from "../../support/twitch-fixture";
 
-/** This process's child processes (name and pid), from /proc. */
-function children(): { pid: number; name: string }[] {
-  const out: { pid: number; name: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      if (ppid === process.pid) out.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close) });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return out;
-}
+const children = () => childProcesses();
 
 const VOD_ID = ONE_MOMENT_VOD.vodId;
 const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
@@ -125,13 +111,19 @@ describe("cancelling a real job on the renderer service", () => {
     });
   }, 180_000);
 
-  it("while captions are made beside the video download: stops the recogniser too before the folder goes", async () => {
+  it("while the recogniser runs: stops pocketsphinx too before the folder goes", async () => {
     await cancelWhen("job_cancel_captions", {
-      // The video download is held open, so a recogniser seen now runs beside it (later passes come after it).
+      // The analysis transcribes the words its titles are written from; the short's task its captions.
+      busy: () => hasChild("pocketsphinx_continuous"),
+      missed: (events) => (reached(events, "uploading") ? "the recogniser finished before it was seen running" : null),
+    });
+  }, 180_000);
+
+  it("while a task's video download is held open: closes those requests unanswered", async () => {
+    await cancelWhen("job_cancel_download", {
       holdVideoDownload: true,
-      busy: (events) => reached(events, "downloading_video") && hasChild("pocketsphinx_continuous"),
-      // "transcribing" reaches its end (32 %) once the recogniser has finished every range.
-      missed: (events) => (events.some((e) => e.stage === "transcribing" && (e.percent ?? 0) >= 32) ? "the recogniser finished before it was seen running" : null),
+      busy: (events) => reached(events, "downloading_video"),
+      missed: (events) => (reached(events, "rendering_shorts") ? "the video download finished before the cancel" : null),
     });
   }, 180_000);
 });

@@ -10,6 +10,7 @@ import { JobError } from "../../../render-container/src/pipeline/job-error";
 import type { JobRunner } from "../../../render-container/src/pipeline/types";
 import { createRenderServer } from "../../../render-container/src/service/http-server";
 import { JobRegistry } from "../../../render-container/src/service/job-registry";
+import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { startRecorder } from "../../support/http-recorder";
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -38,7 +39,10 @@ function renderJob(callbackUrl: string, id = "job_test"): RenderJob {
 async function startService(runner: JobRunner, token?: string) {
   const root = await mkdtemp(path.join(os.tmpdir(), "renderer-svc-"));
   const registry = new JobRegistry(root, runner, silentLogger);
-  const server = createRenderServer(registry, silentLogger, { token });
+  const tasks = new TaskRegistry(root, async () => {
+    throw new Error("no task expected");
+  }, silentLogger, { maxTasks: 1 });
+  const server = createRenderServer({ jobs: registry, tasks }, silentLogger, { token });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   closers.push(() => new Promise((r) => server.close(r)));

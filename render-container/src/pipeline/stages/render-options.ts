@@ -1,23 +1,13 @@
 import type { NormalizedParameters } from "../../../../common/contract/normalized-request";
-import type { ReelRenderOptions, ShortRenderOptions } from "../../render";
+import type { ShortRenderOptions } from "../../render";
 import { facecamPixels, type RelativeRect } from "../../render/facecam";
 import type { Size } from "../../render/types";
 import type { ClipSource } from "../../source";
-import type { PlannedReel, PlannedShort } from "../render-plan";
-import { clipFor } from "./fetch-video";
-import type { Texts } from "./render-outputs";
+import type { PlannedShort } from "../render-plan";
+import type { Texts } from "./write-texts";
 import type { Transcripts } from "./transcribe";
 
 type WhatToDraw<T> = Omit<T, "out" | "signal" | "onProgress" | "concurrency" | "size">;
-
-/** What a reel shows, from the request's parameters: its segments, the teaser snippets, title cards or not. */
-export function reelOptions(reel: PlannedReel, clips: readonly ClipSource[], texts: Pick<Texts, "moments">, p: NormalizedParameters): WhatToDraw<ReelRenderOptions> {
-  return {
-    segments: reel.moments.map((m) => ({ clip: clipFor(clips, m.start, m.end), start: m.start, end: m.end, titleText: texts.moments.get(m)?.title ?? null })),
-    coldOpen: reel.coldOpen.map((s) => ({ clip: clipFor(clips, s.start, s.end), start: s.start, end: s.end })),
-    titleCards: p.reel_title_card_enabled,
-  };
-}
 
 /**
  * What a short shows, from the request's parameters: layout (split ratio, facecam region in this source's

@@ -5,7 +5,7 @@ import type { RenderPlan } from "../render-plan";
 import type { TaskRun } from "../task-run";
 import type { Acquired } from "./acquire";
 import { chooseMoments, type Chosen } from "./choose-moments";
-import { planRendering } from "./fetch-video";
+import { planRendering } from "./plan-rendering";
 
 export interface Selection {
   /** The moments after they were kept off the video's format switches (their warnings included). */

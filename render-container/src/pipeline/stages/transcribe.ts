@@ -37,16 +37,6 @@ export interface TranscribedRanges {
 export const STORY_WINDOW = { beforePeak: 10, afterPeak: 5 } as const;
 
 /**
- * What to transcribe for a plan: every short whole (its captions), and each reel moment either whole or, when
- * `storyWindowsOnly`, the window around its peak (its metadata). Teaser snippets are inside moments.
- */
-export function speechRanges(plan: Pick<RenderPlan, "reels" | "shorts">, storyWindowsOnly: boolean): TimeRange[] {
-  const shorts = plan.shorts.map((s) => ({ start: s.moment.start, end: s.moment.end }));
-  const stories = plan.reels.flatMap((r) => r.moments).map((m) => storyRange(m, storyWindowsOnly));
-  return mergeRanges([...shorts, ...stories]);
-}
-
-/**
  * What the texts of a plan are written from when the shorts make their own captions (the job's analysis task):
  * the story range of every reel moment and of every short, never a short whole.
  */

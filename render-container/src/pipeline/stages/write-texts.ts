@@ -6,8 +6,8 @@ import type { JobProgress } from "../progress";
 import type { RenderPlan } from "../render-plan";
 import type { JobContext } from "../types";
 import type { Chosen } from "./choose-moments";
-import type { Texts } from "./render-outputs";
 import type { Transcripts } from "./transcribe";
+import type { RunProfile } from "../../../../common/contract/enums";
 
 /** Chat reacts this long after a moment (TWITCH.md), so a moment's reactions are read a little past its end. */
 const CHAT_REACTION_TAIL_SECONDS = 12;
@@ -24,6 +24,20 @@ function chatDuring(comments: readonly ChatComment[], start: number, end: number
     messages: topCounts(inside.map((c) => c.text.trim()).filter((t) => t.length > 0 && t.length <= 80), 8),
     emotes: topCounts(inside.flatMap((c) => c.fragments.filter((f) => f.emote_id).map((f) => f.text.trim())), 5),
   };
+}
+
+export interface TextFor {
+  title: string;
+  description: string;
+  tags: string[];
+}
+
+export interface Texts {
+  reels: Partial<Record<RunProfile, TextFor>>;
+  /** By 1-based short index. */
+  shorts: Record<number, TextFor>;
+  /** Per moment: one-line story and a title (reel title cards, manifest). */
+  moments: Map<Moment, { story: string; title: string }>;
 }
 
 /** What writeTexts writes from. */

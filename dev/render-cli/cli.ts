@@ -1,7 +1,7 @@
 /**
  * Renders one job into a local folder, without the Worker: for debugging and benchmarks.
  *
- *   npx tsx render-container/src/cli.ts --request job.json --out ./out/debug \
+ *   npx tsx dev/render-cli/cli.ts --request job.json --out ./out/debug \
  *     [--gql http://127.0.0.1:8790/gql] [--usher http://127.0.0.1:8790] [--plan pro] [--stats stats.json]
  *
  * job.json is the body of POST /jobs; it is validated and normalised by the same code as the API.
@@ -12,11 +12,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Plan } from "../../common/contract/enums";
 import { DEFAULT_GQL_URL, DEFAULT_USHER_URL } from "../../common/twitch";
-import { loadConfig } from "./config";
+import { loadConfig } from "../../render-container/src/config";
 import { localRenderJob } from "./local-job";
-import { createLogger } from "./log";
-import { LocalDirUploader } from "./output/uploader";
-import { runRenderJob, type RunStats } from "./pipeline/run-job";
+import { createLogger } from "../../render-container/src/log";
+import { LocalDirUploader } from "../../render-container/src/output/uploader";
+import { runRenderJob, type RunStats } from "../../render-container/src/pipeline/run-job";
 
 async function main() {
   const { values } = parseArgs({
@@ -59,7 +59,7 @@ async function main() {
           },
         },
       },
-      loadConfig(),
+      loadConfig(process.env, { service: false }),
       stats,
     );
     if (!values.quiet) process.stderr.write("\n");

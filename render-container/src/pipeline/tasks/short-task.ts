@@ -1,0 +1,116 @@
+import path from "node:path";
+import { rm, writeFile } from "node:fs/promises";
+import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan";
+import type { ArtifactRef } from "../../../../common/contract/render";
+import { createTranscriber, extractJoinedWav, formatSrt, locateInJoined, planCaptions, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { probeMedia } from "../../ffmpeg/probe";
+import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
+import type { Moment } from "../../selection/types";
+import type { ClipSource } from "../../source";
+import { artifactNames } from "../artifact-names";
+import { clipFor, refineShort, SHORT_SNAP_SECONDS } from "./clips";
+import { shortOptions } from "../stages/render-options";
+import { TaskProgress } from "../task-progress";
+import { downloadTaskVideo, planMoment, sceneCutsIn, type RenderTaskRun } from "./task-source";
+
+/**
+ * One vertical short: nudges its start to a nearby scene cut (automatic shorts), transcribes its own range from
+ * its downloaded video, renders it with the plan's facecam region and its title, and uploads the video, its .srt
+ * sidecar and its thumbnail, as today's whole-job path does.
+ */
+export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise<Extract<TaskResult, { kind: "short" }>> {
+  const { ctx, plan, req } = run;
+  const progress = new TaskProgress(
+    {
+      resolving: { stage: "resolving", from: 0, to: 0.02 },
+      downloading: { stage: "downloading_video", from: 0.02, to: 0.15 },
+      // Finding scene cuts on the downloaded video finishes preparing it; "rendering_shorts" is the encode alone.
+      snapping: { stage: "downloading_video", from: 0.15, to: 0.18 },
+      transcribing: { stage: "transcribing", from: 0.18, to: 0.35 },
+      encoding: { stage: "rendering_shorts", from: 0.35, to: 0.93 },
+      uploading: { stage: "uploading", from: 0.93, to: 1 },
+    },
+    ctx.progress,
+  );
+  const m = planMoment(plan, task.moment_id);
+  const pad = task.snap ? SHORT_SNAP_SECONDS : 0;
+  const clips = await downloadTaskVideo(run, [{ start: task.start - pad, end: task.end + pad }], (step, f) => progress.report(step, f));
+  const clip = clipFor(clips, task.start, task.end);
+
+  progress.report("snapping", 0);
+  const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await sceneCutsIn(clips, ctx.signal), clip) : { start: task.start, end: task.end, peak: task.peak };
+  progress.report("snapping", 1);
+
+  const transcriber = createTranscriber(run.config.env, ctx.fetchImpl);
+  const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
+  const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, clip, placed, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
+  progress.report("transcribing", 1);
+
+  const info = await probeMedia(clip.path, { signal: ctx.signal });
+  const source = { width: info.video?.width ?? 1280, height: info.video?.height ?? 720 };
+  const moment: Moment = { start: placed.start, end: placed.end, peak: task.peak, score: m.score, profile: m.profile, source: m.source, label: m.label, signals: m.signals };
+  const name = artifactNames.short(task.index);
+  const outDir = path.join(ctx.workDir, "out");
+  const video = await renderShort({
+    ...shortOptions(
+      { index: task.index, moment },
+      clip,
+      source,
+      // The plan already said whether the title is flashed (null when shorts_title_card_enabled is false).
+      { shorts: task.title_text === null ? {} : { [task.index]: { title: task.title_text, description: task.description, tags: task.tags } } },
+      { burn: captionPlan.burn, cuesFor: () => cues },
+      req.request.parameters,
+      plan.facecam ?? DEFAULT_FACECAM_REGION,
+    ),
+    out: path.join(outDir, name),
+    signal: ctx.signal,
+    onProgress: progress.reporter("encoding"),
+  });
+  progress.report("encoding", 1);
+
+  const artifacts: ArtifactRef[] = [];
+  const upload = async (ref: Omit<ArtifactRef, "size_bytes">, file: string) => {
+    const { size_bytes } = await ctx.uploader.put(ref.name, file, ref.content_type, ctx.signal);
+    artifacts.push({ ...ref, size_bytes });
+  };
+  const common = { run_name: m.profile, index: task.index, title: task.title, duration_seconds: video.duration_seconds };
+  await upload({ ...common, name, kind: "short", content_type: "video/mp4", tags: task.tags }, video.path);
+  progress.report("uploading", 0.8);
+  // The sidecar exists for every short, also when nothing intelligible was said (then it is empty).
+  const srtPath = path.join(outDir, artifactNames.shortCaptions(task.index));
+  await writeFile(srtPath, formatSrt(cues));
+  await upload({ ...common, name: artifactNames.shortCaptions(task.index), kind: "captions", content_type: "application/x-subrip", tags: null }, srtPath);
+  const thumb = await makeThumbnail(video.path, Math.min(video.duration_seconds / 2, Math.max(0, task.peak - placed.start)), path.join(outDir, artifactNames.shortThumbnail(task.index)), { signal: ctx.signal });
+  await upload({ ...common, name: artifactNames.shortThumbnail(task.index), kind: "thumbnail", content_type: "image/jpeg", duration_seconds: null, tags: null }, thumb.path);
+  progress.report("uploading", 1);
+  return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warning ? { warnings: [warning] } : {}) };
+}
+
+/** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause (as the whole-job path). */
+const TRAILING_SILENCE_SECONDS = 1;
+
+/**
+ * The short's captions: its own range of its downloaded video, transcribed once, times relative to its first
+ * frame. Captions are an extra: a failing recogniser leaves the short without them (said in the manifest's
+ * warnings) instead of failing it.
+ */
+async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, clip: ClipSource, range: { start: number; end: number }, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
+  const { ctx, plan } = run;
+  const wav = path.join(ctx.workDir, "speech.wav");
+  try {
+    const layout = await extractJoinedWav([{ clip, start: range.start, end: range.end }], TRAILING_SILENCE_SECONDS, wav, { signal: ctx.signal });
+    onProgress(0.2);
+    const words: Word[] = [];
+    for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal })) {
+      const at = locateInJoined(layout, w.start);
+      if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
+    }
+    return { cues: wordsToCues(words.sort((a, b) => a.start - b.start)), warning: null };
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
+    return { cues: [], warning: `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).` };
+  } finally {
+    await rm(wav, { force: true });
+  }
+}

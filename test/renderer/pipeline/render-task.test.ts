@@ -1,0 +1,245 @@
+import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { reelPartName, TaskResult, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
+import type { RenderJob } from "../../../common/contract/render";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
+import { parseSrt } from "../../../render-container/src/captions";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { runRenderTask } from "../../../render-container/src/pipeline/render-task";
+import { SMALL_VOD } from "../../dev/fixture-vods";
+import { startRecorder } from "../../support/http-recorder";
+import { colorDistance, readFrameRgb } from "../../support/media";
+import { serveVodForTests } from "../../support/twitch-fixture";
+import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
+
+/**
+ * Each render task kind on a hand-made job plan, against the synthetic VOD (95 s, one scene cut at 30 s, 10 s
+ * segments) on the local Twitch server: real downloads, scene-cut detection, FFmpeg encodes and pocketsphinx.
+ */
+const twitchServer = serveVodForTests(SMALL_VOD);
+const SETTINGS = { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} };
+const DURATION = SMALL_VOD.durationSeconds;
+let truth: SyntheticVodTruth;
+let job: RenderJob;
+
+beforeAll(async () => {
+  ({ truth } = await generateSyntheticVod(SMALL_VOD));
+  const twitch = twitchServer();
+  job = await localRenderJob(
+    { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, num_shorts: 1, parameters: { shorts_crop_mode: "split", reel_title_card_enabled: true, shorts_title_card_enabled: true } },
+    { twitch, jobId: "job_tasks" },
+  );
+});
+
+/** Chunked (video) segments served since the last reset, by index. */
+const videoSegmentsServed = () =>
+  twitchServer()
+    .stats.segmentsServed.filter((p) => p.includes("/chunked/"))
+    .map((p) => Number(path.basename(p, ".ts")))
+    .sort((a, b) => a - b);
+
+// A moment starting 1.5 s after the scene cut at 30 s; a teaser snippet inside it.
+const m1 = planMoment("m1", 31.5, 45, 38);
+const momentTask = (snap: ReelMomentTask["snap"]): ReelMomentTask => ({
+  kind: "reel_moment", id: "reel-balanced-m1", run_name: "balanced", moment_id: "m1", position: 1, start: 31.5, end: 45, snap,
+  title_text: "The big play", teasers: [{ position: 0, start: 36, end: 39 }], expected_encode_seconds: 16.5,
+});
+const joinTask: ReelJoinTask = {
+  kind: "reel_join", id: "reel-balanced", run_name: "balanced", depends_on: ["reel-balanced-m1"], pieces: 2, thumbnail_at: 1,
+  title: "A reel of the stream", description: "Best bits.", tags: ["synthetic", "test"], expected_encode_seconds: 0,
+};
+
+describe("a reel_moment task", () => {
+  let store: string;
+  let result: TaskResult;
+  let progress: Awaited<ReturnType<typeof taskContext>>["progress"];
+  let videoBytes: number;
+  let served: number[];
+  beforeAll(async () => {
+    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask({ min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 }), joinTask]);
+    const run = await taskContext(store);
+    twitchServer().stats.reset();
+    result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced-m1"), run.ctx, SETTINGS));
+    served = videoSegmentsServed();
+    progress = run.progress;
+    videoBytes = run.videoBytes.total;
+  }, 300_000);
+
+  it("snaps the moment's start back to the scene cut, inside its window, and keeps its end", () => {
+    expect(truth.scene_cuts).toEqual([30]);
+    if (result.kind !== "reel_moment") throw new Error(result.kind);
+    expect(result.moment.id).toBe("m1");
+    expect(result.moment.start).toBeCloseTo(30, 1);
+    expect(result.moment.end).toBe(45);
+  });
+
+  it("downloads only the segments covering the window it may snap in (the moment padded by the cut tolerance)", () => {
+    // [31.5 - 2.5, 45 + 2.5] inside [20, 60]: segments 2, 3 and 4 (20-50 s) of ten.
+    expect(served).toEqual([2, 3, 4]);
+    expect(videoBytes).toBe(truth.renditions.chunked.filter((s) => [2, 3, 4].includes(s.index)).reduce((a, s) => a + s.bytes, 0));
+  });
+
+  it("uploads the teaser and the moment as reel parts at their positions, measured", async () => {
+    if (result.kind !== "reel_moment") throw new Error(result.kind);
+    expect(result.parts.map((p) => p.name)).toEqual([reelPartName("balanced", 0), reelPartName("balanced", 1)]);
+    expect((await readdir(store)).sort()).toEqual(["part-balanced-000.mp4", "part-balanced-001.mp4"]);
+    for (const part of result.parts) {
+      const info = await probeMedia(path.join(store, part.name));
+      expect(info.video).toMatchObject({ width: 1280, height: 720 });
+      expect(info.audio).toBeTruthy();
+      expect(part.duration_seconds).toBeCloseTo(info.durationSeconds, 2);
+      expect(part.size_bytes).toBe((await stat(path.join(store, part.name))).size);
+    }
+    expect(result.parts[0]!.duration_seconds).toBeCloseTo(3, 1);
+    expect(result.parts[1]!.duration_seconds).toBeCloseTo(45 - result.moment.start, 1);
+  });
+
+  it("reports its own progress, 0..1 and never backwards", () => {
+    const fractions = progress.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(fractions.at(-1)).toBe(1);
+    expect(new Set(progress.map((p) => p.stage))).toEqual(new Set(["resolving", "downloading_video", "rendering_reels", "uploading"]));
+  });
+
+  describe("then the reel_join task", () => {
+    let joined: TaskResult;
+    beforeAll(async () => {
+      const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask(null), joinTask]);
+      const run = await taskContext(store);
+      joined = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced"), run.ctx, SETTINGS));
+    }, 120_000);
+
+    it("joins the parts by stream copy into a reel as long as their sum, with a thumbnail", async () => {
+      if (joined.kind !== "reel_join" || result.kind !== "reel_moment") throw new Error(joined.kind);
+      const reel = await probeMedia(path.join(store, "reel-balanced.mp4"));
+      expect(reel.video).toMatchObject({ width: 1280, height: 720 });
+      const sum = result.parts.reduce((s, p) => s + p.duration_seconds, 0);
+      expect(reel.durationSeconds).toBeCloseTo(sum, 1);
+      const thumb = await probeMedia(path.join(store, "reel-balanced.jpg"));
+      expect(thumb.video).toMatchObject({ width: 1280, height: 720 });
+    });
+
+    it("describes the reel and its thumbnail as the whole-job path does", async () => {
+      if (joined.kind !== "reel_join") throw new Error(joined.kind);
+      const size = async (n: string) => (await stat(path.join(store, n))).size;
+      expect(joined.artifacts).toEqual([
+        { name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: await size("reel-balanced.mp4"), run_name: "balanced", index: null, title: "A reel of the stream", duration_seconds: expect.closeTo((await probeMedia(path.join(store, "reel-balanced.mp4"))).durationSeconds, 3), tags: ["synthetic", "test"] },
+        { name: "reel-balanced.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: await size("reel-balanced.jpg"), run_name: "balanced", index: null, title: "A reel of the stream", duration_seconds: null, tags: null },
+      ]);
+    });
+  });
+});
+
+describe("a reel_moment task whose window is tighter than the cut", () => {
+  it("leaves an edge where it is when the cut lies outside the window", async () => {
+    const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    const task = { ...momentTask({ min_start: 31, max_end: 46, min_duration: 10, max_duration: 30 }), teasers: [], position: 0 };
+    const plan = handMadePlan("job_tasks", DURATION, [m1], [task]);
+    const run = await taskContext(store);
+    twitchServer().stats.reset();
+    const result = await runRenderTask(taskRequest(job, plan, task.id), run.ctx, SETTINGS);
+    if (result.kind !== "reel_moment") throw new Error(result.kind);
+    expect(result.moment).toEqual({ id: "m1", start: 31.5, end: 45 });
+    // Only the window was fetched: [31, 46] lies in segments 3 and 4.
+    expect(videoSegmentsServed()).toEqual([3, 4]);
+    expect(result.parts).toHaveLength(1);
+    expect(result.parts[0]!.duration_seconds).toBeCloseTo(13.5, 1);
+  }, 300_000);
+});
+
+describe("a short task", () => {
+  let store: string;
+  let result: TaskResult;
+  const task: ShortTask = {
+    kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 29, end: 49, peak: 38, snap: true, title_text: "Watch this",
+    title: "The synthetic play", description: "A short.", tags: ["short", "synthetic"], expected_encode_seconds: 20,
+  };
+  beforeAll(async () => {
+    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    // The planted facecam (top-left, 80x60 at 6,6 of 320x180) as the analysis would have found it.
+    const facecam = { x: 6 / 320, y: 6 / 180, w: 80 / 320, h: 60 / 180, found: "detected" as const, confidence: 0.9 };
+    const plan = handMadePlan("job_tasks", DURATION, [planMoment("m1", 29, 49, 38)], [task], { facecam });
+    const run = await taskContext(store);
+    result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "short-01"), run.ctx, SETTINGS));
+  }, 300_000);
+
+  it("nudges its start to the scene cut 1 s later and keeps its length", () => {
+    if (result.kind !== "short") throw new Error(result.kind);
+    expect(result.moment.start).toBeCloseTo(30, 1);
+    expect(result.moment.end - result.moment.start).toBeCloseTo(20, 6);
+  });
+
+  it("renders a 1080x1920 short with audio, as long as its range, and uploads video, captions and thumbnail", async () => {
+    if (result.kind !== "short") throw new Error(result.kind);
+    expect((await readdir(store)).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    const info = await probeMedia(path.join(store, "short-01.mp4"));
+    expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+    expect(info.audio).toBeTruthy();
+    expect(info.durationSeconds).toBeCloseTo(20, 0);
+    const size = async (n: string) => (await stat(path.join(store, n))).size;
+    const common = { run_name: "balanced", index: 1, title: "The synthetic play" };
+    expect(result.artifacts).toEqual([
+      { ...common, name: "short-01.mp4", kind: "short", content_type: "video/mp4", size_bytes: await size("short-01.mp4"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: ["short", "synthetic"] },
+      { ...common, name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: await size("short-01.srt"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
+      { ...common, name: "short-01.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: await size("short-01.jpg"), duration_seconds: null, tags: null },
+    ]);
+  });
+
+  it("puts the plan's facecam region (shares of the frame) in the split short's top panel", async () => {
+    // After the title flash; the panel is the top half (shorts_split_ratio 0.5): the violet facecam and its face.
+    const frame = await readFrameRgb(path.join(store, "short-01.mp4"), 5, { width: 1080, height: 1920 });
+    const violet = [0x7a, 0x3f, 0xbf];
+    const skin = [0xf0, 0xc8, 0xa0];
+    let cam = 0;
+    let n = 0;
+    for (let y = 20; y < 940; y += 8) {
+      for (let x = 20; x < 1060; x += 8) {
+        const i = (y * 1080 + x) * 3;
+        const px = [frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!];
+        if (colorDistance(px, violet) < 60 || colorDistance(px, skin) < 60) cam++;
+        n++;
+      }
+    }
+    expect(cam / n).toBeGreaterThan(0.7);
+  });
+
+  it("captions its own range: the .srt holds words spoken there, timed inside the short", async () => {
+    if (result.kind !== "short") throw new Error(result.kind);
+    const { start, end } = result.moment;
+    const cues = parseSrt(await readFile(path.join(store, "short-01.srt"), "utf8"));
+    expect(cues.length).toBeGreaterThan(0);
+    for (const c of cues) {
+      expect(c.start).toBeGreaterThanOrEqual(0);
+      expect(c.end).toBeLessThanOrEqual(end - start + 0.01);
+    }
+    const heard = new Set(cues.flatMap((c) => c.text.toLowerCase().split(/\s+/)));
+    const spoken = truth.sentences.filter((s) => s.end > start && s.start < end).flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/));
+    const hits = [...new Set(spoken)].filter((w) => w.length > 3 && heard.has(w));
+    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("a short task whose recogniser fails", () => {
+  it("still delivers the short, with an empty .srt, and says so in its warnings", async () => {
+    // A Whisper-compatible API that refuses the request (an outside service: a local stand-in).
+    const api = await startRecorder((_q, res) => res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"bad audio"}}'));
+    try {
+      const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+      const task: ShortTask = { kind: "short", id: "short-02", index: 2, moment_id: "m2", start: 61, end: 67, peak: 63, snap: false, title_text: null, title: "T", description: "", tags: [], expected_encode_seconds: 6 };
+      const plan = handMadePlan("job_tasks", DURATION, [planMoment("m2", 61, 67, 63)], [task]);
+      const run = await taskContext(store);
+      const result = await runRenderTask(taskRequest(job, plan, "short-02"), run.ctx, { ...SETTINGS, env: { TRANSCRIBE_API_URL: api.url } });
+      if (result.kind !== "short") throw new Error(result.kind);
+      expect(api.requests.length).toBeGreaterThan(0);
+      expect(result.warnings).toEqual([expect.stringMatching(/^Captions for 61-67 s could not be produced \(.*400.*\)\.$/)]);
+      expect(await readFile(path.join(store, "short-02.srt"), "utf8")).toBe("");
+      expect((await probeMedia(path.join(store, "short-02.mp4"))).durationSeconds).toBeCloseTo(6, 0);
+    } finally {
+      await api.close();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,50 @@
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { JOB_PLAN_VERSION, RenderTaskRequest, type JobPlan, type PlanMoment, type RenderTaskSpec } from "../../../common/contract/job-plan";
+import type { RenderJob, RenderStage } from "../../../common/contract/render";
+import { silentLogger } from "../../../render-container/src/log";
+import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import type { TaskContext } from "../../../render-container/src/pipeline/types";
+import { ByteCounter } from "../../../render-container/src/source";
+import { signals } from "./plan-fixtures";
+
+/** A plan moment of the balanced profile, as an analysis would write it. */
+export function planMoment(id: string, start: number, end: number, peak: number, o: Partial<PlanMoment> = {}): PlanMoment {
+  return { id, profile: "balanced", start, end, peak, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: `Moment ${id}`, story: `What happened in ${id}.`, highlight: true, ...o };
+}
+
+/** A hand-made job plan on the synthetic VOD's source rendition ("chunked"), with the given moments and tasks. */
+export function handMadePlan(jobId: string, durationSeconds: number, moments: PlanMoment[], tasks: RenderTaskSpec[], o: Partial<JobPlan> = {}): JobPlan {
+  return {
+    version: JOB_PLAN_VERSION,
+    job_id: jobId,
+    source: { duration_seconds: durationSeconds, video_rendition: "chunked", format_switches: [] },
+    languages: { stream: "en", metadata: "en" },
+    captions: { burn: true, language: "en" },
+    facecam: null,
+    moments,
+    reels: [],
+    shorts: [],
+    tasks,
+    metadata: {},
+    warnings: [],
+    ...o,
+  };
+}
+
+/** The request the Worker would send for one task of `plan` (validated by the contract's own schema). */
+export function taskRequest(job: RenderJob, plan: JobPlan, taskId: string, attempt = 1): RenderTaskRequest {
+  const spec = plan.tasks.find((t) => t.id === taskId);
+  if (!spec) throw new Error(`no task ${taskId}`);
+  return RenderTaskRequest.parse({ ...job, job_id: plan.job_id, task: { id: taskId, kind: spec.kind, attempt }, plan });
+}
+
+/** A task context storing files in `store` (the folder uploader), recording the task's progress. */
+export async function taskContext(store: string, signal = new AbortController().signal) {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "task-work-"));
+  const progress: { stage: RenderStage; fraction: number }[] = [];
+  const videoBytes = new ByteCounter();
+  const ctx: TaskContext = { signal, workDir, uploader: new LocalDirUploader(store), log: silentLogger, fetchImpl: fetch, progress: (stage, fraction) => progress.push({ stage, fraction }), videoBytes };
+  return { ctx, progress, videoBytes };
+}
