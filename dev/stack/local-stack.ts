@@ -87,8 +87,6 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       LINK_SIGNING_KEY: linkKey,
       PUBLIC_BASE_URL: apiUrl,
       ...(pool ? { RENDER_URL: pool.renderUrl } : {}),
-      // TEMPORARY until the renderer's task service lands: one renderer runs each job whole.
-      RENDER_MODE: "job",
       RENDERER_TOKEN: rendererToken,
       TWITCH_GQL_URL: twitch.gqlUrl,
       TWITCH_USHER_URL: twitch.usherUrl,

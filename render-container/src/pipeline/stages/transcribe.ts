@@ -19,6 +19,8 @@ export interface Transcripts {
   cuesFor(start: number, end: number): Cue[];
   /** Spoken text inside a VOD range, for metadata writing. */
   textFor(start: number, end: number): string;
+  /** The recognised words inside a VOD range (VOD times, with their confidences). */
+  wordsFor(start: number, end: number): Word[];
 }
 
 export interface TranscribedRanges {
@@ -134,6 +136,7 @@ export function transcriptsFrom(run: TranscribedRanges, captionPlan: CaptionPlan
     cuesFor: (start, end) =>
       wordsToCues(inside(start, end).map((w) => ({ ...w, start: Math.max(0, w.start - start), end: Math.min(end - start, w.end - start) }))),
     textFor: (start, end) => inside(start, end).map((w) => w.word).join(" "),
+    wordsFor: (start, end) => inside(start, end),
   };
 }
 

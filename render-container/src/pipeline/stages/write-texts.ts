@@ -1,6 +1,8 @@
 import type { RenderJob } from "../../../../common/contract/render";
 import type { ChatComment } from "../../../../common/twitch";
 import { createMetadataWriter, distinctTitles, type MetadataInput, type MetadataOutput } from "../../metadata";
+import { trustedWords } from "../../captions/trusted-words";
+import { momentSpeech } from "../../metadata/moment-speech";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
 import type { RenderPlan } from "../render-plan";
@@ -45,7 +47,7 @@ export interface TextsInput {
   job: RenderJob;
   plan: Pick<RenderPlan, "reels" | "shorts">;
   chosen: Chosen;
-  transcripts: Pick<Transcripts, "textFor">;
+  transcripts: Pick<Transcripts, "textFor" | "wordsFor">;
   comments: readonly ChatComment[];
   /** metadata_language, else the stream language (jobLanguages). */
   language: string;
@@ -93,12 +95,14 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
     vod_title: job.vod.title,
     moments: [...ids.entries()].map(([m, id]) => {
       const chat = chatDuring(comments, m.start, m.end);
+      // Titles and stories quote only words the recogniser was sure of; a swear word also needs chat to have it.
+      const trusted = trustedWords(transcripts.wordsFor(m.start, m.end), { maskProfanity: request.parameters.mask_profanity, corroboration: chat.messages });
       return {
         id,
         start: m.start,
         end: m.end,
         profile: m.profile,
-        transcript: transcripts.textFor(m.start, m.end) || null,
+        ...momentSpeech(trusted),
         top_chat_messages: chat.messages,
         top_emotes: chat.emotes,
         signals: m.signals,
@@ -107,6 +111,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
     }),
     reels: plan.reels.map((r) => ({ run_name: r.profile, moment_ids: r.moments.map((m) => ids.get(m)!) })),
     shorts: plan.shorts.map((s) => ({ index: s.index, moment_id: ids.get(s.moment)! })),
+    mask_profanity: request.parameters.mask_profanity,
   };
 
   const writer = createMetadataWriter(env, ctx.fetchImpl);

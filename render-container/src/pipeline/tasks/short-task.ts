@@ -2,7 +2,7 @@ import path from "node:path";
 import { rm, writeFile } from "node:fs/promises";
 import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan";
 import type { ArtifactRef } from "../../../../common/contract/render";
-import { createTranscriber, extractJoinedWav, formatSrt, locateInJoined, planCaptions, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { createTranscriber, extractJoinedWav, formatSrt, locateInJoined, planCaptions, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
 import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
@@ -62,6 +62,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise
       req.request.parameters,
       plan.facecam ?? DEFAULT_FACECAM_REGION,
     ),
+    captionLook: req.request.parameters.caption_style,
     out: path.join(outDir, name),
     signal: ctx.signal,
     onProgress: progress.reporter("encoding"),
@@ -103,9 +104,12 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, cli
     const words: Word[] = [];
     for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal })) {
       const at = locateInJoined(layout, w.start);
-      if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
+      if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)), confidence: w.confidence });
     }
-    return { cues: wordsToCues(words.sort((a, b) => a.start - b.start)), warning: null };
+    // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none).
+    // A render task has no chat to corroborate a swear word with, so doubtful or uncorroborated profanity stays out.
+    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity });
+    return { cues: wordsToCues(trusted.words), warning: null };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
