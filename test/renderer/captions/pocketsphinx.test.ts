@@ -69,13 +69,16 @@ describe("PocketsphinxTranscriber", () => {
     // The short starts at VOD 501 s, i.e. 1 s into the clip: cue times are relative to that.
     const res = await captionRange(t, clip, 501, 521, { language: "en", workDir: dir });
     const cues = parseSrt(res.srt);
-    expect(cues.length).toBeGreaterThanOrEqual(3);
-    const recognised = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
+    expect(cues.length).toBeGreaterThanOrEqual(1);
     // pocketsphinx misses ~30-50 % of synthetic speech; most of what it outputs must still be spoken words.
+    const recognised = res.words.map((w) => w.word.toLowerCase());
     const hits = CONTENT_WORDS.filter((w) => recognised.includes(w));
     expect(hits.length, `recognised: ${recognised.join(" ")}`).toBeGreaterThanOrEqual(4);
     const spokenShare = recognised.filter((w) => SPOKEN.has(w)).length / recognised.length;
     expect(spokenShare).toBeGreaterThan(0.4);
+    // What the .srt shows is only the words it was sure of: a larger share of them was really said.
+    const shown = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
+    expect(shown.filter((w) => SPOKEN.has(w)).length / shown.length, `shown: ${shown.join(" ")}`).toBeGreaterThanOrEqual(spokenShare);
 
     // Word times: relative to the short, inside it, and the first words come ~1 s in (sentence at 2 s - 1 s).
     expect(res.words[0]!.start).toBeGreaterThan(0.6);

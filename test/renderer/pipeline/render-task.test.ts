@@ -218,8 +218,11 @@ describe("a short task", () => {
     }
     const heard = new Set(cues.flatMap((c) => c.text.toLowerCase().split(/\s+/)));
     const spoken = truth.sentences.filter((s) => s.end > start && s.start < end).flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/));
+    // Only words the recogniser was sure of are shown (a wrong word burned in is worse than none): few, mostly right.
     const hits = [...new Set(spoken)].filter((w) => w.length > 3 && heard.has(w));
-    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(2);
+    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(1);
+    const shown = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
+    expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.5);
   });
 });
 
