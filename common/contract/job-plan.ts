@@ -75,7 +75,7 @@ export const ReelJoinTask = z.object({
   kind: z.literal("reel_join"),
   id: TaskId,
   run_name: RunProfile,
-  /** Tasks whose parts it joins (reel_moment ids); it is dispatched only when all of them are done. */
+  /** Tasks that make its parts (reel_moment or clip_group ids); it is dispatched only when all of them are done. */
   depends_on: z.array(TaskId),
   /** Number of pieces, positions 0..pieces-1. */
   pieces: z.number().int().positive(),
@@ -104,8 +104,31 @@ export const ShortTask = z.object({
 });
 export type ShortTask = z.infer<typeof ShortTask>;
 
-export const RenderTaskSpec = z.discriminatedUnion("kind", [ReelMomentTask, ReelJoinTask, ShortTask]);
+/** A piece of work cut from one stretch of the VOD: a reel moment or a short. */
+export const ClipTask = z.discriminatedUnion("kind", [ReelMomentTask, ShortTask]);
+export type ClipTask = z.infer<typeof ClipTask>;
+
+/**
+ * Clip tasks whose ranges overlap (the same moment in several profiles' reels, a short around a reel moment's
+ * peak), run as one task so the stretch of video they share is downloaded once. Each member keeps its own spec
+ * and its own result; a reel's join depends on the group that holds its moment.
+ */
+export const ClipGroupTask = z.object({
+  kind: z.literal("clip_group"),
+  id: TaskId,
+  members: z.array(ClipTask).min(2),
+  /** The members' encode seconds, summed. */
+  expected_encode_seconds: z.number().nonnegative(),
+});
+export type ClipGroupTask = z.infer<typeof ClipGroupTask>;
+
+export const RenderTaskSpec = z.discriminatedUnion("kind", [ReelMomentTask, ReelJoinTask, ShortTask, ClipGroupTask]);
 export type RenderTaskSpec = z.infer<typeof RenderTaskSpec>;
+
+/** Every piece of work of a plan with groups opened: reel moments, shorts and joins. */
+export function unitTasks(tasks: readonly RenderTaskSpec[]): Exclude<RenderTaskSpec, { kind: "clip_group" }>[] {
+  return tasks.flatMap((t) => (t.kind === "clip_group" ? t.members : [t]));
+}
 export type TaskKind = "analyse" | RenderTaskSpec["kind"];
 
 export const FacecamDecision = z.object({
@@ -158,13 +181,25 @@ export const MomentBounds = z.object({ id: z.string(), start: z.number(), end: z
 /** Notes a render task adds to the manifest's `warnings` (e.g. captions that could not be made for a short). */
 const TaskWarnings = z.array(z.string()).optional();
 
+const ReelMomentResult = z.object({ kind: z.literal("reel_moment"), parts: z.array(ReelPart), moment: MomentBounds, warnings: TaskWarnings });
+const ShortResult = z.object({ kind: z.literal("short"), artifacts: z.array(ArtifactRef), moment: MomentBounds, warnings: TaskWarnings });
+export const ClipResult = z.discriminatedUnion("kind", [ReelMomentResult, ShortResult]);
+export type ClipResult = z.infer<typeof ClipResult>;
+
 export const TaskResult = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("analyse"), plan: JobPlan }),
-  z.object({ kind: z.literal("reel_moment"), parts: z.array(ReelPart), moment: MomentBounds, warnings: TaskWarnings }),
+  ReelMomentResult,
   z.object({ kind: z.literal("reel_join"), artifacts: z.array(ArtifactRef), warnings: TaskWarnings }),
-  z.object({ kind: z.literal("short"), artifacts: z.array(ArtifactRef), moment: MomentBounds, warnings: TaskWarnings }),
+  ShortResult,
+  /** One result per member, in the members' order. */
+  z.object({ kind: z.literal("clip_group"), results: z.array(ClipResult) }),
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
+
+/** A group's members' results in its place: what every reader of results (finalise, file checks) works on. */
+export function memberResults(results: readonly TaskResult[]): Exclude<TaskResult, { kind: "clip_group" }>[] {
+  return results.flatMap((r) => (r.kind === "clip_group" ? r.results : [r]));
+}
 
 /** Part file names: `part-<run>-<position>.mp4`. */
 export const reelPartName = (run: RunProfile, position: number): string => `part-${run}-${String(position).padStart(3, "0")}.mp4`;
@@ -198,7 +233,7 @@ export type TaskEvent = z.infer<typeof TaskEvent>;
 export const RenderTaskRequest = RenderJob.extend({
   task: z.object({
     id: TaskId,
-    kind: z.enum(["analyse", "reel_moment", "reel_join", "short"]),
+    kind: z.enum(["analyse", "reel_moment", "reel_join", "short", "clip_group"]),
     attempt,
   }),
   /** null for the analysis task; the stored plan for render tasks. */

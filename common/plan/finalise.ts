@@ -1,5 +1,5 @@
 import type { ArtifactRef, Manifest } from "../contract/render";
-import type { JobPlan, TaskResult } from "../contract/job-plan";
+import { memberResults, type JobPlan, type TaskResult } from "../contract/job-plan";
 import { buildManifest } from "./manifest";
 
 /** File names of the two documents the finalising step writes. */
@@ -18,7 +18,7 @@ export interface FinalisedJob {
 /** Deliverable files the render tasks reported (reel parts are intermediate and never listed). */
 export function deliveredArtifacts(results: Iterable<TaskResult>): ArtifactRef[] {
   const out: ArtifactRef[] = [];
-  for (const r of results) if (r.kind === "reel_join" || r.kind === "short") out.push(...r.artifacts);
+  for (const r of memberResults([...results])) if (r.kind === "reel_join" || r.kind === "short") out.push(...r.artifacts);
   return out;
 }
 
@@ -27,7 +27,8 @@ export function deliveredArtifacts(results: Iterable<TaskResult>): ArtifactRef[]
  * highlight at the edges its render task settled on (scene-cut snapping happens there). `results` holds the
  * result of every render task that completed.
  */
-export async function finaliseJob(plan: JobPlan, results: readonly TaskResult[], write: WriteDocument): Promise<FinalisedJob> {
+export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResult[], write: WriteDocument): Promise<FinalisedJob> {
+  const results = memberResults(taskResults);
   const artifacts = deliveredArtifacts(results);
   const bounds = new Map<string, { start: number; end: number }>();
   for (const r of results) if (r.kind === "reel_moment") bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });

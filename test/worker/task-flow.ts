@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ArtifactRef, MomentSignals } from "../../common/contract";
-import { reelPartName, RenderTaskRequest, type JobPlan, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
+import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
 import { call } from "./helpers";
 import { bytesOf, eventually, putArtifact, rendererLog } from "./job-flow";
 
@@ -92,9 +92,16 @@ const ref = (r: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "cont
 
 /** Uploads what a render task would store and returns its result (the reel moments' edges moved by a snap). */
 export async function renderTaskOutputs(render: RenderTaskRequest, seed = 1): Promise<TaskResult> {
-  const { job_id: jobId, callback } = render;
-  const spec = render.plan!.tasks.find((t) => t.id === render.task.id)!;
+  return specOutputs(render.job_id, render.callback, render.plan!.tasks.find((t) => t.id === render.task.id)!, seed);
+}
+
+async function specOutputs(jobId: string, callback: { token: string }, spec: RenderTaskSpec, seed: number): Promise<TaskResult> {
   switch (spec.kind) {
+    case "clip_group": {
+      const results = [];
+      for (const [i, member] of spec.members.entries()) results.push((await specOutputs(jobId, callback, member, seed + 10 * i)) as Extract<TaskResult, { kind: "reel_moment" | "short" }>);
+      return { kind: "clip_group", results };
+    }
     case "reel_moment": {
       const parts = [];
       for (const p of [...spec.teasers.map((t) => ({ position: t.position, seconds: t.end - t.start })), { position: spec.position, seconds: spec.end - spec.start }]) {

@@ -3,6 +3,7 @@ import type { RenderJob } from "../../../common/contract/render";
 import type { FacecamChoice } from "../render";
 import type { Moment } from "../selection/types";
 import type { RenderPlan } from "./render-plan";
+import { groupClipTasks } from "./group-clips";
 import { snapWindows } from "./snap-windows";
 import type { Chosen } from "./stages/choose-moments";
 import type { WrittenTexts } from "./stages/write-texts";
@@ -50,7 +51,8 @@ const seconds = (r: { start: number; end: number }) => r.end - r.start;
  * The job's plan from its analysis: every moment with its texts, and one render task per output piece. Per reel,
  * one `reel_moment` task per moment (in time order) carrying the teaser snippets cut from it, then a `reel_join`
  * that depends on them; per short one `short` task. Pieces are numbered as renderReel orders them: the teaser
- * snippets first, best moment first (coldOpenSnippets), then the moments in time order. The result is validated:
+ * snippets first, best moment first (coldOpenSnippets), then the moments in time order. Clip tasks whose ranges
+ * overlap are then grouped so their video is downloaded once (groupClipTasks). The result is validated:
  * a plan the Worker could not read fails here, in the analysis task.
  */
 export function buildJobPlan(a: Analysis): JobPlan {
@@ -153,7 +155,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     moments,
     reels: a.render.reels.map((r) => ({ run_name: r.profile, moment_ids: r.moments.map(idOf), ...(texts.reels[r.profile] ?? noText) })),
     shorts: a.render.shorts.map((s) => ({ index: s.index, moment_id: idOf(s.moment), ...(texts.shorts[s.index] ?? noText) })),
-    tasks,
+    tasks: groupClipTasks(tasks),
     metadata: { ...document, ...render },
     warnings: a.warnings,
   };

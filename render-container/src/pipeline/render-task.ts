@@ -1,5 +1,6 @@
 import type { JobPlan, RenderTaskRequest, RenderTaskSpec, TaskResult } from "../../../common/contract/job-plan";
 import { JobError } from "./job-error";
+import { runClipGroupTask } from "./tasks/clip-group-task";
 import { runReelJoinTask } from "./tasks/reel-join-task";
 import { runReelMomentTask } from "./tasks/reel-moment-task";
 import { runShortTask } from "./tasks/short-task";
@@ -18,7 +19,8 @@ export function renderTaskSpec(req: Pick<RenderTaskRequest, "task" | "plan">): R
 }
 
 /**
- * One render task of a job (README, "How a job runs"): a reel moment's pieces, a reel's join, or a short. Each
+ * One render task of a job (README, "How a job runs"): a reel moment's pieces, a reel's join, a short, or a group
+ * of reel moments and shorts that share a stretch of the VOD. Each
  * resolves the VOD again and downloads only the segments of its own range, so tasks of one job can run on
  * different machines at once.
  */
@@ -34,5 +36,7 @@ export async function runRenderTask(req: RenderTaskRequest, ctx: TaskContext, co
       return runReelJoinTask(run, spec);
     case "short":
       return runShortTask(run, spec);
+    case "clip_group":
+      return runClipGroupTask(run, spec);
   }
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobPlan, RenderTaskRequest, type ReelMomentTask, type RenderTaskSpec } from "../../../common/contract/job-plan";
+import { JobPlan, RenderTaskRequest, unitTasks, type ReelMomentTask, type RenderTaskSpec } from "../../../common/contract/job-plan";
 import { Manifest, type RenderStage } from "../../../common/contract/render";
 import { finaliseJob } from "../../../common/plan/finalise";
 import { generateSyntheticVod, synthCacheRoot, writeLowRenditionVariant, type SyntheticVodTruth } from "../../../dev/synth-vod";
@@ -95,18 +95,21 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
   });
 
   it("plans per reel one task per moment and a join that depends on them, and one task per short", () => {
-    const { tasks, reels } = ran.plan;
+    const { reels } = ran.plan;
+    const tasks = unitTasks(ran.plan.tasks);
     expect(reels.map((r) => r.run_name)).toEqual(["balanced", "audience"]);
     for (const reel of reels) {
       const parts = tasks.filter(isMoment).filter((t) => t.run_name === reel.run_name);
       expect(parts.map((t) => t.id)).toEqual(reel.moment_ids.map((_, i) => `reel-${reel.run_name}-m${String(i + 1).padStart(2, "0")}`));
       expect(parts.map((t) => t.moment_id)).toEqual(reel.moment_ids);
       const join = tasks.find((t) => t.id === `reel-${reel.run_name}-join`);
-      expect(join).toMatchObject({ kind: "reel_join", depends_on: parts.map((t) => t.id), title: reel.title, tags: reel.tags });
+      // A moment that shares its stretch of video with other clips is made by their group: the join waits for that.
+      const holder = (id: string) => ran.plan.tasks.find((t) => t.id === id || (t.kind === "clip_group" && t.members.some((m) => m.id === id)))!.id;
+      expect(join).toMatchObject({ kind: "reel_join", depends_on: [...new Set(parts.map((t) => holder(t.id)))], title: reel.title, tags: reel.tags });
       expect(reel.title.length).toBeGreaterThan(5);
     }
     const shorts = tasks.filter((t) => t.kind === "short");
-    expect(shorts.map((t) => t.id)).toEqual(["short-01", "short-02"]);
+    expect(shorts.map((t) => t.id).sort()).toEqual(["short-01", "short-02"]);
     expect(ran.plan.shorts.map((s) => s.index)).toEqual([1, 2]);
     // shorts_title_card_enabled: the short's own title is flashed.
     for (const s of shorts) if (s.kind === "short") expect(s.title_text).toBe(ran.plan.shorts.find((x) => x.index === s.index)!.title);
@@ -114,8 +117,8 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
 
   it("numbers each reel's pieces as the reel plays them: teasers (inside the moments they come from) first, then the moments in time order", () => {
     for (const reel of ran.plan.reels) {
-      const parts = ran.plan.tasks.filter(isMoment).filter((t) => t.run_name === reel.run_name);
-      const join = ran.plan.tasks.find((t) => t.id === `reel-${reel.run_name}-join`)!;
+      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name);
+      const join = unitTasks(ran.plan.tasks).find((t) => t.id === `reel-${reel.run_name}-join`)!;
       const teasers = parts.flatMap((t) => t.teasers.map((s) => ({ ...s, moment: t })));
       expect(teasers).toHaveLength(Math.min(2, parts.length));
       expect(teasers.map((s) => s.position).sort()).toEqual(teasers.map((_, i) => i));
@@ -138,7 +141,7 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
   it("gives every automatic moment a snap window that never reaches into a neighbour's, and the manual highlight none", () => {
     const duration = ran.plan.source.duration_seconds;
     for (const reel of ran.plan.reels) {
-      const parts = ran.plan.tasks.filter(isMoment).filter((t) => t.run_name === reel.run_name);
+      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name);
       const spans = parts.map((t) => (t.snap ? { start: t.snap.min_start, end: t.snap.max_end } : { start: t.start, end: t.end }));
       parts.forEach((t, i) => {
         expect(spans[i]!.start).toBeLessThanOrEqual(t.start);
@@ -151,15 +154,15 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     }
     const manual = ran.plan.moments.filter((m) => m.source === "manual");
     expect(manual.map((m) => [m.start, m.end, m.label])).toEqual([[140, 162, "the manual one"]]);
-    const manualTask = ran.plan.tasks.filter(isMoment).find((t) => t.moment_id === manual[0]!.id);
+    const manualTask = unitTasks(ran.plan.tasks).filter(isMoment).find((t) => t.moment_id === manual[0]!.id);
     expect(manualTask).toMatchObject({ run_name: "balanced", start: 140, end: 162, snap: null });
-    const manualShort = ran.plan.tasks.find((t) => t.kind === "short" && t.moment_id === manual[0]!.id);
+    const manualShort = unitTasks(ran.plan.tasks).find((t) => t.kind === "short" && t.moment_id === manual[0]!.id);
     expect(manualShort).toMatchObject({ snap: false });
-    expect(ran.plan.tasks.filter((t) => t.kind === "short" && t.moment_id !== manual[0]!.id).every((t) => t.kind === "short" && t.snap)).toBe(true);
+    expect(unitTasks(ran.plan.tasks).filter((t) => t.kind === "short" && t.moment_id !== manual[0]!.id).every((t) => t.kind === "short" && t.snap)).toBe(true);
   });
 
   it("weighs each task by the seconds it encodes (shorts 2.5x)", () => {
-    for (const t of ran.plan.tasks) {
+    for (const t of unitTasks(ran.plan.tasks)) {
       if (t.kind === "short") expect(t.expected_encode_seconds).toBeCloseTo(2.5 * (t.end - t.start), 6);
       if (t.kind === "reel_moment") expect(t.expected_encode_seconds).toBeCloseTo(t.end - t.start + t.teasers.reduce((s, x) => s + x.end - x.start, 0), 6);
     }
@@ -203,7 +206,7 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     // source is far more compressible than a real one: ~0.7 Mb/s at 720p, where Twitch sends ~6), and the whole
     // sample a fraction of the source segments the job's render tasks download.
     const sameInSource = truth.renditions.chunked.filter((x) => sampled.some((s) => s.endsWith(`/${x.file}`))).reduce((s, x) => s + x.bytes, 0);
-    const ranges = plan.tasks.flatMap((t) => (t.kind === "reel_moment" || t.kind === "short" ? [{ start: t.start, end: t.end }] : []));
+    const ranges = unitTasks(plan.tasks).flatMap((t) => (t.kind === "reel_moment" || t.kind === "short" ? [{ start: t.start, end: t.end }] : []));
     const covering = truth.renditions.chunked.filter((x) => ranges.some((r) => x.start < r.end + 0.5 && x.start + x.duration > r.start - 0.5)).reduce((s, x) => s + x.bytes, 0);
     console.log(`facecam sample: ${sampled.length} segments of 160p30, ${sampleBytes} bytes; the same segments of the source ${sameInSource}; the source segments the tasks need ${covering}; analysis stages ${JSON.stringify(stats.stageSeconds)}; audio ${stats.bytesDownloaded.audio} bytes`);
     expect(sampleBytes).toBeLessThan(0.8 * sameInSource);
@@ -257,7 +260,7 @@ describe("the facecam of split shorts", () => {
       const { plan, stats } = await analyse(WITH_160P_ID, { num_shorts: 1, final_video_length_minutes: 1, parameters: { shorts_crop_mode: "split" } });
       expect(plan.facecam).toEqual({ x: 0, y: 0, w: 0.25, h: 0.25, found: "default", confidence: 0 });
       expect(stats.facecamSample).toMatchObject({ rendition: "160p30" });
-      expect(plan.tasks.map((t) => t.kind)).toContain("short");
+      expect(unitTasks(plan.tasks).map((t) => t.kind)).toContain("short");
     } finally {
       for (const f of files) twitch.failSegment(f, 0);
     }
@@ -274,7 +277,7 @@ describe("the facecam of split shorts", () => {
 describe("a shorts-only job (compilation disabled) on a VOD with one video rendition", () => {
   it("plans the shorts and no reel, lists the profile's moments, and samples the facecam from the only rendition", async () => {
     const { plan, served, stats } = await analyse(SOURCE_ID, { compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 2, parameters: { shorts_crop_mode: "split", max_highlight_duration: 25 } });
-    expect(plan.tasks.map((t) => t.kind)).toEqual(["short", "short"]);
+    expect(unitTasks(plan.tasks).map((t) => t.kind)).toEqual(["short", "short"]);
     expect(plan.reels).toEqual([]);
     expect(plan.moments.filter((m) => m.highlight).length).toBeGreaterThanOrEqual(2);
     expect(stats.facecamSample?.rendition).toBe("chunked");

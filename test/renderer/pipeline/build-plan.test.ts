@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JobPlan } from "../../../common/contract/job-plan";
+import { JobPlan, unitTasks } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
 import { buildJobPlan, type Analysis } from "../../../render-container/src/pipeline/build-plan";
 import { buildRenderPlan } from "../../../render-container/src/pipeline/render-plan";
@@ -140,14 +140,27 @@ describe("buildJobPlan", () => {
     );
     const plan = buildJobPlan(a);
     expect(JobPlan.parse(plan)).toEqual(plan);
-    expect(plan.tasks.map((t) => t.id)).toEqual(["reel-balanced-m01", "reel-balanced-m02", "reel-balanced-m03", "reel-balanced-join", "reel-audience-m01", "reel-audience-m02", "reel-audience-join", "short-01", "short-02"]);
-    const tasks = Object.fromEntries(plan.tasks.map((t) => [t.id, t]));
+    expect(unitTasks(plan.tasks).map((t) => t.id).sort()).toEqual(["reel-audience-join", "reel-audience-m01", "reel-audience-m02", "reel-balanced-join", "reel-balanced-m01", "reel-balanced-m02", "reel-balanced-m03", "short-01", "short-02"]);
+    // Each short lies in a reel moment's stretch: the two are one task, downloading that stretch once. The
+    // heaviest task comes first, the joins last, each waiting for the tasks that make its parts.
+    expect(plan.tasks.map((t) => (t.kind === "clip_group" ? t.members.map((m) => m.id) : t.id))).toEqual([
+      ["reel-audience-m02", "short-02"],
+      ["reel-balanced-m02", "short-01"],
+      "reel-audience-m01",
+      "reel-balanced-m01",
+      "reel-balanced-m03",
+      "reel-balanced-join",
+      "reel-audience-join",
+    ]);
+    const group = plan.tasks.find((t) => t.kind === "clip_group" && t.members.some((m) => m.id === "short-01"))!;
+    expect(group).toMatchObject({ id: "clips-01", expected_encode_seconds: 43 + 50 });
+    const tasks = Object.fromEntries(unitTasks(plan.tasks).map((t) => [t.id, t]));
     // Balanced teasers: best first (0.9 at 330, then 0.7 at 502) at positions 0 and 1, then the moments in time order.
     expect(tasks["reel-balanced-m02"]).toMatchObject({ position: 3, teasers: [{ position: 0, start: 328.5, end: 331.5 }] });
     expect(tasks["reel-balanced-m03"]).toMatchObject({ position: 4, teasers: [{ position: 1, start: 500.5, end: 503.5 }] });
     expect(tasks["reel-balanced-m01"]).toMatchObject({ position: 2, teasers: [], expected_encode_seconds: 30 });
     expect(tasks["reel-balanced-m02"]!.expected_encode_seconds).toBeCloseTo(43, 6);
-    expect(tasks["reel-balanced-join"]).toMatchObject({ kind: "reel_join", depends_on: ["reel-balanced-m01", "reel-balanced-m02", "reel-balanced-m03"], pieces: 5, thumbnail_at: 1, title: "balanced reel" });
+    expect(tasks["reel-balanced-join"]).toMatchObject({ kind: "reel_join", depends_on: ["reel-balanced-m01", "clips-01", "reel-balanced-m03"], pieces: 5, thumbnail_at: 1, title: "balanced reel" });
     // Title cards carry the moment's title; the manual moment keeps its range.
     expect(tasks["reel-audience-m02"]).toMatchObject({ snap: null, title_text: expect.stringMatching(/^title m/) });
     expect(tasks["reel-audience-m01"]).toMatchObject({ snap: { min_start: 0, max_end: 600 } });
@@ -170,8 +183,8 @@ describe("buildJobPlan", () => {
     // No cold open, no title cards: the first moment's peak makes the thumbnail, and nothing is drawn over the pieces.
     const join = plan.tasks.find((t) => t.id === "reel-balanced-join");
     expect(join).toMatchObject({ thumbnail_at: 20, pieces: 3 });
-    expect(plan.tasks.filter((t) => t.kind === "reel_moment").every((t) => t.kind === "reel_moment" && t.title_text === null && t.teasers.length === 0)).toBe(true);
-    expect(plan.tasks.filter((t) => t.kind === "short").every((t) => t.kind === "short" && t.title_text === null)).toBe(true);
+    expect(unitTasks(plan.tasks).filter((t) => t.kind === "reel_moment").every((t) => t.kind === "reel_moment" && t.title_text === null && t.teasers.length === 0)).toBe(true);
+    expect(unitTasks(plan.tasks).filter((t) => t.kind === "short").every((t) => t.kind === "short" && t.title_text === null)).toBe(true);
   });
 
   it("plans only shorts when compilation is disabled", () => {

@@ -38,7 +38,8 @@ beforeAll(async () => {
 const videoSegmentsServed = () =>
   twitchServer()
     .stats.segmentsServed.filter((p) => p.includes("/chunked/"))
-    .map((p) => Number(path.basename(p, ".ts")))
+    // "5.ts", or "5-muted.ts" where the VOD's audio is muted.
+    .map((p) => Number.parseInt(path.basename(p), 10))
     .sort((a, b) => a - b);
 
 // A moment starting 1.5 s after the scene cut at 30 s; a teaser snippet inside it.
@@ -245,4 +246,56 @@ describe("a short task whose recogniser fails", () => {
       await api.close();
     }
   }, 180_000);
+});
+
+describe("a clip_group task (the same moment in two reels and a short around its peak)", () => {
+  let store: string;
+  let result: TaskResult;
+  let served: number[];
+  let progress: Awaited<ReturnType<typeof taskContext>>["progress"];
+  const snap = { min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 };
+  const balanced: ReelMomentTask = { ...momentTask(snap), teasers: [] };
+  const audience: ReelMomentTask = { ...momentTask(snap), id: "reel-audience-m1", run_name: "audience", moment_id: "m2", title_text: "Chat lost it", teasers: [] };
+  const short: ShortTask = {
+    kind: "short", id: "short-01", index: 1, moment_id: "m3", start: 29, end: 49, peak: 38, snap: true, title_text: null,
+    title: "The synthetic play", description: "A short.", tags: ["short"], expected_encode_seconds: 50,
+  };
+  beforeAll(async () => {
+    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    const group = { kind: "clip_group" as const, id: "clips-01", members: [balanced, audience, short], expected_encode_seconds: 13.5 * 2 + 50 };
+    const plan = handMadePlan("job_tasks", DURATION, [m1, planMoment("m2", 31.5, 45, 38, { profile: "audience" }), planMoment("m3", 29, 49, 38)], [group]);
+    const run = await taskContext(store);
+    twitchServer().stats.reset();
+    result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "clips-01"), run.ctx, SETTINGS));
+    served = videoSegmentsServed();
+    progress = run.progress;
+  }, 300_000);
+
+  it("downloads the stretch its members share once", () => {
+    // Moments [29, 47.5] with room to snap and the short [27.5, 50.5]: segments 2, 3, 4 and 5 (muted), each fetched once.
+    expect(served).toEqual([2, 3, 4, 5]);
+  });
+
+  it("returns each member's own result, in the members' order, as each would alone", async () => {
+    if (result.kind !== "clip_group") throw new Error(result.kind);
+    expect(result.results.map((r) => r.kind)).toEqual(["reel_moment", "reel_moment", "short"]);
+    const [b, a, s] = result.results;
+    if (b?.kind !== "reel_moment" || a?.kind !== "reel_moment" || s?.kind !== "short") throw new Error("kinds");
+    // Both reel moments snap to the scene cut at 30 s on the shared video; the short nudges its start there too.
+    for (const r of [b, a]) expect(r.moment.start).toBeCloseTo(30, 1);
+    expect([b.moment.id, a.moment.id, s.moment.id]).toEqual(["m1", "m2", "m3"]);
+    expect(s.moment.start).toBeCloseTo(30, 1);
+    expect(b.parts.map((p) => p.name)).toEqual([reelPartName("balanced", 1)]);
+    expect(a.parts.map((p) => p.name)).toEqual([reelPartName("audience", 1)]);
+    expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect((await probeMedia(path.join(store, "short-01.mp4"))).video).toMatchObject({ width: 1080, height: 1920 });
+    for (const name of ["part-audience-001.mp4", "part-balanced-001.mp4"]) expect((await probeMedia(path.join(store, name))).durationSeconds).toBeCloseTo(15, 0);
+  });
+
+  it("reports one bar for the group, 0..1 and never backwards", () => {
+    const fractions = progress.map((p) => p.fraction);
+    expect(fractions).toEqual([...fractions].sort((x, y) => x - y));
+    expect(fractions.at(-1)).toBe(1);
+    expect(progress.map((p) => p.stage)).toContain("rendering_shorts");
+  });
 });

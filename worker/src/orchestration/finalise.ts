@@ -51,5 +51,7 @@ export function filesOf(result: TaskResult): { name: string; size_bytes: number 
     case "reel_join":
     case "short":
       return result.artifacts;
+    case "clip_group":
+      return result.results.flatMap(filesOf);
   }
 }

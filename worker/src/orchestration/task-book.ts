@@ -63,8 +63,13 @@ function labelOf(spec: RenderTaskSpec, plan: JobPlan): string {
       const n = (reel?.moment_ids.indexOf(spec.moment_id) ?? -1) + 1;
       return `the ${spec.run_name} reel (moment ${n > 0 ? n : spec.moment_id})`;
     }
+    case "clip_group":
+      // "the balanced reel (moment 2), the audience reel (moment 1) and short 3": what a failure message names.
+      return listed(spec.members.map((m) => labelOf(m, plan)));
   }
 }
+
+const listed = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
 /** One record per render task of the plan; joins wait for their moments. */
 export function renderTasksOf(plan: JobPlan): TaskRecord[] {

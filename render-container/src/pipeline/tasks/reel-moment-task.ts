@@ -2,18 +2,17 @@ import path from "node:path";
 import { reelPartName, type ReelMomentTask, type ReelPart, type TaskResult } from "../../../../common/contract/job-plan";
 import { renderReelPiece } from "../../render";
 import { mapLimit } from "../../render/pool";
-import { BOUNDARY_RULES, refineMoments } from "../../selection";
+import { refineMoments } from "../../selection";
 import type { Moment } from "../../selection/types";
-import type { ClipSource } from "../../source";
 import { clipFor } from "./clips";
 import { TaskProgress } from "../task-progress";
-import { downloadTaskVideo, planMoment, sceneCutsIn, type RenderTaskRun } from "./task-source";
+import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRun, type TaskVideo } from "./task-source";
 
 /**
  * One moment of a reel: snaps its edges to scene cuts inside the task's snap window (the rules of refineMoments),
  * encodes the moment's piece and the teaser snippets cut from it, and uploads each as a reel part for the join.
  */
-export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask): Promise<Extract<TaskResult, { kind: "reel_moment" }>> {
+export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask, shared?: TaskVideo): Promise<Extract<TaskResult, { kind: "reel_moment" }>> {
   const { ctx, plan } = run;
   const progress = new TaskProgress(
     {
@@ -25,14 +24,13 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
     },
     ctx.progress,
   );
-  const tol = BOUNDARY_RULES.cutToleranceSeconds;
-  // Snapping moves an edge by at most the cut tolerance, never outside the window: that much more is downloaded.
-  const range = task.snap ? { start: Math.max(task.snap.min_start, task.start - tol), end: Math.min(task.snap.max_end, task.end + tol) } : { start: task.start, end: task.end };
-  const teaserRanges = task.teasers.map((t) => ({ start: t.start, end: t.end }));
-  const clips = await downloadTaskVideo(run, [range, ...teaserRanges], (step, f) => progress.report(step, f));
+  // In a group the video is already here (shared with the group's other members); alone, the task fetches its own.
+  const video = shared ?? taskVideo(await downloadTaskVideo(run, clipRanges(task), (step, f) => progress.report(step, f)), ctx.signal);
+  progress.report("downloading", 1);
+  const clips = video.clips;
 
   progress.report("snapping", 0);
-  const snapped = task.snap ? await snapMoment(run, task, clips) : { start: task.start, end: task.end };
+  const snapped = task.snap ? await snapMoment(run, task, video) : { start: task.start, end: task.end };
   progress.report("snapping", 1);
   if (snapped.start !== task.start || snapped.end !== task.end) ctx.log.info("moment snapped to scene cuts", { moment: task.moment_id, from: [task.start, task.end], to: [snapped.start, snapped.end] });
 
@@ -75,12 +73,12 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
  * The moment's edges on the scene cuts found on its own video: today's refineMoments rules for one moment, its
  * coverage being what was downloaded inside the snap window (which keeps it clear of its reel's neighbours).
  */
-async function snapMoment(run: RenderTaskRun, task: ReelMomentTask, clips: readonly ClipSource[]): Promise<{ start: number; end: number }> {
+async function snapMoment(run: RenderTaskRun, task: ReelMomentTask, video: TaskVideo): Promise<{ start: number; end: number }> {
   const snap = task.snap!;
   const m = planMoment(run.plan, task.moment_id);
   const moment: Moment = { start: task.start, end: task.end, peak: m.peak, score: m.score, profile: m.profile, source: m.source, label: m.label, signals: m.signals };
-  const cuts = await sceneCutsIn(clips, run.ctx.signal);
-  const clip = clipFor(clips, task.start, task.end);
+  const cuts = await video.sceneCuts();
+  const clip = clipFor(video.clips, task.start, task.end);
   const coverage = { start: Math.max(clip.media_start_seconds, snap.min_start), end: Math.min(clip.media_end_seconds, snap.max_end) };
   const limits = { minDuration: snap.min_duration, maxDuration: snap.max_duration, durationSeconds: run.plan.source.duration_seconds };
   const [refined] = refineMoments([moment], cuts, limits, () => coverage);

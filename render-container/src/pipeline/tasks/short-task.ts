@@ -8,17 +8,17 @@ import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render
 import type { Moment } from "../../selection/types";
 import type { ClipSource } from "../../source";
 import { artifactNames } from "../artifact-names";
-import { clipFor, refineShort, SHORT_SNAP_SECONDS } from "./clips";
+import { clipFor, refineShort } from "./clips";
 import { shortOptions } from "../stages/render-options";
 import { TaskProgress } from "../task-progress";
-import { downloadTaskVideo, planMoment, sceneCutsIn, type RenderTaskRun } from "./task-source";
+import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRun, type TaskVideo } from "./task-source";
 
 /**
  * One vertical short: nudges its start to a nearby scene cut (automatic shorts), transcribes its own range from
  * its downloaded video, renders it with the plan's facecam region and its title, and uploads the video, its .srt
  * sidecar and its thumbnail, as today's whole-job path does.
  */
-export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise<Extract<TaskResult, { kind: "short" }>> {
+export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?: TaskVideo): Promise<Extract<TaskResult, { kind: "short" }>> {
   const { ctx, plan, req } = run;
   const progress = new TaskProgress(
     {
@@ -33,12 +33,13 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask): Promise
     ctx.progress,
   );
   const m = planMoment(plan, task.moment_id);
-  const pad = task.snap ? SHORT_SNAP_SECONDS : 0;
-  const clips = await downloadTaskVideo(run, [{ start: task.start - pad, end: task.end + pad }], (step, f) => progress.report(step, f));
-  const clip = clipFor(clips, task.start, task.end);
+  // In a group the video is already here (shared with the group's other members); alone, the task fetches its own.
+  const fetched = shared ?? taskVideo(await downloadTaskVideo(run, clipRanges(task), (step, f) => progress.report(step, f)), ctx.signal);
+  progress.report("downloading", 1);
+  const clip = clipFor(fetched.clips, task.start, task.end);
 
   progress.report("snapping", 0);
-  const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await sceneCutsIn(clips, ctx.signal), clip) : { start: task.start, end: task.end, peak: task.peak };
+  const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await fetched.sceneCuts(), clip) : { start: task.start, end: task.end, peak: task.peak };
   progress.report("snapping", 1);
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl);

@@ -1,8 +1,10 @@
 import path from "node:path";
-import type { JobPlan, RenderTaskRequest } from "../../../../common/contract/job-plan";
+import type { ClipTask, JobPlan, RenderTaskRequest } from "../../../../common/contract/job-plan";
 import { detectSceneCuts } from "../../analysis";
+import { BOUNDARY_RULES } from "../../selection";
 import { downloadCoveringSegments, resolveVideoRendition, type ClipSource, type TimeRange } from "../../source";
 import type { TaskContext } from "../types";
+import { SHORT_SNAP_SECONDS } from "./clips";
 
 /** What a render task needs from the request besides its own spec: the job, its plan, its context, its settings. */
 export interface RenderTaskRun {
@@ -53,6 +55,32 @@ export async function downloadTaskVideo(run: RenderTaskRun, ranges: readonly Tim
   });
   ctx.log.info("task video fetched", { clips: clips.length, bytes: clips.reduce((s, c) => s + c.bytes, 0) });
   return clips;
+}
+
+/**
+ * A clip task's downloaded video, possibly shared with the other members of its group: the clips and their
+ * scene cuts, found once however many members ask.
+ */
+export interface TaskVideo {
+  clips: ClipSource[];
+  sceneCuts(): Promise<number[]>;
+}
+
+export function taskVideo(clips: ClipSource[], signal: AbortSignal): TaskVideo {
+  let cuts: Promise<number[]> | null = null;
+  return { clips, sceneCuts: () => (cuts ??= sceneCutsIn(clips, signal)) };
+}
+
+/** The VOD ranges a clip task needs: its range with room to snap, and (reel moments) its teaser snippets. */
+export function clipRanges(task: ClipTask): TimeRange[] {
+  if (task.kind === "short") {
+    const pad = task.snap ? SHORT_SNAP_SECONDS : 0;
+    return [{ start: task.start - pad, end: task.end + pad }];
+  }
+  // Snapping moves an edge by at most the cut tolerance, never outside the window: that much more is downloaded.
+  const tol = BOUNDARY_RULES.cutToleranceSeconds;
+  const range = task.snap ? { start: Math.max(task.snap.min_start, task.start - tol), end: Math.min(task.snap.max_end, task.end + tol) } : { start: task.start, end: task.end };
+  return [range, ...task.teasers.map((t) => ({ start: t.start, end: t.end }))];
 }
 
 /** Scene cuts in VOD seconds found on the downloaded clips (keyframes only), sorted. */
