@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { JobPlan, RenderTaskRequest, RenderTaskSpec, TaskResult } from "../common/contract/job-plan";
+import { unitTasks, type JobPlan, type RenderTaskRequest, type RenderTaskSpec, type TaskResult } from "../common/contract/job-plan";
 import { finaliseJob } from "../common/plan/finalise";
 import { localRenderJob } from "../dev/render-cli/local-job";
 import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
@@ -169,8 +169,10 @@ async function main(): Promise<void> {
     const sumWall = all.reduce((s, r) => s + r.wall_s, 0);
     // Critical path: analysis, then the longest chain (a short, or a reel's slowest moment then its join).
     const byId = new Map(runs.map((r) => [r.id, r]));
+    // Chains: each join after its slowest dependency (a reel moment or a clip group), and every task no join waits for.
+    const awaited = new Set(plan.tasks.flatMap((t) => (t.kind === "reel_join" ? t.depends_on : [])));
     const chains = plan.tasks
-      .filter((t) => t.kind !== "reel_moment")
+      .filter((t) => !awaited.has(t.id))
       .map((t) => (t.kind === "reel_join" ? [t.depends_on.map((d) => byId.get(d)!).sort((a, b) => onInstance(b) - onInstance(a))[0]!, byId.get(t.id)!] : [byId.get(t.id)!]));
     const longest = chains.sort((a, b) => b.reduce((s, r) => s + onInstance(r), 0) - a.reduce((s, r) => s + onInstance(r), 0))[0] ?? [];
     const path_ = [analysis, ...longest];
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
     const critical = criticalOn(INSTANCE.vcpu);
     const bytes = all.reduce((s, r) => s + r.bytes.audio + r.bytes.video, 0);
     console.log("");
-    console.log(`tasks: ${all.length} (1 analysis + ${runs.length} render); CPU sum ${fmt(sumCpu)} s, wall sum ${fmt(sumWall)} s`);
+    const count = (kind: string) => plan.tasks.filter((t) => t.kind === kind).length;
+    const grouped = plan.tasks.flatMap((t) => (t.kind === "clip_group" ? [t.members.length] : []));
+    console.log(`tasks: ${all.length} (1 analysis + ${runs.length} render: ${count("clip_group")} clip groups of ${grouped.join("/")} pieces, ${count("reel_moment")} lone reel moments, ${count("short")} lone shorts, ${count("reel_join")} joins; ${unitTasks(plan.tasks).length - count("reel_join")} pieces in all); CPU sum ${fmt(sumCpu)} s, wall sum ${fmt(sumWall)} s`);
     console.log(`critical path: ${path_.map((r) => r.id).join(" -> ")}: ${fmt(path_.reduce((s, r) => s + cpuOf(r), 0))} CPU s`);
     console.log(`bytes downloaded over all tasks: ${fmt(bytes / 1e6)} MB as the tasks counted them; served by the Twitch stand-in: ${fmt(minimum.downloaded / 1e6)} MB = ${(minimum.downloaded / (minimum.audio + minimum.video)).toFixed(3)} x (audio rendition ${fmt(minimum.audio / 1e6)} MB + covering video ${fmt(minimum.video / 1e6)} MB)   [target <= 1.10]`);
     for (const [name, vcpu] of Object.entries(VCPU).filter(([, v]) => v >= 0.5)) console.log(`predicted on ${name} (${vcpu} vCPU), enough instances, ${CONTAINER_START_S} s start allowance per step: ${fmt(criticalOn(vcpu))} s`);

@@ -84,6 +84,35 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
     expect(kinds.filter((k) => k === "job.completed")).toHaveLength(1);
   });
 
+  it("runs a clip group (a moment and a short sharing their video) as one task, the join after it, and finalises its members", async () => {
+    const started = await startedTaskJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+    const plan = testPlan(started.ack.id);
+    const [m01, m02, join, short] = plan.tasks;
+    if (m02?.kind !== "reel_moment" || short?.kind !== "short" || join?.kind !== "reel_join") throw new Error("test plan");
+    const shortInM02 = { ...short, start: 405, end: 435, peak: 420 };
+    plan.tasks = [m01!, { kind: "clip_group", id: "clips-01", members: [m02, shortInM02], expected_encode_seconds: 40 + 75 }, { ...join, depends_on: ["reel-balanced-m01", "clips-01"] }];
+    await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan } });
+
+    const [first, group] = await Promise.all([waitForStart(started.ack.id, "reel-balanced-m01"), waitForStart(started.ack.id, "clips-01")]);
+    expect(group.task.kind).toBe("clip_group");
+    expect((await taskOf(started.ack.id, "clips-01")).label).toBe("the balanced reel (moment 2) and short 1");
+    await completeRenderTask(first);
+    // The join waits for the group, which makes one of its parts.
+    expect((await taskOf(started.ack.id, "reel-balanced-join")).state).toBe("waiting");
+    await completeRenderTask(group);
+    await completeRenderTask(await waitForStart(started.ack.id, "reel-balanced-join"));
+
+    expect(await record(acct.api_key, started.ack.id)).toMatchObject({ status: "completed", refunded_credits: 0 });
+    expect(await r2Keys(started.ack.id)).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    const stored = JSON.parse(await (await env.ARTIFACTS.get(`jobs/${started.ack.id}/manifest.json`))!.text()) as Manifest;
+    // The group's reel moment reports its snapped edges like a lone one.
+    expect(stored.highlights.map((h) => [h.start, h.end])).toEqual([
+      [99.5, 130.5],
+      [399.5, 440.5],
+    ]);
+    expect(stored.summary).toMatchObject({ total_videos: 2, total_shorts: 1 });
+  });
+
   it("retries a failed render task alone, and the job completes with every output", async () => {
     const { ack } = await plannedJob();
     const starts = await Promise.all(RENDER_TASKS.map((id) => waitForStart(ack.id, id)));
