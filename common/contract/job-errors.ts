@@ -18,6 +18,7 @@ export const JOB_ERROR_CODES = {
   no_highlights_found: "no moment beat highlight_min_score and there were no manual highlights",
   artifacts_missing: "the renderer reported files that storage does not hold",
   renderer_stalled: "the renderer stopped reporting for WATCHDOG_SECONDS",
+  renderer_interrupted: "the renderer was stopped (a rollout or an eviction) while it rendered the whole job in one process (RENDER_MODE=job); fanned-out tasks are retried instead",
   dispatch_failed: "the renderer did not accept the job after the queue's retries",
   queue_unavailable: "POST /jobs could not queue the job (it answered 503; nothing was charged)",
   render_failed: "an internal rendering error",

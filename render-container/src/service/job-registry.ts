@@ -7,6 +7,9 @@ import type { Logger } from "../log";
 import { JobError, toJobError } from "../pipeline/job-error";
 import type { JobRunner } from "../pipeline/types";
 
+/** The abort reason of a shutdown, told apart from a cancel. */
+const INTERRUPTED = new Error("renderer shutting down");
+
 interface RunningJob {
   controller: AbortController;
   done: Promise<void>;
@@ -54,7 +57,12 @@ export class JobRegistry {
         outcome = "completed";
         log.info("job completed", { artifacts: result.artifacts.length });
       } catch (err) {
-        if (controller.signal.aborted) {
+        if (controller.signal.reason === INTERRUPTED) {
+          // Stopped from outside mid-job: say so at once (the job fails with a full refund) rather than leave
+          // the Worker's watchdog to find out ten minutes later.
+          log.warn("job interrupted by a shutdown");
+          await reporter.failed("renderer_interrupted", "The renderer was stopped (a rollout or an eviction) before the job finished.");
+        } else if (controller.signal.aborted) {
           outcome = "cancelled";
           log.info("job cancelled");
         } else {
@@ -90,7 +98,13 @@ export class JobRegistry {
     return this.running.size;
   }
 
+  /** The process is being stopped (SIGTERM): every running job reports renderer_interrupted, then stops. */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.running.keys()].map((id) => this.cancel(id)));
+    await Promise.all(
+      [...this.running.values()].map(async (job) => {
+        job.controller.abort(INTERRUPTED);
+        await job.done;
+      }),
+    );
   }
 }

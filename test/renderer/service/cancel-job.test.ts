@@ -45,9 +45,12 @@ async function waitUntilBusy(c: CancelCase, events: JobEvent[], status: () => st
   }
 }
 
-/** Starts a real job on a registry, cancels it once `busy` holds, and checks what cancel promises. */
-async function cancelWhen(jobId: string, c: CancelCase) {
-  const events: JobEvent[] = [];
+/**
+ * Starts a real job on a registry, cancels it once `busy` holds (or stops the registry as a SIGTERM does), and
+ * checks what cancel promises.
+ */
+async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdown" = "cancel") {
+  const events: (JobEvent & { error?: { code: string; message: string } })[] = [];
   const callbacks = await startRecorder((q, res) => {
     if (q.url.startsWith("/events")) events.push(JSON.parse(q.body.toString()));
     res.writeHead(200).end();
@@ -75,12 +78,19 @@ async function cancelWhen(jobId: string, c: CancelCase) {
     await waitUntilBusy({ ...c, busy }, events, () => registry.status(job.job_id));
     expect(existsSync(workDir)).toBe(true);
 
-    expect(await registry.cancel(job.job_id)).toBe(true);
+    if (how === "shutdown") {
+      await registry.shutdown();
+      // Stopped from outside, the job says so at once (the Worker fails it with a full refund), then nothing more.
+      expect(events.at(-1)).toMatchObject({ type: "failed", error: { code: "renderer_interrupted", message: "The renderer was stopped (a rollout or an eviction) before the job finished." } });
+      expect(registry.status(job.job_id)).toBe("failed");
+    } else {
+      expect(await registry.cancel(job.job_id)).toBe(true);
+      expect(registry.status(job.job_id)).toBe("cancelled");
+    }
     // When cancel returns, the job's processes are gone and so is its disk.
     expect(children()).toEqual([]);
     expect(existsSync(workDir)).toBe(false);
     expect(readdirSync(workRoot)).toEqual([]);
-    expect(registry.status(job.job_id)).toBe("cancelled");
     // A held video download was stopped too: the job closed those requests unanswered.
     if (c.holdVideoDownload) {
       await expect.poll(videoRequestsOpen, { timeout: 5000 }).toBe(0);
@@ -89,7 +99,7 @@ async function cancelWhen(jobId: string, c: CancelCase) {
     const sent = events.length;
     await new Promise((r) => setTimeout(r, 300));
     expect(events.length).toBe(sent);
-    expect(events.map((e) => e.type)).not.toContain("failed");
+    if (how === "cancel") expect(events.map((e) => e.type)).not.toContain("failed");
     expect(events.map((e) => e.type)).not.toContain("completed");
   } finally {
     await registry.shutdown();
@@ -125,5 +135,13 @@ describe("cancelling a real job on the renderer service", () => {
       busy: (events) => reached(events, "downloading_video"),
       missed: (events) => (reached(events, "rendering_shorts") ? "the video download finished before the cancel" : null),
     });
+  }, 180_000);
+
+  it("on a shutdown (SIGTERM) mid-analysis: reports renderer_interrupted, then stops like a cancel", async () => {
+    await cancelWhen(
+      "job_shutdown_analysis",
+      { busy: (events) => reached(events, "analysing") && hasChild("ffmpeg"), missed: (events) => (reached(events, "uploading") ? "the job got to its uploads before the shutdown" : null) },
+      "shutdown",
+    );
   }, 180_000);
 });
