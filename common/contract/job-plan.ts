@@ -38,6 +38,12 @@ export const PlanMoment = z.object({
   story: z.string(),
   /** A profile's chosen moment, listed in the manifest's `highlights` (a short's own pick that is no profile's moment is not). */
   highlight: z.boolean(),
+  /**
+   * The profane words chat typed during the moment (and its reaction tail), lowercased: all of the chat a render
+   * task needs, since a swear word is burned into a caption only when chat has it too. Absent in plans made
+   * before it existed.
+   */
+  chat_profanity: z.array(z.string()).default([]),
 });
 export type PlanMoment = z.infer<typeof PlanMoment>;
 

@@ -36,9 +36,9 @@ export function testPlan(jobId: string): JobPlan {
     captions: { burn: true, language: "en" },
     facecam: null,
     moments: [
-      { id: "m1", profile: "balanced", start: 100, end: 130, peak: 120, score: 0.9, source: "auto", label: null, signals: signals(0.9), title: "The clutch", story: "A last-second clutch", highlight: true },
-      { id: "m2", profile: "balanced", start: 400, end: 440, peak: 420, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: "The fall", story: "Chat loses it over a fall", highlight: true },
-      { id: "m3", profile: "balanced", start: 900, end: 930, peak: 915, score: 0.7, source: "auto", label: null, signals: signals(0.7), title: "Short pick", story: "Only a short", highlight: false },
+      { id: "m1", profile: "balanced", start: 100, end: 130, peak: 120, score: 0.9, source: "auto", label: null, signals: signals(0.9), title: "The clutch", story: "A last-second clutch", highlight: true, chat_profanity: [] },
+      { id: "m2", profile: "balanced", start: 400, end: 440, peak: 420, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: "The fall", story: "Chat loses it over a fall", highlight: true, chat_profanity: [] },
+      { id: "m3", profile: "balanced", start: 900, end: 930, peak: 915, score: 0.7, source: "auto", label: null, signals: signals(0.7), title: "Short pick", story: "Only a short", highlight: false, chat_profanity: [] },
     ],
     reels: [{ run_name: "balanced", moment_ids: ["m1", "m2"], title: "Best of the night", ...texts }],
     shorts: [{ index: 1, moment_id: "m3", title: "Short pick", ...texts }],

@@ -75,6 +75,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     render: selection.plan,
     texts: written.texts,
     facecam: facecam?.choice ?? null,
+    comments: source.comments,
     warnings: [...source.warnings, ...(selection.chosen.warnings ?? []), ...written.transcripts.warnings, ...written.texts.warnings],
   });
   if (stats) {

@@ -1,12 +1,14 @@
 import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type RenderTaskSpec, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
+import type { ChatComment } from "../../../common/twitch";
+import { profaneWords } from "../captions/profanity";
 import type { FacecamChoice } from "../render";
 import type { Moment } from "../selection/types";
 import type { RenderPlan } from "./render-plan";
 import { groupClipTasks } from "./group-clips";
 import { snapWindows } from "./snap-windows";
 import type { Chosen } from "./stages/choose-moments";
-import type { WrittenTexts } from "./stages/write-texts";
+import { commentsDuring, type WrittenTexts } from "./stages/write-texts";
 
 /** Everything the analysis found, in one object: what buildJobPlan turns into the job's plan. */
 export interface Analysis {
@@ -27,6 +29,8 @@ export interface Analysis {
   texts: WrittenTexts;
   /** The split shorts' facecam; null when no short is split. */
   facecam: FacecamChoice | null;
+  /** The VOD's chat (what a moment's chat_profanity is read from). */
+  comments: readonly ChatComment[];
   warnings: string[];
 }
 
@@ -78,6 +82,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     title: texts.moments.get(m)?.title ?? "",
     story: texts.moments.get(m)?.story ?? "",
     highlight: highlights.has(m),
+    chat_profanity: [...new Set(commentsDuring(a.comments, m.start, m.end).flatMap((c) => profaneWords(c.text)))].sort(),
   }));
 
   const tasks: RenderTaskSpec[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JobPlan, unitTasks } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
+import type { ChatComment } from "../../../common/twitch";
 import { buildJobPlan, type Analysis } from "../../../render-container/src/pipeline/build-plan";
 import { buildRenderPlan } from "../../../render-container/src/pipeline/render-plan";
 import { snapWindows } from "../../../render-container/src/pipeline/snap-windows";
@@ -123,9 +124,13 @@ describe("buildJobPlan", () => {
       render,
       texts: textsFor(momentsByProfile, shorts, render.shorts.length),
       facecam: null,
+      comments: chat,
       warnings: ["w1"],
     };
   };
+  const comment = (at: number, text: string): ChatComment => ({ id: `c${at}`, offset_seconds: at, commenter_login: "v", commenter_name: "V", text, emote_count: 0, fragments: [] });
+  // Swearing in chat during the balanced moment at 300-340 (and its reaction tail), and long after it.
+  const chat = [comment(310, "what the FUCK"), comment(345, "holy shit lol"), comment(346, "fuck fuck"), comment(700, "damn")];
 
   const balanced = [moment(100, 130, 0.6, { peak: 120 }), moment(300, 340, 0.9, { peak: 330 }), moment(500, 525, 0.7, { peak: 502 })];
   const audience = [moment(200, 230, 0.8, { profile: "audience", peak: 215 }), moment(600, 640, 0.4, { profile: "audience", source: "manual" })];
@@ -166,6 +171,15 @@ describe("buildJobPlan", () => {
     expect(tasks["reel-audience-m01"]).toMatchObject({ snap: { min_start: 0, max_end: 600 } });
     expect(tasks["short-01"]).toMatchObject({ kind: "short", index: 1, start: 320, end: 340, peak: 330, snap: true, title_text: "short 1", expected_encode_seconds: 50 });
     expect(tasks["short-02"]).toMatchObject({ snap: false, start: 600, end: 640 });
+  });
+
+  it("gives each moment the profane words chat typed during it (what a short's captions need to show one)", () => {
+    const plan = buildJobPlan(analysis({ run_profiles: ["balanced"], executed_profiles: ["balanced"], num_shorts: 0 }, { balanced }, []));
+    expect(plan.moments.map((m) => [m.start, m.chat_profanity])).toEqual([
+      [100, []],
+      [300, ["fuck", "shit"]],
+      [500, []],
+    ]);
   });
 
   it("lists every moment with its texts once, marking the profiles' moments as highlights", () => {

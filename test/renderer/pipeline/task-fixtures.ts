@@ -11,7 +11,7 @@ import { signals } from "./plan-fixtures";
 
 /** A plan moment of the balanced profile, as an analysis would write it. */
 export function planMoment(id: string, start: number, end: number, peak: number, o: Partial<PlanMoment> = {}): PlanMoment {
-  return { id, profile: "balanced", start, end, peak, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: `Moment ${id}`, story: `What happened in ${id}.`, highlight: true, ...o };
+  return { id, profile: "balanced", start, end, peak, score: 0.8, source: "auto", label: null, signals: signals(0.8), title: `Moment ${id}`, story: `What happened in ${id}.`, highlight: true, chat_profanity: [], ...o };
 }
 
 /** A hand-made job plan on the synthetic VOD's source rendition ("chunked"), with the given moments and tasks. */

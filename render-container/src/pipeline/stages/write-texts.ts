@@ -20,8 +20,13 @@ function topCounts(values: string[], limit: number): string[] {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([v]) => v);
 }
 
+/** Chat messages typed during a moment or in the reaction tail after it. */
+export function commentsDuring(comments: readonly ChatComment[], start: number, end: number): ChatComment[] {
+  return comments.filter((c) => c.offset_seconds >= start && c.offset_seconds <= end + CHAT_REACTION_TAIL_SECONDS);
+}
+
 function chatDuring(comments: readonly ChatComment[], start: number, end: number) {
-  const inside = comments.filter((c) => c.offset_seconds >= start && c.offset_seconds <= end + CHAT_REACTION_TAIL_SECONDS);
+  const inside = commentsDuring(comments, start, end);
   return {
     messages: topCounts(inside.map((c) => c.text.trim()).filter((t) => t.length > 0 && t.length <= 80), 8),
     emotes: topCounts(inside.flatMap((c) => c.fragments.filter((f) => f.emote_id).map((f) => f.text.trim())), 5),

@@ -44,7 +44,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl);
   const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
-  const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, clip, placed, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
+  const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity }, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
   progress.report("transcribing", 1);
 
   const info = await probeMedia(clip.path, { signal: ctx.signal });
@@ -96,7 +96,15 @@ const TRAILING_SILENCE_SECONDS = 1;
  * frame. Captions are an extra: a failing recogniser leaves the short without them (said in the manifest's
  * warnings) instead of failing it.
  */
-async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, clip: ClipSource, range: { start: number; end: number }, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
+interface ShortSpeech {
+  clip: ClipSource;
+  /** The short's range in VOD seconds. */
+  range: { start: number; end: number };
+  /** Profane words chat typed during the moment: a swear word is shown only when chat has it too. */
+  chatProfanity: readonly string[];
+}
+
+async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { clip, range, chatProfanity }: ShortSpeech, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
   const { ctx, plan } = run;
   const wav = path.join(ctx.workDir, "speech.wav");
   try {
@@ -107,9 +115,9 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, cli
       const at = locateInJoined(layout, w.start);
       if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)), confidence: w.confidence });
     }
-    // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none).
-    // A render task has no chat to corroborate a swear word with, so doubtful or uncorroborated profanity stays out.
-    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity });
+    // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
+    // a swear word only when chat typed it too during the moment (the plan carries those words).
+    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity });
     return { cues: wordsToCues(trusted.words), warning: null };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
