@@ -65,16 +65,8 @@ export class WorkerUploader implements Uploader {
       await workerMultipartUpload({ fileUrl, token: this.token, fetchImpl: this.fetchImpl, name, filePath, size, contentType, signal });
       return { size_bytes: size };
     }
-    await withRetries(`upload ${name}`, async () => {
-      const res = await this.fetchImpl(fileUrl, {
-        method: "PUT",
-        headers: { authorization: `Bearer ${this.token}`, "content-type": contentType, "content-length": String(size) },
-        ...streamedBody(filePath, 0, size),
-        signal,
-      } as RequestInit);
-      if (!res.ok) throw await failure(`upload ${name}`, res);
-      await res.body?.cancel();
-    }, signal);
+    const headers = { authorization: `Bearer ${this.token}`, "content-type": contentType, "content-length": String(size) };
+    await putWholeFile({ name, filePath, size, signal }, (body) => this.fetchImpl(fileUrl, { method: "PUT", headers, ...body }));
     return { size_bytes: size };
   }
 
@@ -85,6 +77,18 @@ export class WorkerUploader implements Uploader {
       return saveBody(`download ${name}`, res, filePath, signal);
     }, signal);
   }
+}
+
+/**
+ * A whole file in one PUT, retried (network errors, 5xx, 429): `send` makes the request, plain or signed, with
+ * the file streamed as its body (a fresh stream for each attempt).
+ */
+async function putWholeFile(f: { name: string; filePath: string; size: number; signal?: AbortSignal }, send: (body: RequestInit) => Promise<Response>): Promise<void> {
+  await withRetries(`upload ${f.name}`, async () => {
+    const res = await send({ ...streamedBody(f.filePath, 0, f.size), signal: f.signal } as RequestInit);
+    if (!res.ok) throw await failure(`upload ${f.name}`, res);
+    await res.body?.cancel();
+  }, f.signal);
 }
 
 /**
@@ -116,16 +120,8 @@ export class S3Uploader implements Uploader {
       await s3MultipartUpload({ signedFetch, objectUrl: url, name, filePath, size, contentType, partBytes: this.partSize, signal });
       return { size_bytes: size };
     }
-    await withRetries(`upload ${name}`, async () => {
-      const res = await this.client.fetch(url, {
-        method: "PUT",
-        headers: { "content-type": contentType, "content-length": String(size), ...UNSIGNED_PAYLOAD },
-        ...streamedBody(filePath, 0, size),
-        signal,
-      } as RequestInit);
-      if (!res.ok) throw await failure(`upload ${name}`, res);
-      await res.body?.cancel();
-    }, signal);
+    const headers = { "content-type": contentType, "content-length": String(size), ...UNSIGNED_PAYLOAD };
+    await putWholeFile({ name, filePath, size, signal }, (body) => this.client.fetch(url, { method: "PUT", headers, ...body }));
     return { size_bytes: size };
   }
 
