@@ -113,6 +113,17 @@ describe("billing the VOD's real length (task mode)", { timeout: 60_000 }, () =>
     expect((await rendererLog(ack.id)).starts.map((s) => (s as RenderTaskRequest).task.id)).toEqual(["analyse"]);
   });
 
+  it("a VOD over the 24 h maximum, found only by the renderer, fails the job with a full refund before any render task", async () => {
+    const acct = await createAccount({ plan: "pro", credits: 10_000, purchase: true });
+    const { ack, analysis } = await analysingJob(acct, { vod_url: vodUrl(FIXTURE_VODS.tooLong), vod_length_hours: 1 }, "unreachable");
+    await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: planOf(ack.id, 30 * 3600) } });
+    const rec = await record(acct.api_key, ack.id);
+    expect(rec).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, vod_duration_seconds: 108_000, error: { code: "vod_too_long" } });
+    expect(rec.error!.message).toMatch(/^The VOD is 30\.00 h \(108000 s\) long; the maximum is 24 h/);
+    expect(await accountCredits(acct.account_id)).toBe(10_000);
+    expect((await jobState(ack.id).tasks()).map((t) => t.id)).toEqual(["analyse"]);
+  });
+
   it("a claim within the tolerance below the real length changes nothing", async () => {
     // 1 h VOD claimed as 3528 s (2 % short) on director_finish (100 credits/h): 98 + 25 + 10 credits, where the
     // real hour would cost 2 more; the tolerance lets it stand.

@@ -83,6 +83,14 @@ export function unpaidLengthMessage(billedSeconds: number, realSeconds: number, 
   );
 }
 
+/** The job error when the VOD measured by the renderer is over the maximum a job may process. */
+export function tooLongMessage(realSeconds: number, maxHours: number): string {
+  return (
+    `The VOD is ${lengthText(realSeconds)} long; the maximum is ${maxHours} h (Twitch could not be reached to check its length when the job was accepted). ` +
+    "Nothing was rendered and all credits were refunded."
+  );
+}
+
 /** "2.00 h (7200 s)": hours as the price is quoted, seconds as measured. */
 export function lengthText(seconds: number): string {
   return `${(seconds / 3600).toFixed(2)} h (${Math.round(seconds)} s)`;

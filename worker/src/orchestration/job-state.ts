@@ -19,8 +19,8 @@ import type { Delivery } from "../webhooks/outbox";
 import { balance, movementStatements } from "../storage/credits";
 import { isCheckConstraintError, isUniqueConstraintError, nowIso, openDb } from "../storage/db";
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
-import { billedOutputs, undeliveredCredits } from "../domain/pricing";
-import { atAnalysis, atCompletion, increaseReason, unpaidLengthMessage, type LengthDecrease } from "../domain/vod-length";
+import { billedOutputs, MAX_VOD_HOURS, MAX_VOD_SECONDS, undeliveredCredits } from "../domain/pricing";
+import { atAnalysis, atCompletion, increaseReason, tooLongMessage, unpaidLengthMessage, type LengthDecrease } from "../domain/vod-length";
 import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
 import { ANALYSE_TASK_ID, taskKey, type JobPlan, type TaskEvent, type TaskKind, type TaskResult } from "../../../common/contract/job-plan";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
@@ -669,7 +669,8 @@ export class JobState extends DurableObject<Env> {
    * The analysis measured the VOD's real length (task mode: its plan; whole-job mode: the "analysed" event). A
    * length longer than billed beyond the tolerance is billed now: the difference is reserved (ledger entry
    * `reserve`, purpose `vod_length`) in the batch that raises credit_cost, or, when the account cannot cover it,
-   * the job fails with every credit back and an error naming the real length. Callers hold the serial chain; the
+   * the job fails with every credit back and an error naming the real length (as it does for a VOD over the
+   * 24 h maximum, which only a job accepted without the probe can meet). Callers hold the serial chain; the
    * job's failure goes through `step` so its hooks run. Returns whether the job goes on.
    *
    * Exactly once: the first call stores the real length and later ones (a duplicate event, a retried analysis)
@@ -683,6 +684,11 @@ export class JobState extends DurableObject<Env> {
     const db = openDb(this.env.DB);
     const row = await findJobById(db, current.job_id);
     if (!row) return false;
+    if (realSeconds > MAX_VOD_SECONDS) {
+      const failure: JobError = { code: "vod_too_long", message: tooLongMessage(realSeconds, MAX_VOD_HOURS) };
+      await step("failed", (s, at) => failStep({ ...s, real_vod_seconds: realSeconds }, failure, "full", at));
+      return false;
+    }
     const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
     // Objects from before billed lengths were stored: the row's billed length, else its stored length.
     const billed = current.billed_vod_seconds ?? row.billedVodSeconds ?? row.vodDurationSeconds;
