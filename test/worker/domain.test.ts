@@ -31,8 +31,13 @@ describe("pricing", () => {
 
 describe("billing the real VOD length", () => {
   // One reel, one short: only the processing part depends on the length.
-  const job = (model_preset: "rapid_sprint" | "auto_balance" | "director_finish") =>
-    ({ model_preset, compilation_enabled: true, executed_profiles: ["balanced"], num_shorts: 1, num_shorts_requested: 1 }) as const;
+  const job = (model_preset: "rapid_sprint" | "auto_balance" | "director_finish"): Parameters<typeof atAnalysis>[0] => ({
+    model_preset,
+    compilation_enabled: true,
+    executed_profiles: ["balanced"],
+    num_shorts: 1,
+    num_shorts_requested: 1,
+  });
   // Written out from the price formula, not from computeCost: ceil(hours x rate).
   const processing = (seconds: number, rate: number) => Math.ceil((seconds / 3600) * rate - 1e-9);
 
