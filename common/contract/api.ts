@@ -65,12 +65,21 @@ export const JobRecord = z
     vod_url: z.string(),
     vod_id: z.string(),
     vod_title: z.string().nullable().meta({ description: "null when vod_length_hours skipped the probe." }),
-    vod_duration_seconds: z.number(),
+    vod_duration_seconds: z.number().meta({
+      description:
+        "The VOD's length: probed at acceptance (the claimed vod_length_hours when Twitch could not be reached), replaced by the real length once the renderer has opened the VOD.",
+    }),
     streamer_name: z.string().nullable(),
     game_name: z.string().nullable(),
     request: NormalizedJobRequest,
-    credit_cost: z.number().int(),
-    refunded_credits: z.number().int(),
+    billed_vod_seconds: z.number().meta({
+      description:
+        "The VOD length the processing credits are for. At acceptance the probed length (max(vod_length_hours, probed), a claim at most 2 % or 60 s short counting as enough; the claim alone when Twitch could not be reached). Once the renderer has opened the VOD, a real length longer beyond that tolerance is billed (the difference reserved; the job fails with insufficient_credits and a full refund when the account cannot cover it), and at completion a billed length above the real one is lowered to it (the difference refunded, in refunded_credits).",
+    }),
+    credit_cost: z.number().int().meta({ description: "Credits reserved: the price at acceptance plus any difference reserved for a VOD longer than billed." }),
+    refunded_credits: z.number().int().meta({
+      description: "Credits given back: a failure's or cancel's refund, or at completion the price of billed outputs not delivered plus the difference for a VOD shorter than billed.",
+    }),
     error: JobError.nullable(),
     webhook_url: z.string().nullable(),
     created_at: isoTimestamp,
@@ -200,6 +209,10 @@ export const CostEstimate = z
     breakdown: CostBreakdown,
     available_credits: z.number().int(),
     sufficient_credits: z.boolean(),
+    billing_note: z.string().meta({
+      description:
+        "Which length the price is on (probed, or vod_length_hours) and how the job's bill follows the VOD's real length once the renderer opens it.",
+    }),
     request: NormalizedJobRequest,
     vod: VideoMetadata.nullable().meta({ description: "null when vod_length_hours skipped the probe." }),
   })

@@ -16,6 +16,9 @@ export const JOB_ERROR_CODES = {
   source_too_large: "the covering video exceeds the renderer's MAX_VIDEO_BYTES_PER_JOB",
   disk_full: "the renderer's disk ran short",
   no_highlights_found: "no moment beat highlight_min_score and there were no manual highlights",
+  vod_too_long: "the VOD turned out longer than the 24 h maximum when the renderer opened it (Twitch could not be reached to check it at acceptance)",
+  insufficient_credits:
+    "the VOD turned out longer than the length billed at acceptance (beyond the 2 % / 60 s tolerance) and the account could not cover the difference; the message names the real length, and nothing was rendered",
   artifacts_missing: "the renderer reported files that storage does not hold",
   renderer_stalled: "the renderer stopped reporting for WATCHDOG_SECONDS",
   renderer_interrupted: "the renderer was stopped (a rollout or an eviction) while it rendered the whole job in one process (RENDER_MODE=job); fanned-out tasks are retried instead",

@@ -208,7 +208,9 @@ export const JobRequestInput = z
         description:
           "The VOD's length in hours, greater than 0, at most 24. The VOD is still probed: the job is billed for " +
           "max(this, the real length), where a value at most 2 % (or 60 s) below the real length counts as the real " +
-          "length. Only when Twitch cannot be reached is this length used in place of the probe.",
+          "length. Only when Twitch cannot be reached is this length used in place of the probe; the job is then " +
+          "settled against the real length when the renderer opens the VOD (a longer VOD reserves the difference or " +
+          "fails the job with insufficient_credits; a shorter one is refunded the difference at completion).",
       }),
     final_video_length_minutes: z
       .number()

@@ -193,6 +193,16 @@ export const RenderEvent = z.discriminatedUnion("type", [
     message: z.string().optional(),
   }),
   z.object({
+    /**
+     * The analysis has opened the VOD: its real length, which the job is billed for (a longer VOD than billed
+     * reserves the difference, or fails the job when the account cannot cover it: then the answer is 409 and
+     * nothing is rendered). Sent once, after the analysis and before any rendering, whose start waits for the answer.
+     */
+    type: z.literal("analysed"),
+    seq: z.number().int(),
+    vod_duration_seconds: z.number().positive(),
+  }),
+  z.object({
     type: z.literal("completed"),
     seq: z.number().int(),
     manifest: Manifest,

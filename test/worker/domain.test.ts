@@ -9,6 +9,7 @@ import { resolveProfileSettings } from "../../worker/src/domain/normalise-reques
 import { slidingWindow } from "../../worker/src/domain/sliding-window";
 import { fieldPath } from "../../worker/src/lib/zod-issues";
 import { searchText } from "../../worker/src/storage/jobs";
+import { atAnalysis, atCompletion, billedVodSeconds } from "../../worker/src/domain/vod-length";
 
 describe("pricing", () => {
   it("charges ceil(hours x rate) + 25 per reel + 10 per short", () => {
@@ -25,6 +26,64 @@ describe("pricing", () => {
       (p) => computeCost({ vodDurationSeconds: 3600, modelPreset: p, reels: 0, shorts: 0, shortsRequested: 0 }).total,
     );
     expect(rates).toEqual([20, 30, 40, 50, 70, 100]);
+  });
+});
+
+describe("billing the real VOD length", () => {
+  // One reel, one short: only the processing part depends on the length.
+  const job = (model_preset: "rapid_sprint" | "auto_balance" | "director_finish"): Parameters<typeof atAnalysis>[0] => ({
+    model_preset,
+    compilation_enabled: true,
+    executed_profiles: ["balanced"],
+    num_shorts: 1,
+    num_shorts_requested: 1,
+  });
+  // Written out from the price formula, not from computeCost: ceil(hours x rate).
+  const processing = (seconds: number, rate: number) => Math.ceil((seconds / 3600) * rate - 1e-9);
+
+  it("reserves the price difference of a real length beyond the tolerance, rounded as the price is", () => {
+    expect(atAnalysis(job("director_finish"), 1800, 7200)).toEqual({ billedSeconds: 7200, extraCredits: processing(7200, 100) - processing(1800, 100) });
+    // 3500 s and 3700 s on 20 credits/h: 20 and 21 credits (74 s tolerance: beyond it).
+    expect(atAnalysis(job("rapid_sprint"), 3500, 3700)).toEqual({ billedSeconds: 3700, extraCredits: 1 });
+    // Within 2 % (72 s of 1 h) or 60 s: nothing, though the hour would cost 2 more on director_finish.
+    expect(atAnalysis(job("director_finish"), 3528, 3600)).toBeNull();
+    expect(atAnalysis(job("director_finish"), 540, 600)).toBeNull();
+    expect(atAnalysis(job("director_finish"), 539, 600)).toMatchObject({ billedSeconds: 600 });
+    // Billed at or above the real length: nothing now (the refund comes at completion).
+    expect(atAnalysis(job("auto_balance"), 5400, 3600)).toBeNull();
+    expect(billedVodSeconds(3528, 3600)).toBe(3528);
+  });
+
+  it("refunds the price difference of a billed length above the real one, and nothing otherwise", () => {
+    expect(atCompletion(job("auto_balance"), 5400, 3600)).toMatchObject({ billedSeconds: 3600, refundCredits: 20 });
+    // 3600.5 s billed costs 41 on 40 credits/h, the real hour 40.
+    expect(atCompletion(job("auto_balance"), 3600.5, 3600)).toMatchObject({ refundCredits: 1 });
+    expect(atCompletion(job("auto_balance"), 3600, 3600)).toBeNull();
+    expect(atCompletion(job("auto_balance"), 3528, 3600)).toBeNull();
+  });
+
+  it("a completion refunds undelivered outputs and a shorter VOD as two parts, never more than was reserved", () => {
+    const s: JobLifecycle = {
+      job_id: "job_x",
+      account_id: "acct_x",
+      status: "running",
+      progress: 90,
+      stage: "rendering_shorts",
+      credit_cost: 95,
+      refunded_credits: 0,
+      billed_vod_seconds: 5400,
+      real_vod_seconds: 3600,
+      error: null,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      started_at: "2026-01-01T00:00:00.000Z",
+      finished_at: null,
+      artifacts_expires_at: null,
+    };
+    const step = completeStep(s, "2026-01-01T00:00:00.000Z", 10, { billedSeconds: 3600, refundCredits: 20, reason: "VOD shorter" });
+    expect(step).toMatchObject({ ok: true, refund: 30, parts: [{ amount: 10, purpose: null }, { amount: 20, purpose: "vod_length", reason: "VOD shorter" }], next: { refunded_credits: 30, billed_vod_seconds: 3600 } });
+    const capped = completeStep({ ...s, credit_cost: 25 }, "2026-01-01T00:00:00.000Z", 10, { billedSeconds: 3600, refundCredits: 20, reason: "VOD shorter" });
+    expect(capped).toMatchObject({ refund: 25, parts: [{ amount: 10 }, { amount: 15 }] });
   });
 });
 

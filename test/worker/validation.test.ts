@@ -79,6 +79,10 @@ describe("probe of the VOD", () => {
     expect(claimed.vod).toMatchObject({ duration_seconds: 7200, title: "Speedrun Night: Any% attempts" });
     expect(claimed.breakdown).toMatchObject({ vod_duration_seconds: 7200, processing_credits: 200 });
     expect(claimed.credit_cost).toBe(probed.credit_cost);
+    // The estimate says which length it priced, and how the bill follows the real length.
+    expect(probed.billing_note).toMatch(/^Priced on the probed length, 2\.00 h \(7200 s\)\. The job is billed for the VOD's real length, measured when the renderer opens it: /);
+    expect(probed.billing_note).toContain("fails with insufficient_credits and a full refund");
+    expect(probed.billing_note).toContain("refunded the difference at completion");
   });
   it("bills a claim within the tolerance (2 % or 60 s below the real length) as sent, and a longer claim as sent", async () => {
     // 1 h VOD: 60 s tolerance is below 2 % (72 s), so 3528 s (1 h - 72 s) is the shortest claim billed as sent.
@@ -88,6 +92,8 @@ describe("probe of the VOD", () => {
     expect(beyond.breakdown.vod_duration_seconds).toBe(3600);
     const longer = await ok({ vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1.5 });
     expect(longer.breakdown.vod_duration_seconds).toBe(5400);
+    expect(longer.billing_note).toMatch(/^Priced on vod_length_hours, 1\.50 h \(5400 s\), above the probed 1\.00 h \(3600 s\)\./);
+    expect(atTolerance.billing_note).toMatch(/^Priced on vod_length_hours, 0\.98 h \(3528 s\), within the tolerance below the probed 1\.00 h \(3600 s\)\./);
     // 10 min VOD: 2 % is 12 s, so the 60 s floor applies.
     expect((await ok({ vod_url: vodUrl(FIXTURE_VODS.short), vod_length_hours: 540 / 3600 })).breakdown.vod_duration_seconds).toBeCloseTo(540, 6);
     expect((await ok({ vod_url: vodUrl(FIXTURE_VODS.short), vod_length_hours: 539 / 3600 })).breakdown.vod_duration_seconds).toBe(600);
@@ -99,6 +105,7 @@ describe("probe of the VOD", () => {
     expect(res.status).toBe(200);
     expect(est.vod).toBeNull();
     expect(est.breakdown.vod_duration_seconds).toBe(1800);
+    expect(est.billing_note).toMatch(/^Priced on vod_length_hours, 0\.50 h \(1800 s\), because Twitch could not be reached\. The job is billed for the VOD's real length/);
   });
   it("refuses a VOD longer than 24 h whatever length is claimed", async () => {
     await fails({ vod_url: vodUrl(FIXTURE_VODS.tooLong), vod_length_hours: 1 }, "vod_url", /of 30\.00 h; the maximum is 24 h/);

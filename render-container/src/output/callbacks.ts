@@ -6,6 +6,11 @@ type EventBody = RenderEvent extends infer E ? (E extends { seq: number } ? Omit
 
 export interface ProgressSink {
   progress(stage: RenderStage, percent: number, message?: string): void;
+  /**
+   * The analysis measured the VOD's real length. Resolves once the Worker has answered; a Worker that cannot
+   * bill the real length answers 409, which aborts the job's signal before anything is rendered.
+   */
+  analysed?(vodDurationSeconds: number): Promise<void>;
 }
 
 /**
@@ -33,6 +38,10 @@ export class CallbackReporter implements ProgressSink {
     this.lastPercent = p;
     this.lastStage = stage;
     this.poster.progress({ type: "progress", stage, percent: p, ...(message ? { message } : {}) });
+  }
+
+  analysed(vodDurationSeconds: number): Promise<void> {
+    return this.poster.send({ type: "analysed", vod_duration_seconds: vodDurationSeconds }, true);
   }
 
   completed(body: Omit<Extract<RenderEvent, { type: "completed" }>, "seq" | "type">): Promise<void> {

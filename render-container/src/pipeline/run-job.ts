@@ -48,6 +48,10 @@ export async function runRenderJob(job: RenderJob, ctx: JobContext, config: RunJ
 
   const analysis: AnalysisStats = { bytesDownloaded: { audio: 0, video: 0, facecam: 0 }, stageSeconds: {}, facecamSample: null };
   const plan = await timed("analyse", () => runAnalysisTask(taskRequest(job, null, { id: ANALYSE_TASK_ID, kind: "analyse" }), ctx, config, analysis));
+  // The job is billed for the VOD's real length: nothing is rendered before the Worker has settled it (a job it
+  // failed for want of credits aborts ctx.signal).
+  await ctx.reporter.analysed?.(plan.source.duration_seconds);
+  ctx.signal.throwIfAborted();
 
   const bar = new TasksProgress(plan.tasks, ctx.reporter);
   const uploader = keepPartsLocal(ctx.uploader, path.join(ctx.workDir, "parts"));

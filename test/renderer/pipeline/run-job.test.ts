@@ -32,15 +32,27 @@ afterAll(async () => {
 
 const jobFor = (body: Record<string, unknown>): Promise<RenderJob> => localRenderJob(body, { twitch, jobId: "job_pipeline" });
 
-async function run(job: RenderJob) {
-  const out = await mkdtemp(path.join(os.tmpdir(), "pipeline-out-"));
+/**
+ * Runs a job in this process. `onAnalysed` plays the Worker's answer to the real length (whole-job mode's
+ * "analysed" event); the reported lengths land in `stages` as stage "analysed", in order with the progress.
+ */
+async function run(job: RenderJob, onAnalysed: (seconds: number, controller: AbortController) => void = () => {}, out?: string) {
+  out ??= await mkdtemp(path.join(os.tmpdir(), "pipeline-out-"));
   const work = await mkdtemp(path.join(os.tmpdir(), "pipeline-work-"));
-  const stages: { stage: RenderStage; percent: number }[] = [];
+  const stages: { stage: RenderStage | "analysed"; percent: number }[] = [];
   const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
+  const controller = new AbortController();
+  const reporter = {
+    progress: (stage: RenderStage, percent: number) => void stages.push({ stage, percent }),
+    analysed: async (seconds: number) => {
+      stages.push({ stage: "analysed", percent: seconds });
+      onAnalysed(seconds, controller);
+    },
+  };
   twitch.stats.reset();
   const result = await runRenderJob(
     job,
-    { signal: new AbortController().signal, workDir: work, reporter: { progress: (stage, percent) => stages.push({ stage, percent }) }, uploader: new LocalDirUploader(out), log: silentLogger, fetchImpl: fetch },
+    { signal: controller.signal, workDir: work, reporter, uploader: new LocalDirUploader(out), log: silentLogger, fetchImpl: fetch },
     { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} },
     stats,
   );
@@ -148,8 +160,15 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(ran.stats.bytesDownloaded.video).toBeLessThan(videoTotal);
   });
 
+  it("reports the VOD's real length once, before anything is rendered", () => {
+    const at = ran.stages.findIndex((s) => s.stage === "analysed");
+    expect(ran.stages.filter((s) => s.stage === "analysed")).toEqual([{ stage: "analysed", percent: expect.closeTo(150, 0) }]);
+    expect(ran.stages.slice(0, at).some((s) => s.stage === "rendering_reels" || s.stage === "rendering_shorts")).toBe(false);
+    expect(ran.stages.slice(at).some((s) => s.stage === "rendering_shorts")).toBe(true);
+  });
+
   it("reports monotonic progress through the stages", () => {
-    const percents = ran.stages.map((s) => s.percent);
+    const percents = ran.stages.filter((s) => s.stage !== "analysed").map((s) => s.percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     const seen = new Set(ran.stages.map((s) => s.stage));
     for (const stage of ["resolving", "downloading_audio", "analysing", "downloading_video", "transcribing", "rendering_reels", "rendering_shorts"] as const) expect(seen.has(stage), stage).toBe(true);
@@ -186,6 +205,18 @@ describe("runRenderJob failures", () => {
     expect((err as { code?: string }).code).toBe("no_highlights_found");
     expect((err as Error).message).toMatch(/highlight_min_score/);
     expect(twitch.stats.segmentsServed.filter((p) => p.includes("/chunked/"))).toEqual([]);
+  });
+
+  it("reports the VOD's real length once, before rendering, and renders nothing when the Worker refuses it", async () => {
+    const job = await jobFor({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, num_shorts: 1 });
+    const out = await mkdtemp(path.join(os.tmpdir(), "pipeline-out-"));
+    const reported: number[] = [];
+    // The Worker answers 409 (the account cannot pay for the real length): the callback reporter aborts the job.
+    const err = await run(job, (seconds, controller) => (reported.push(seconds), controller.abort(new Error("settled by the Worker"))), out).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeCloseTo(150, 0);
+    expect(await readdir(out)).toEqual([]);
   });
 
   it("fails with a clear job error when the VOD disappears before rendering", async () => {

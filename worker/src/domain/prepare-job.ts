@@ -11,6 +11,7 @@ import { shortsCap } from "./plan-caps";
 import { billedOutputs, computeCost, MAX_VOD_HOURS, MAX_VOD_SECONDS } from "./pricing";
 import { asNumber, asObject } from "./raw-input";
 import { crossFieldIssues } from "./request-rules";
+import { billedVodSeconds } from "./vod-length";
 import { checkWebhookTarget, type TargetPolicy } from "./webhook-target";
 
 export interface PreparedJob {
@@ -20,6 +21,8 @@ export interface PreparedJob {
   probe: VodProbe | null;
   /** The VOD's real length when the probe answered, else the claimed vod_length_hours (what the renderer gets). */
   vodDurationSeconds: number;
+  /** The length the price is for (see billedVodSeconds); settled against the real length later (vod-length.ts). */
+  billedVodSeconds: number;
 }
 
 export type ProbeFn = (vodId: string) => Promise<VodProbe>;
@@ -27,20 +30,6 @@ export type ProbeFn = (vodId: string) => Promise<VodProbe>;
 export interface PrepareOptions {
   /** Which webhook receivers are allowed (public addresses only, loopback only when the deployment says so). */
   webhookPolicy: TargetPolicy;
-}
-
-/**
- * How far vod_length_hours may fall short of the probed length and still be billed as sent: 2 % of the real
- * length or 60 s, whichever is larger (a client rounding 1 h 1 min down to 1 h pays for 1 h). A claim further
- * below the real length is ignored and the real length is billed; a claim above it is billed as sent.
- */
-export const CLAIM_TOLERANCE_RATIO = 0.02;
-export const CLAIM_TOLERANCE_MIN_SECONDS = 60;
-
-/** The billed length: max(claim, real), where a claim within the tolerance below the real length counts as enough. */
-export function billedVodSeconds(claimedSeconds: number, realSeconds: number): number {
-  const tolerance = Math.max(CLAIM_TOLERANCE_MIN_SECONDS, realSeconds * CLAIM_TOLERANCE_RATIO);
-  return claimedSeconds + tolerance >= realSeconds ? claimedSeconds : realSeconds;
 }
 
 /** Each reads after the field name as one sentence: "vod_url points to a private VOD". */
@@ -107,7 +96,7 @@ export async function prepareJob(
     shorts: billed.shorts,
     shortsRequested: request.num_shorts_requested,
   });
-  return { request, cost, probe: probed, vodDurationSeconds: durationSeconds };
+  return { request, cost, probe: probed, vodDurationSeconds: durationSeconds, billedVodSeconds: billedSeconds };
 }
 
 interface VodLength {
@@ -124,7 +113,7 @@ const noLength = (probed: VodProbe | null, issue: ErrorDetailItem | null): VodLe
 /**
  * The VOD is probed whether or not vod_length_hours was sent: the renderer processes the whole VOD, so the price
  * follows its real length. vod_length_hours only stands in when Twitch cannot be reached (then the claim is
- * billed as sent; the real length is learned when the renderer opens the VOD).
+ * billed as sent, and settled against the real length when the analysis has opened the VOD: vod-length.ts).
  */
 async function resolveVodLength(raw: Record<string, unknown>, probe: ProbeFn): Promise<VodLength> {
   const claimGiven = raw.vod_length_hours !== undefined && raw.vod_length_hours !== null;

@@ -74,6 +74,14 @@ moment beat \`highlight_min_score\` gets no reel; a VOD with fewer good moments 
 gets the price of each missing reel and short back with the completion: \`refunded_credits\` on the job record, the
 results and the job.completed payload, and the manifest's \`warnings\` say why.
 
+A job is billed for the VOD's real length. The price at acceptance is on the probed length (on \`vod_length_hours\`
+only when Twitch cannot be reached); the renderer measures the real length before it renders anything. Longer than
+billed by more than 2 % (at least 60 s): the difference, this formula at both lengths, is reserved then (added to
+\`credit_cost\`), or the job fails at once with \`insufficient_credits\`, every credit back and the real length in
+its message when the balance cannot cover it. Billed above the real length: the difference is refunded with the
+completion, inside \`refunded_credits\`. The record's \`billed_vod_seconds\` is the length the processing credits are
+for; the estimate's \`billing_note\` explains its price.
+
 ## Plans and shorts
 
 \`num_shorts\` above the plan's cap is silently reduced, and the reduced count is rendered and billed (the job

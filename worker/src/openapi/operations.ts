@@ -72,7 +72,10 @@ export const OPERATIONS: OperationSpec[] = [
     description:
       "Validates the body, probes the VOD (also when `vod_length_hours` is given: the job is billed for max(claim, " +
       "real length), a claim at most 2 % or 60 s short counting as enough; the claim stands in only when Twitch " +
-      "cannot be reached), reserves the credits and queues the job. Checks run in this order: rate limit, API key, " +
+      "cannot be reached), reserves the credits and queues the job. The bill then follows the VOD's real length, " +
+      "measured when the renderer opens it: longer beyond the tolerance reserves the difference before anything " +
+      "is rendered (or fails the job with `insufficient_credits` and a full refund), shorter than billed is " +
+      "refunded the difference at completion (`billed_vod_seconds`, `credit_cost` and `refunded_credits` on the record). Checks run in this order: rate limit, API key, " +
       "body (size, type, JSON), Idempotency-Key, validation (every problem at once), credits. Rate limited per " +
       "client: an IPv4 address, or the /64 of an IPv6 address. `webhook_url` must point to a public internet " +
       "address (422 otherwise; see the field). With `Idempotency-Key`, the same key and body within 24 h answer " +

@@ -1,5 +1,7 @@
 import type { JobError, JobStatus } from "../../../common/contract";
 import { cancelRefundCredits } from "../domain/refund-tiers";
+import type { LengthDecrease } from "../domain/vod-length";
+import type { LedgerPurpose } from "../storage/schema";
 
 /** Files are kept this long after the job last changed (spec 2.12). */
 export const ARTIFACT_RETENTION_DAYS = 30;
@@ -11,8 +13,15 @@ export interface JobLifecycle {
   status: JobStatus;
   progress: number;
   stage: string | null;
+  /** Credits reserved for the job: the price at acceptance plus any difference reserved for a longer VOD. */
   credit_cost: number;
   refunded_credits: number;
+  /**
+   * The VOD length credit_cost's processing part is for, and the real length once the analysis measured it
+   * (domain/vod-length.ts). Absent on objects created before the real length was billed.
+   */
+  billed_vod_seconds?: number | null;
+  real_vod_seconds?: number | null;
   error: JobError | null;
   created_at: string;
   updated_at: string;
@@ -23,8 +32,15 @@ export interface JobLifecycle {
 
 export const CANCELLED_BY_USER: JobError = { code: "cancelled_by_user", message: "Cancelled by user" };
 
+/** One refund ledger entry of a step; a step without parts refunds `refund` as one entry with a reason by cause. */
+export interface RefundPart {
+  amount: number;
+  purpose: LedgerPurpose | null;
+  reason: string;
+}
+
 export type Step =
-  | { ok: true; next: JobLifecycle; refund: number }
+  | { ok: true; next: JobLifecycle; refund: number; parts?: RefundPart[] }
   | { ok: false; reason: "terminal" | "invalid_transition" | "unchanged" };
 
 export const isTerminal = (status: JobStatus): boolean => status === "completed" || status === "failed";
@@ -62,17 +78,28 @@ export function progressStep(s: JobLifecycle, stage: string, percent: number, no
   };
 }
 
-/** `undelivered`: credits of billed outputs the renderer could not make, returned with the completion. */
-export function completeStep(s: JobLifecycle, now: string, undelivered = 0): Step {
+/**
+ * `undelivered`: credits of billed outputs the renderer could not make; `length`: the VOD was shorter than billed
+ * (domain/vod-length.ts). Both are returned with the completion, each as its own ledger entry.
+ */
+export function completeStep(s: JobLifecycle, now: string, undelivered = 0, length: LengthDecrease | null = null): Step {
   if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
-  const refund = Math.max(0, Math.min(undelivered, s.credit_cost - s.refunded_credits));
+  const left = s.credit_cost - s.refunded_credits;
+  const forOutputs = Math.max(0, Math.min(undelivered, left));
+  const forLength = length ? Math.max(0, Math.min(length.refundCredits, left - forOutputs)) : 0;
+  const parts: RefundPart[] = [];
+  if (forOutputs > 0) parts.push({ amount: forOutputs, purpose: null, reason: "completed without some billed outputs" });
+  if (forLength > 0) parts.push({ amount: forLength, purpose: "vod_length", reason: length!.reason });
+  const refund = forOutputs + forLength;
   return {
     ok: true,
     refund,
+    parts,
     next: {
       ...s,
       status: "completed",
       refunded_credits: s.refunded_credits + refund,
+      ...(length ? { billed_vod_seconds: length.billedSeconds } : {}),
       progress: 100,
       stage: null,
       started_at: s.started_at ?? now,

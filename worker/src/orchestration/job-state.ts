@@ -17,9 +17,10 @@ import type { Env } from "../env";
 import { deliverWebhook } from "../webhooks/deliver";
 import type { Delivery } from "../webhooks/outbox";
 import { balance, movementStatements } from "../storage/credits";
-import { isCheckConstraintError, nowIso, openDb } from "../storage/db";
+import { isCheckConstraintError, isUniqueConstraintError, nowIso, openDb } from "../storage/db";
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
-import { billedOutputs, undeliveredCredits } from "../domain/pricing";
+import { billedOutputs, MAX_VOD_HOURS, MAX_VOD_SECONDS, undeliveredCredits } from "../domain/pricing";
+import { atAnalysis, atCompletion, increaseReason, tooLongMessage, unpaidLengthMessage, type LengthDecrease } from "../domain/vod-length";
 import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
 import { ANALYSE_TASK_ID, taskKey, type JobPlan, type TaskEvent, type TaskKind, type TaskResult } from "../../../common/contract/job-plan";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
@@ -78,6 +79,9 @@ export type TaskEventOutcome =
 /** Highest renderer event sequence number applied; older and repeated events are ignored. */
 const SEQ_KEY = "render_seq";
 
+/** A lifecycle step taken while holding the serial chain; its transitions' hooks run after the chain is released. */
+type StepFn = (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => Promise<void>;
+
 interface Locked<T> {
   result: T;
   transitions: JobTransition[];
@@ -105,6 +109,8 @@ export class JobState extends DurableObject<Env> {
         stage: null,
         credit_cost: job.credit_cost,
         refunded_credits: 0,
+        billed_vod_seconds: job.billed_vod_seconds,
+        real_vod_seconds: null,
         error: null,
         created_at: now,
         updated_at: now,
@@ -149,8 +155,8 @@ export class JobState extends DurableObject<Env> {
    */
   async complete(result: { manifest: unknown; artifacts: readonly ArtifactRef[] } | null = null): Promise<TransitionResult> {
     const state = await this.load();
-    const undelivered = state && result ? await this.undeliveredCredits(state.job_id, result.artifacts) : 0;
-    return this.apply("completed", (s, now) => completeStep(s, now, undelivered), result === null ? undefined : JSON.stringify(result));
+    const refunds = state && result ? await this.completionRefunds(state, result.artifacts) : { undelivered: 0, length: null };
+    return this.apply("completed", (s, now) => completeStep(s, now, refunds.undelivered, refunds.length), result === null ? undefined : JSON.stringify(result));
   }
 
   /**
@@ -196,11 +202,17 @@ export class JobState extends DurableObject<Env> {
         case "progress":
           await step("progress", (s, now) => progressStep(s, event.stage, event.percent, now));
           break;
+        case "analysed":
+          // Whole-job mode: the renderer waits for this answer before it renders anything (a job failed here
+          // answers 409 and the renderer stops).
+          if (state.status === "pending") await step("started", startStep);
+          await this.settleRealLength(event.vod_duration_seconds, step);
+          break;
         case "completed": {
           // A job that skipped "running" still reports it first: job.running is sent once, before job.completed.
           if (state.status === "pending") await step("started", startStep);
-          const undelivered = await this.undeliveredCredits(current.job_id, event.artifacts);
-          await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: event.manifest, artifacts: event.artifacts }));
+          const refunds = await this.completionRefunds(state, event.artifacts);
+          await step("completed", (s, now) => completeStep(s, now, refunds.undelivered, refunds.length), JSON.stringify({ manifest: event.manifest, artifacts: event.artifacts }));
           break;
         }
         case "failed":
@@ -447,12 +459,14 @@ export class JobState extends DurableObject<Env> {
   }
 
   /** A task's result: the plan (render tasks created and sent) or a render task's files (then its dependants, or the end). */
-  private async completeTask(book: TaskRecord[], task: TaskRecord, result: TaskResult, step: (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => Promise<void>): Promise<void> {
+  private async completeTask(book: TaskRecord[], task: TaskRecord, result: TaskResult, step: StepFn): Promise<void> {
     Object.assign(task, { state: "done", fraction: 1 });
     if (task.instance) this.ctx.waitUntil(releaseInstance(this.env, task.instance));
     const ready: TaskRecord[] = [];
     if (result.kind === "analyse") {
       await this.ctx.storage.put(PLAN_KEY, result.plan);
+      // The real length is known now: it is paid for before any render task exists (or the job fails here).
+      if (!(await this.settleRealLength(result.plan.source.duration_seconds, step))) return;
       const created = renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id));
       book.push(...created);
       ready.push(...created.filter((t) => t.state === "queued"));
@@ -467,8 +481,8 @@ export class JobState extends DurableObject<Env> {
       const results = await Promise.all(book.filter((t) => t.kind !== "analyse").map((t) => this.ctx.storage.get<TaskResult>(resultKey(t.id))));
       const state = (await this.load())!;
       const finalised = await finaliseInWorker(this.env.ARTIFACTS, state.job_id, plan, results.filter((r): r is TaskResult => !!r));
-      const undelivered = await this.undeliveredCredits(state.job_id, finalised.artifacts);
-      await step("completed", (s, now) => completeStep(s, now, undelivered), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
+      const refunds = await this.completionRefunds(state, finalised.artifacts);
+      await step("completed", (s, now) => completeStep(s, now, refunds.undelivered, refunds.length), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
       return;
     }
     await this.sendTasks(ready);
@@ -603,16 +617,13 @@ export class JobState extends DurableObject<Env> {
 
     const db = openDb(this.env.DB);
     const mirror = lifecycleUpdate(db, next.next, cause === "completed" ? resultJson : undefined);
-    if (next.refund > 0) {
-      const { update, entry } = movementStatements(db, {
-        accountId: current.account_id,
-        amount: next.refund,
-        kind: "refund",
-        jobId: current.job_id,
-        reason: cause === "cancelled" ? "cancelled by user" : cause === "completed" ? "completed without some billed outputs" : `job failed: ${next.next.error?.code ?? "error"}`,
-        at: now,
+    const parts = next.refund <= 0 ? [] : (next.parts ?? [{ amount: next.refund, purpose: null, reason: cause === "cancelled" ? "cancelled by user" : `job failed: ${next.next.error?.code ?? "error"}` }]);
+    if (parts.length > 0) {
+      const movements = parts.flatMap((p) => {
+        const { update, entry } = movementStatements(db, { accountId: current.account_id, amount: p.amount, kind: "refund", purpose: p.purpose, jobId: current.job_id, reason: p.reason, at: now });
+        return [update, entry];
       });
-      await db.batch([mirror, update, entry]);
+      await db.batch([mirror, ...movements]);
     } else {
       await mirror;
     }
@@ -639,13 +650,89 @@ export class JobState extends DurableObject<Env> {
     return { result: { changed: true, state: next.next, refund_credits: next.refund }, transitions: transition ? [transition] : [] };
   }
 
-  /** Credits of the reels and shorts the job was billed for but the renderer did not deliver. */
-  private async undeliveredCredits(jobId: string, artifacts: readonly ArtifactRef[]): Promise<number> {
-    const row = await findJobById(openDb(this.env.DB), jobId);
-    if (!row) return 0;
+  /**
+   * What a completion gives back: the price of billed reels and shorts the renderer did not deliver, and the
+   * difference when the VOD turned out shorter than billed (known once the analysis measured it).
+   */
+  private async completionRefunds(state: JobLifecycle, artifacts: readonly ArtifactRef[]): Promise<{ undelivered: number; length: LengthDecrease | null }> {
+    const row = await findJobById(openDb(this.env.DB), state.job_id);
+    if (!row) return { undelivered: 0, length: null };
     const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
     const count = (kind: ArtifactRef["kind"]) => artifacts.filter((a) => a.kind === kind).length;
-    return undeliveredCredits(billedOutputs(request), { reels: count("reel"), shorts: count("short") });
+    const undelivered = undeliveredCredits(billedOutputs(request), { reels: count("reel"), shorts: count("short") });
+    const real = state.real_vod_seconds ?? null;
+    const billed = state.billed_vod_seconds ?? row.billedVodSeconds;
+    return { undelivered, length: real !== null && billed !== null ? atCompletion(request, billed, real) : null };
+  }
+
+  /**
+   * The analysis measured the VOD's real length (task mode: its plan; whole-job mode: the "analysed" event). A
+   * length longer than billed beyond the tolerance is billed now: the difference is reserved (ledger entry
+   * `reserve`, purpose `vod_length`) in the batch that raises credit_cost, or, when the account cannot cover it,
+   * the job fails with every credit back and an error naming the real length (as it does for a VOD over the
+   * 24 h maximum, which only a job accepted without the probe can meet). Callers hold the serial chain; the
+   * job's failure goes through `step` so its hooks run. Returns whether the job goes on.
+   *
+   * Exactly once: the first call stores the real length and later ones (a duplicate event, a retried analysis)
+   * change nothing; should the object lose its write after D1 took the batch, the ledger's unique index refuses
+   * a second reservation and the stored row is read back instead.
+   */
+  private async settleRealLength(realSeconds: number, step: StepFn): Promise<boolean> {
+    const current = (await this.load())!;
+    if (isTerminal(current.status)) return false;
+    if (current.real_vod_seconds != null) return true;
+    const db = openDb(this.env.DB);
+    const row = await findJobById(db, current.job_id);
+    if (!row) return false;
+    if (realSeconds > MAX_VOD_SECONDS) {
+      const failure: JobError = { code: "vod_too_long", message: tooLongMessage(realSeconds, MAX_VOD_HOURS) };
+      await step("failed", (s, at) => failStep({ ...s, real_vod_seconds: realSeconds }, failure, "full", at));
+      return false;
+    }
+    const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
+    // Objects from before billed lengths were stored: the row's billed length, else its stored length.
+    const billed = current.billed_vod_seconds ?? row.billedVodSeconds ?? row.vodDurationSeconds;
+    const increase = atAnalysis(request, billed, realSeconds);
+    const now = nowIso();
+    const next: JobLifecycle = {
+      ...current,
+      billed_vod_seconds: increase?.billedSeconds ?? billed,
+      real_vod_seconds: realSeconds,
+      credit_cost: current.credit_cost + (increase?.extraCredits ?? 0),
+      updated_at: now,
+    };
+    if (!increase || increase.extraCredits === 0) {
+      await lifecycleUpdate(db, next);
+      await this.ctx.storage.put(STATE_KEY, next);
+      return true;
+    }
+    const { update, entry } = movementStatements(db, {
+      accountId: current.account_id,
+      amount: -increase.extraCredits,
+      kind: "reserve",
+      purpose: "vod_length",
+      jobId: current.job_id,
+      reason: increaseReason(billed, realSeconds),
+      at: now,
+    });
+    try {
+      await db.batch([update, entry, lifecycleUpdate(db, next)]);
+    } catch (error) {
+      if (isUniqueConstraintError(error)) {
+        // Reserved by an earlier call whose state write was lost: the row holds what that batch wrote.
+        const stored = (await findJobById(db, current.job_id))!;
+        const synced: JobLifecycle = { ...next, credit_cost: stored.creditCost, billed_vod_seconds: stored.billedVodSeconds ?? next.billed_vod_seconds };
+        await this.ctx.storage.put(STATE_KEY, synced);
+        return true;
+      }
+      if (!isCheckConstraintError(error)) throw error;
+      const available = await balance(db, current.account_id);
+      const failure: JobError = { code: "insufficient_credits", message: unpaidLengthMessage(billed, realSeconds, increase.extraCredits, available) };
+      await step("failed", (s, at) => failStep({ ...s, real_vod_seconds: realSeconds }, failure, "full", at));
+      return false;
+    }
+    await this.ctx.storage.put(STATE_KEY, next);
+    return true;
   }
 
   /** The renderer was heard from (or the job just started): it has WATCHDOG_SECONDS until the next report. */

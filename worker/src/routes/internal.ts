@@ -72,6 +72,10 @@ internalRoutes.post(
       case "duplicate":
         return c.json({ accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress }, 200);
       case "applied":
+        if (event.type === "analysed" && outcome.state.status === "failed") {
+          // The real length could not be paid for: the renderer must not render anything (it stops on 409).
+          throw new ApiError(409, "job_settled", `The job failed: ${outcome.state.error?.message ?? "it cannot go on"}`, { status: outcome.state.status });
+        }
         return c.json({ accepted: true, status: outcome.state.status, progress: outcome.state.progress }, 200);
     }
   },

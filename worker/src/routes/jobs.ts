@@ -5,6 +5,7 @@ import type { StoredResult } from "../artifacts/results";
 import { publishResults } from "../artifacts/results";
 import { newJobId } from "../domain/ids";
 import { prepareJob, toVodInfo, type PreparedJob } from "../domain/prepare-job";
+import { billingNote } from "../domain/vod-length";
 import { targetPolicy } from "../domain/webhook-target";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isValidIdempotencyKey, requestHash } from "../domain/idempotency-key";
 import { claimIdempotencyKey, recordIdempotentResponse, releaseIdempotencyKey } from "../storage/idempotency";
@@ -39,6 +40,7 @@ function newJobFrom(jobId: string, accountId: string, p: PreparedJob): NewJob {
     vod: p.probe ? toVodInfo(p.probe) : null,
     request: p.request,
     credit_cost: p.cost.total,
+    billed_vod_seconds: p.billedVodSeconds,
     webhook_url: p.request.webhook_url,
   };
 }
@@ -154,6 +156,7 @@ jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
     breakdown: prepared.cost,
     available_credits: account.credits,
     sufficient_credits: account.credits >= prepared.cost.total,
+    billing_note: billingNote(prepared.billedVodSeconds, prepared.request.vod_length_hours === null ? null : prepared.request.vod_length_hours * 3600, prepared.probe?.duration_seconds ?? null),
     request: prepared.request,
     vod: prepared.probe ? toVideoMetadata(prepared.probe) : null,
   };

@@ -17,7 +17,9 @@ export function pricingTable(): PricingTable {
     max_vod_hours: MAX_VOD_HOURS,
     formula:
       "credit_cost = ceil(vod_hours x credits_per_vod_hour) + credits_per_reel x reels (executed profiles; 0 when " +
-      "compilation_enabled is false) + credits_per_short x num_shorts (after the plan cap)",
+      "compilation_enabled is false) + credits_per_short x num_shorts (after the plan cap); vod_hours is the VOD's " +
+      "real length: a longer VOD than billed (beyond 2 % / 60 s) reserves the difference when the renderer opens it, " +
+      "a shorter one is refunded the difference at completion",
     cancel_refund_tiers: CANCEL_REFUND_TIERS.map((t) => ({
       status: t.status,
       progress_below: t.progressBelow,

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { LedgerEntry } from "../../../common/contract";
 import { isCheckConstraintError, nowIso, type Db } from "./db";
-import { accounts, creditLedger, type LedgerKind } from "./schema";
+import { accounts, creditLedger, type LedgerKind, type LedgerPurpose } from "./schema";
 
 /**
  * Every credit movement is a balance update plus a ledger entry in the same D1 batch (one transaction). The
@@ -15,6 +15,8 @@ export interface Movement {
   /** Signed: negative takes credits away. */
   amount: number;
   kind: LedgerKind;
+  /** `vod_length`: the difference reserved or refunded for the VOD's real length (one of each per job at most). */
+  purpose?: LedgerPurpose | null;
   jobId?: string | null;
   reason?: string | null;
   at?: string;
@@ -35,6 +37,7 @@ export function movementStatements(db: Db, m: Movement) {
     accountId: m.accountId,
     jobId: m.jobId ?? null,
     kind: m.kind,
+    purpose: m.purpose ?? null,
     amount: m.amount,
     balanceAfter: balanceOf(m.accountId),
     reason: m.reason ?? null,

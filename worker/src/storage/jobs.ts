@@ -18,6 +18,8 @@ export interface NewJob {
   vod: VodInfo | null;
   request: NormalizedJobRequest;
   credit_cost: number;
+  /** The length credit_cost's processing part is for (vod-length.ts). */
+  billed_vod_seconds: number;
   webhook_url: string | null;
 }
 
@@ -41,6 +43,7 @@ export function jobCreationBatch(db: Db, job: NewJob, state: JobLifecycle) {
     vodJson: job.vod === null ? null : JSON.stringify(job.vod),
     requestJson: JSON.stringify(job.request),
     creditCost: job.credit_cost,
+    billedVodSeconds: job.billed_vod_seconds,
     refundedCredits: 0,
     webhookUrl: job.webhook_url,
     searchText: searchText([job.job_id, job.vod_url, job.vod_title, job.streamer_name, job.game_name]),
@@ -58,12 +61,18 @@ export function jobCreationBatch(db: Db, job: NewJob, state: JobLifecycle) {
   return [insert, update, entry] as const;
 }
 
-/** The D1 mirror of a lifecycle change; `resultJson` is written once, on completion. */
+/**
+ * The D1 mirror of a lifecycle change; `resultJson` is written once, on completion. credit_cost and the billed
+ * length change when the real VOD length is settled; the real length, once measured, is the record's length.
+ */
 export function lifecycleUpdate(db: Db, s: JobLifecycle, resultJson?: string) {
   return db
     .update(jobs)
     .set({
       status: s.status,
+      creditCost: s.credit_cost,
+      ...(s.billed_vod_seconds == null ? {} : { billedVodSeconds: s.billed_vod_seconds }),
+      ...(s.real_vod_seconds == null ? {} : { vodDurationSeconds: s.real_vod_seconds }),
       progress: s.progress,
       stage: s.stage,
       refundedCredits: s.refunded_credits,
@@ -137,6 +146,8 @@ export function toJobRecord(row: JobRow): JobRecord {
     game_name: row.gameName,
     request: JSON.parse(row.requestJson) as NormalizedJobRequest,
     credit_cost: row.creditCost,
+    // Rows from before the column was added were billed on their stored length.
+    billed_vod_seconds: row.billedVodSeconds ?? row.vodDurationSeconds,
     refunded_credits: row.refundedCredits,
     error: row.errorCode === null ? null : { code: row.errorCode, message: row.errorMessage ?? "" },
     webhook_url: row.webhookUrl,

@@ -50,10 +50,15 @@ export const jobs = sqliteTable("jobs", {
   artifactsExpiresAt: text("artifacts_expires_at"),
   /** Set by the retention sweep (migrations/0002) once the job's files are deleted. */
   artifactsDeletedAt: text("artifacts_deleted_at"),
+  /** The length the processing credits are for (migrations/0004); null on rows from before it. */
+  billedVodSeconds: real("billed_vod_seconds"),
 });
 
 export const LEDGER_KINDS = ["reserve", "refund", "purchase", "adjustment"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
+/** What a job's movement is for (migrations/0004): null for the job's price, `vod_length` for the real-length difference. */
+export const LEDGER_PURPOSES = ["vod_length"] as const;
+export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
 
 export const creditLedger = sqliteTable("credit_ledger", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -64,6 +69,7 @@ export const creditLedger = sqliteTable("credit_ledger", {
   balanceAfter: integer("balance_after").notNull(),
   reason: text("reason"),
   createdAt: text("created_at").notNull(),
+  purpose: text("purpose", { enum: LEDGER_PURPOSES }),
 });
 
 export const jobFeedback = sqliteTable("job_feedback", {
