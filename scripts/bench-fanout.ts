@@ -193,6 +193,11 @@ async function main(): Promise<void> {
     console.log(`configured (wrangler.toml): ${INSTANCE.name} -> ${fmt(critical)} s`);
     console.log(`today's path (one job on one standard-1, 1/2 vCPU, serially): ${fmt(sumCpu / 0.5)} s`);
     const ratio = wallRuns[1]!.wall_s / wallRuns[0]!.wall_s;
+    // What bounds the local ratio: one process alone already keeps this many of the machine's cores busy (x264
+    // encodes on every core), so a second process can at best fill the rest.
+    const cores = os.availableParallelism();
+    const busy = sumCpu / wallRuns[0]!.wall_s;
+    console.log(`local, 1 process kept ${fmt(busy, 2)} of ${cores} cores busy on average: 2 processes cannot go below ${fmt(Math.min(1, busy / cores), 2)} x its wall time here; measured ${ratio.toFixed(2)}`);
     console.log(`fanout: predicted_wall_s=${Math.round(critical)} instance_type=${INSTANCE.name} tasks=${all.length} local_2proc_vs_1proc=${ratio.toFixed(2)}`);
   } finally {
     await twitch.close();
