@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { parseByteRange } from "../artifacts/byte-range";
+import { serveStoredObject } from "../artifacts/serve-object";
 import { artifactsExpired } from "../artifacts/expired";
 import { artifactKey, verifyArtifactLink } from "../artifacts/links";
 import type { AppEnv } from "../hono-env";
@@ -51,25 +51,7 @@ filesRoutes.get("/:job_id/:name", async (c) => {
       },
     });
   }
-  const rangeHeader = c.req.header("Range");
-  const head = rangeHeader ? await c.env.ARTIFACTS.head(objectKey) : null;
-  const range = head ? parseByteRange(rangeHeader, head.size) : null;
-  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head!.size}` } });
-
-  const object = await c.env.ARTIFACTS.get(objectKey, range ? { range } : {});
-  if (!object) throw new ApiError(404, "file_not_found", "No such file.");
-  const headers = new Headers({
-    "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-    "Content-Disposition": contentDisposition(name),
-    "Accept-Ranges": "bytes",
-    ETag: object.httpEtag,
-    "Cache-Control": "private, max-age=3600",
-  });
-  if (range) {
-    headers.set("Content-Range", `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
-    headers.set("Content-Length", String(range.length));
-    return new Response(object.body, { status: 206, headers });
-  }
-  headers.set("Content-Length", String(object.size));
-  return new Response(object.body, { status: 200, headers });
+  const served = await serveStoredObject(c.env.ARTIFACTS, objectKey, c.req.header("Range"), { "Content-Disposition": contentDisposition(name), "Cache-Control": "private, max-age=3600" });
+  if (!served) throw new ApiError(404, "file_not_found", "No such file.");
+  return served;
 });

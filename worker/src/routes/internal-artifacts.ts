@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { ArtifactRef } from "../../../common/contract";
-import { parseByteRange } from "../artifacts/byte-range";
+import { serveStoredObject } from "../artifacts/serve-object";
 import { artifactKey, type LinkEnv } from "../artifacts/links";
 import {
   expectedPartBytes,
@@ -298,22 +298,7 @@ internalArtifactRoutes.get(ROUTE, rendererAuth, async (c) => {
   const name = c.req.param("name");
   checkName(name);
   const key = artifactKey(jobId, name);
-  const rangeHeader = c.req.header("Range");
-  const head = rangeHeader ? await c.env.ARTIFACTS.head(key) : null;
-  const range = head ? parseByteRange(rangeHeader, head.size) : null;
-  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head!.size}` } });
-  const object = await c.env.ARTIFACTS.get(key, range ? { range } : {});
-  if (!object) throw new ApiError(404, "file_not_found", `This job has no stored file named ${name}.`);
-  const headers = new Headers({
-    "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-    "Accept-Ranges": "bytes",
-    ETag: object.httpEtag,
-  });
-  if (range) {
-    headers.set("Content-Range", `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
-    headers.set("Content-Length", String(range.length));
-    return new Response(object.body, { status: 206, headers });
-  }
-  headers.set("Content-Length", String(object.size));
-  return new Response(object.body, { status: 200, headers });
+  const served = await serveStoredObject(c.env.ARTIFACTS, key, c.req.header("Range"));
+  if (!served) throw new ApiError(404, "file_not_found", `This job has no stored file named ${name}.`);
+  return served;
 });
