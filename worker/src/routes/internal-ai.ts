@@ -43,7 +43,8 @@ async function admit(c: Context<AppEnv>): Promise<Ai> {
 async function runModel(c: Context<AppEnv>, ai: Ai, model: string, input: Record<string, unknown>, fields: Record<string, unknown>): Promise<unknown> {
   const started = Date.now();
   try {
-    const output: unknown = await (ai.run as (m: string, i: Record<string, unknown>) => Promise<unknown>)(model, input);
+    // The binding's types tie each model name to its input; the model is chosen at run time here.
+    const output = await (ai as unknown as { run(model: string, input: Record<string, unknown>): Promise<unknown> }).run(model, input);
     logEvent("info", "workers ai call", { request_id: c.get("requestId"), job_id: c.req.param("id"), model, ms: Date.now() - started, ...fields });
     return output;
   } catch (error) {
