@@ -183,6 +183,12 @@ describe("POST /internal/jobs/{id}/ai/v1/audio/transcriptions", () => {
     expect(extra(await expectError(await transcribe(ai, job, form()), 422, "ai_refused")).ai_code).toBe(3036);
   });
 
+  it("leaves out the language and duration when the model does not give them (every field but text is optional)", async () => {
+    const bare = { run: async () => ({ text: "", segments: [] }) } as unknown as Ai;
+    const res = await callWithEnv({ AI: bare }, `${pathOf(job.ai.url)}/audio/transcriptions`, { method: "POST", headers: { Authorization: `Bearer ${job.ai.token}` }, body: transcriptionForm(toneWav(1, [])) });
+    expect(await res.json()).toEqual({ task: "transcribe", text: "", words: [], segments: [] });
+  });
+
   it("answers 502 ai_bad_answer when the model's output is not its documented shape", async () => {
     const ai = new WorkersAiStandIn();
     const odd = { run: async () => ({ transcript: "hello" }) } as unknown as Ai;

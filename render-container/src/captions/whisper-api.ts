@@ -30,8 +30,8 @@ export interface WhisperApiOptions {
 }
 
 const VerboseTranscription = z.object({
-  text: z.string().optional(),
-  language: z.string().optional(),
+  text: z.string().nullish(),
+  language: z.string().nullish(),
   // `probability` per word: whisper servers built on faster-whisper add it; OpenAI's API does not.
   words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().nullish() })).nullish(),
   segments: z

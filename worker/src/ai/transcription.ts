@@ -69,8 +69,9 @@ const WhisperOutput = z.object({
 /** OpenAI's verbose_json: what the renderer's Whisper client reads (words for timing, segments for confidence). */
 export interface VerboseTranscription {
   task: "transcribe";
-  language: string | null;
-  duration: number | null;
+  /** Left out when the model does not say (OpenAI's always has them; the renderer does without). */
+  language?: string;
+  duration?: number;
   text: string;
   words: { word: string; start: number; end: number }[];
   segments: { id: number; start: number; end: number; text: string; avg_logprob?: number; no_speech_prob?: number; compression_ratio?: number; temperature?: number }[];
@@ -94,8 +95,8 @@ export function toVerboseJson(output: unknown): VerboseTranscription {
   if (out.text.trim() && segments.length === 0) throw aiBadAnswer(TRANSCRIBE_MODEL, "text without timed segments");
   return {
     task: "transcribe",
-    language: out.transcription_info?.language ?? null,
-    duration: out.transcription_info?.duration ?? null,
+    ...(out.transcription_info?.language === undefined ? {} : { language: out.transcription_info.language }),
+    ...(out.transcription_info?.duration === undefined ? {} : { duration: out.transcription_info.duration }),
     text: out.text,
     words,
     segments: segments.map((s, id) => ({
