@@ -12,6 +12,10 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest(async ({ inject }) => ({
+            // wrangler.toml's [ai] binding would start a remote proxy session, which needs a Cloudflare login. Without
+            // it env.AI exists but every call fails ("needs to be run remotely"): the AI route tests hand the app a
+            // stand-in binding instead (test/worker/workers-ai-standin.ts).
+            remoteBindings: false,
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {

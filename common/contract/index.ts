@@ -7,3 +7,4 @@ export * from "./api";
 export * from "./results";
 export * from "./webhooks";
 export * from "./job-errors";
+export * from "./workers-ai";

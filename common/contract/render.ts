@@ -24,6 +24,8 @@ import { NormalizedJobRequest } from "./normalized-request";
  *   but the last the same size and >= 5 MiB, <= 10,000 parts: up to 625 GiB a file). upload_id is opaque, signed,
  *   and carries the size and part size, so the Worker checks each part's exact length.
  *   upload.mode "s3": the renderer writes to R2's S3 API directly (aws4fetch), multipart above 64 MiB in 32 MiB parts.
+ *   ai (when the job has it): POST {ai.url}/audio/transcriptions and {ai.url}/chat/completions, Bearer {ai.token}:
+ *   Whisper and an instruct LLM on Workers AI, OpenAI-compatible (workers-ai.ts).
  */
 
 export const VodInfo = z.object({
@@ -74,6 +76,13 @@ export const RenderJob = z.object({
   }),
   upload: UploadTarget,
   twitch: z.object({ gql_url: z.string(), usher_url: z.string() }),
+  /**
+   * Workers AI through the Worker for this job (contract: workers-ai.ts): an OpenAI-compatible base URL
+   * (`{url}/audio/transcriptions`, `{url}/chat/completions`) and the bearer token it takes (the job's renderer
+   * token). Absent or null: the Worker offers none (no binding, or WORKERS_AI = "off"). TRANSCRIBE_API_URL and
+   * METADATA_API_URL in the renderer's environment take precedence.
+   */
+  ai: z.object({ url: z.string(), token: z.string() }).nullish(),
 });
 export type RenderJob = z.infer<typeof RenderJob>;
 

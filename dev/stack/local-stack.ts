@@ -92,6 +92,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       TWITCH_USHER_URL: twitch.usherUrl,
       // Local webhook receivers (the demo's, the end-to-end tests') listen on 127.0.0.1.
       WEBHOOK_ALLOW_LOOPBACK: "true",
+      // The AI binding only works against Cloudflare (login, billing): offline, the renderer transcribes with
+      // pocketsphinx and writes texts from templates.
+      WORKERS_AI: "off",
       ...opts.vars,
     };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

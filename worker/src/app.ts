@@ -8,6 +8,7 @@ import { docsRoutes } from "./routes/docs";
 import { downloadRoutes } from "./routes/downloads";
 import { filesRoutes } from "./routes/files";
 import { internalRoutes } from "./routes/internal";
+import { internalAiRoutes } from "./routes/internal-ai";
 import { internalArtifactRoutes } from "./routes/internal-artifacts";
 import { taskEventRoutes } from "./routes/task-events";
 import { jobsRoutes } from "./routes/jobs";
@@ -32,6 +33,7 @@ app.route("/files", filesRoutes);
 app.route("/internal", internalRoutes);
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);
+app.route("/internal", internalAiRoutes);
 
 app.notFound(onNotFound);
 app.onError(onError);

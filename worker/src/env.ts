@@ -19,6 +19,8 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   JOB_STATE: DurableObjectNamespace<JobState>;
   RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
+  /** Workers AI ([ai] in wrangler.toml): transcription and titles for the renderer (routes/internal-ai.ts). */
+  AI?: Ai;
 
   TWITCH_GQL_URL: string;
   TWITCH_USHER_URL: string;
@@ -48,6 +50,14 @@ export interface Env {
    * smallest part and Cloudflare's request body limit). Tests use 5 MiB.
    */
   UPLOAD_PART_BYTES?: string;
+  /**
+   * "off" leaves the AI binding unused: jobs get no `ai` endpoint and the renderer transcribes offline and writes
+   * texts from templates (the local dev stack and `npm run dev`, where the binding would need a Cloudflare login).
+   * Unset or "on": the binding serves every job when it is bound.
+   */
+  WORKERS_AI?: string;
+  /** Workers AI text model for titles and stories (default @cf/meta/llama-3.3-70b-instruct-fp8-fast). */
+  WORKERS_AI_TEXT_MODEL?: string;
   /** S3 endpoint of the artifact bucket when it is not R2's `<account>.r2.cloudflarestorage.com` (tests, other stores). */
   R2_S3_ENDPOINT?: string;
 

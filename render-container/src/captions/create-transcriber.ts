@@ -1,22 +1,27 @@
+import type { RenderJob } from "../../../common/contract/render";
+import { FallbackTranscriber } from "./fallback-transcriber";
 import { PocketsphinxTranscriber } from "./pocketsphinx";
 import type { Transcriber } from "./transcriber";
 import { WhisperApiTranscriber } from "./whisper-api";
 
 /**
- * Whisper through an OpenAI-compatible API when TRANSCRIBE_API_URL is set (TRANSCRIBE_API_KEY,
- * TRANSCRIBE_MODEL optional; model defaults to whisper-1), otherwise offline pocketsphinx (English only).
+ * Which recogniser a job uses, first match:
+ * 1. TRANSCRIBE_API_URL: Whisper through that OpenAI-compatible API (TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL optional;
+ *    model defaults to whisper-1).
+ * 2. The job's `ai` endpoint: Whisper on Workers AI through the Worker (common/contract/workers-ai.ts), with the
+ *    job's renderer token.
+ * 3. Offline pocketsphinx (English only).
+ * A remote recogniser falls back to pocketsphinx when it fails, with a warning (FallbackTranscriber).
  */
-export function createTranscriber(env: NodeJS.ProcessEnv = process.env, fetchImpl?: typeof fetch): Transcriber {
+export function createTranscriber(env: NodeJS.ProcessEnv = process.env, fetchImpl?: typeof fetch, ai?: RenderJob["ai"]): Transcriber {
+  const offline = new PocketsphinxTranscriber();
   const url = env.TRANSCRIBE_API_URL?.trim();
   if (url) {
-    return new WhisperApiTranscriber({
-      baseUrl: url,
-      apiKey: env.TRANSCRIBE_API_KEY || undefined,
-      model: env.TRANSCRIBE_MODEL || undefined,
-      fetchImpl,
-    });
+    const api = new WhisperApiTranscriber({ baseUrl: url, apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined, fetchImpl });
+    return new FallbackTranscriber(api, offline);
   }
-  return new PocketsphinxTranscriber();
+  if (ai) return new FallbackTranscriber(new WhisperApiTranscriber({ baseUrl: ai.url, apiKey: ai.token, name: "workers-ai", fetchImpl }), offline);
+  return offline;
 }
 
 export interface CaptionPlan {
@@ -38,7 +43,7 @@ export function planCaptions(transcriber: Transcriber, language: string | null, 
     return {
       transcribe: false,
       burn: false,
-      warning: `Captions were skipped: the offline speech recogniser (${transcriber.name}) only understands English and the stream language is "${language}". Configure a Whisper-compatible transcription API for other languages.`,
+      warning: `Captions were skipped: the offline speech recogniser (${transcriber.name}) only understands English and the stream language is "${language}". Deploy with the Workers AI binding (or set TRANSCRIBE_API_URL to a Whisper-compatible API) for other languages.`,
     };
   }
   return { transcribe: true, burn: burnRequested, warning: null };

@@ -3,6 +3,8 @@ export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, pri
 export { PocketsphinxTranscriber, parsePocketsphinxOutput } from "./pocketsphinx";
 export { WhisperApiTranscriber, TranscriptionApiError, segmentsToWords, type WhisperApiOptions } from "./whisper-api";
 export { createTranscriber, planCaptions, type CaptionPlan } from "./create-transcriber";
+export { FallbackTranscriber } from "./fallback-transcriber";
+export { splitWav, parsePcmWav, pcmWavFile, type WavChunk } from "./wav-chunks";
 export { extractJoinedWav, extractWav, locateInJoined, type JoinedWavLayout, type WavPiece } from "./extract-wav";
 export { wordsToCues, clipCues, type CueOptions } from "./cues";
 export { formatSrt, parseSrt, formatSrtTime } from "./srt";

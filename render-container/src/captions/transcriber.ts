@@ -4,6 +4,8 @@ export interface TranscribeOptions {
   /** ISO 639-1 language of the speech, or null when unknown. */
   language: string | null;
   signal?: AbortSignal;
+  /** Receives a note for the job's warnings when the words came another way than asked (e.g. a fallback). */
+  warn?: (message: string) => void;
 }
 
 /** Speech to timed words. Times are seconds from the start of the given wav. */

@@ -3,7 +3,9 @@ import path from "node:path";
 import { z } from "zod";
 import { primaryLanguage, type TranscribeOptions, type Transcriber } from "./transcriber";
 import type { Word } from "./types";
-import { sleep } from "../../../common/sleep";
+import { AI_TRANSCRIPTION_MAX_SECONDS } from "../../../common/contract/workers-ai";
+import { isTransientStatus, PermanentError, withRetries } from "../http-retry";
+import { splitWav } from "./wav-chunks";
 
 export interface WhisperApiOptions {
   /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`. */
@@ -11,18 +13,25 @@ export interface WhisperApiOptions {
   apiKey?: string;
   /** Default `whisper-1`. */
   model?: string;
+  /** For logs and warnings (default "whisper-api"; "workers-ai" through the Worker). */
+  name?: string;
   fetchImpl?: typeof fetch;
   /** Per-request time limit. Default 120 s. */
   timeoutMs?: number;
-  /** Attempts on network errors, 429 and 5xx. Default 3. */
+  /** Attempts per chunk on network errors, 408, 429 and 5xx. Default 3. */
   attempts?: number;
   /** First retry delay; doubles each time. Default 1000 ms. */
   retryDelayMs?: number;
+  /**
+   * Longest audio sent in one request; longer wavs go in chunks cut at quiet moments. Default 300 s (the Worker's
+   * Workers AI route takes no more; OpenAI's 25 MB upload limit is about 13 minutes of the renderer's wav).
+   */
+  chunkSeconds?: number;
 }
 
 const VerboseTranscription = z.object({
-  text: z.string().optional(),
-  language: z.string().optional(),
+  text: z.string().nullish(),
+  language: z.string().nullish(),
   // `probability` per word: whisper servers built on faster-whisper add it; OpenAI's API does not.
   words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().nullish() })).nullish(),
   segments: z
@@ -31,7 +40,8 @@ const VerboseTranscription = z.object({
 });
 type VerboseTranscription = z.infer<typeof VerboseTranscription>;
 
-export class TranscriptionApiError extends Error {
+/** The API refused the request or answered something unusable: asking again would not help. */
+export class TranscriptionApiError extends PermanentError {
   readonly code = "transcription_failed";
   constructor(message: string, readonly status: number | null) {
     super(message);
@@ -93,16 +103,19 @@ export function wordsFromResponse(body: VerboseTranscription): Word[] {
 }
 
 /**
- * Transcription through an OpenAI-compatible `POST {baseUrl}/audio/transcriptions` (OpenAI Whisper, Groq,
- * a local whisper server, ...): multipart with the wav, `verbose_json` and word timestamps; many languages.
+ * Transcription through an OpenAI-compatible `POST {baseUrl}/audio/transcriptions` (OpenAI Whisper, Groq, a local
+ * whisper server, the Worker's Workers AI route, ...): multipart with the wav, `verbose_json` and word timestamps;
+ * many languages. A wav longer than `chunkSeconds` goes in chunks, one request each, retried on their own; the
+ * chunks' words are moved back onto the whole wav's clock.
  */
 export class WhisperApiTranscriber implements Transcriber {
-  readonly name = "whisper-api";
+  readonly name: string;
   readonly local = false;
   private readonly model: string;
 
   constructor(private readonly opts: WhisperApiOptions) {
     this.model = opts.model ?? "whisper-1";
+    this.name = opts.name ?? "whisper-api";
   }
 
   supportsLanguage(): boolean {
@@ -110,45 +123,45 @@ export class WhisperApiTranscriber implements Transcriber {
   }
 
   async transcribe(wavPath: string, opts: TranscribeOptions): Promise<Word[]> {
-    const audio = await fs.readFile(wavPath);
+    const chunks = splitWav(await fs.readFile(wavPath), this.opts.chunkSeconds ?? AI_TRANSCRIPTION_MAX_SECONDS);
+    const words: Word[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      const name = chunks.length === 1 ? path.basename(wavPath) : `${path.basename(wavPath, ".wav")}-${i + 1}.wav`;
+      for (const w of await this.transcribeChunk(chunk.bytes, name, opts)) {
+        words.push({ ...w, start: round3(w.start + chunk.offsetSeconds), end: round3(w.end + chunk.offsetSeconds) });
+      }
+    }
+    return words;
+  }
+
+  /** One request (retried on its own), times relative to the chunk. */
+  private transcribeChunk(audio: Uint8Array, fileName: string, opts: TranscribeOptions): Promise<Word[]> {
     const url = `${this.opts.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`;
-    const attempts = this.opts.attempts ?? 3;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      opts.signal?.throwIfAborted();
+    const language = primaryLanguage(opts.language);
+    const attempt = async (): Promise<Word[]> => {
       const form = new FormData();
-      form.append("file", new Blob([audio], { type: "audio/wav" }), path.basename(wavPath));
+      form.append("file", new Blob([audio as Uint8Array<ArrayBuffer>], { type: "audio/wav" }), fileName);
       form.append("model", this.model);
       form.append("response_format", "verbose_json");
       form.append("timestamp_granularities[]", "word");
       form.append("timestamp_granularities[]", "segment");
-      const language = primaryLanguage(opts.language);
       if (language) form.append("language", language);
       const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 120_000);
-      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-      try {
-        const res = await (this.opts.fetchImpl ?? fetch)(url, {
-          method: "POST",
-          headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
-          body: form,
-          signal,
-        });
-        if (res.ok) {
-          const parsed = VerboseTranscription.safeParse(await res.json());
-          if (!parsed.success) throw new TranscriptionApiError(`unexpected transcription response: ${parsed.error.message}`, res.status);
-          return wordsFromResponse(parsed.data);
-        }
-        const detail = (await res.text()).slice(0, 300);
-        lastError = new TranscriptionApiError(`transcription API answered ${res.status}: ${detail}`, res.status);
-        if (res.status !== 429 && res.status < 500) throw lastError;
-      } catch (err) {
-        if (opts.signal?.aborted) throw opts.signal.reason;
-        if (err instanceof TranscriptionApiError && err.status !== null && err.status !== 429 && err.status < 500) throw err;
-        lastError = err;
+      const res = await (this.opts.fetchImpl ?? fetch)(url, {
+        method: "POST",
+        headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
+        body: form,
+        signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
+      });
+      if (res.ok) {
+        const parsed = VerboseTranscription.safeParse(await res.json());
+        if (!parsed.success) throw new TranscriptionApiError(`unexpected transcription response: ${parsed.error.message}`, res.status);
+        return wordsFromResponse(parsed.data);
       }
-      if (attempt < attempts) await sleep((this.opts.retryDelayMs ?? 1000) * 2 ** (attempt - 1), opts.signal);
-    }
-    throw lastError instanceof Error ? lastError : new TranscriptionApiError(String(lastError), null);
+      const detail = (await res.text()).slice(0, 300);
+      const message = `transcription API answered ${res.status}: ${detail}`;
+      throw isTransientStatus(res.status) ? new Error(message) : new TranscriptionApiError(message, res.status);
+    };
+    return withRetries(`${this.name} transcription`, attempt, opts.signal, this.opts.attempts ?? 3, this.opts.retryDelayMs ?? 1000);
   }
 }
-

@@ -15,17 +15,19 @@ import {
   type MetadataOutput,
   type MetadataWriter,
 } from "./types";
-import { sleep } from "../../../common/sleep";
+import { failure, PermanentError, withRetries } from "../http-retry";
 
 export interface LlmMetadataOptions {
   /** Base URL of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   apiKey?: string;
   model: string;
+  /** The writer's name in logs and metadata.json's source (default "llm"). */
+  name?: string;
   fetchImpl?: typeof fetch;
   /** Default 60 s. */
   timeoutMs?: number;
-  /** Attempts on network errors, 429 and 5xx. Default 2. */
+  /** Attempts on network errors, 408, 429 and 5xx. Default 2. */
   attempts?: number;
   retryDelayMs?: number;
 }
@@ -119,9 +121,11 @@ function ensureLinks(description: string, input: MetadataInput): string {
  * never fails a job.
  */
 export class LlmMetadataWriter implements MetadataWriter {
-  readonly name = "llm";
+  readonly name: string;
 
-  constructor(private readonly opts: LlmMetadataOptions) {}
+  constructor(private readonly opts: LlmMetadataOptions) {
+    this.name = opts.name ?? "llm";
+  }
 
   async write(input: MetadataInput, opts: { signal?: AbortSignal } = {}): Promise<MetadataOutput> {
     const language = primaryLanguage(input.language) ?? "en";
@@ -249,32 +253,25 @@ export class LlmMetadataWriter implements MetadataWriter {
       ],
     });
     const url = `${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-    const attempts = this.opts.attempts ?? 2;
-    let last: unknown = null;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      signal?.throwIfAborted();
+    const attempt = async (): Promise<LlmAnswer> => {
       const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 60_000);
       const res = await (this.opts.fetchImpl ?? fetch)(url, {
         method: "POST",
         headers: { "content-type": "application/json", ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
         body,
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      }).catch((err: unknown) => err as Error);
-      if (res instanceof Response) {
-        if (res.ok) {
-          const completion = ChatCompletion.parse(await res.json());
-          const content = completion.choices[0]!.message.content;
-          if (!content) throw new Error("the model returned no content");
-          return parseAnswer(content);
-        }
-        last = new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
-        if (res.status !== 429 && res.status < 500) throw last;
-      } else {
-        if (signal?.aborted) throw signal.reason;
-        last = res;
+      });
+      if (!res.ok) throw await failure("the metadata model", res);
+      // A model that answers, but not in shape, would not answer better a second time.
+      try {
+        const completion = ChatCompletion.parse(await res.json());
+        const content = completion.choices[0]!.message.content;
+        if (!content) throw new Error("the model returned no content");
+        return parseAnswer(content);
+      } catch (err) {
+        throw new PermanentError(err instanceof Error ? err.message : String(err));
       }
-      if (attempt < attempts) await sleep((this.opts.retryDelayMs ?? 1000) * attempt, signal);
-    }
-    throw last instanceof Error ? last : new Error(String(last));
+    };
+    return withRetries("the metadata model", attempt, signal, this.opts.attempts ?? 2, this.opts.retryDelayMs ?? 1000);
   }
 }

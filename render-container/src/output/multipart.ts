@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { failure, PermanentUploadError, withRetries } from "./upload-retry";
+import { failure, PermanentError, withRetries } from "../http-retry";
 
 /**
  * Uploads of any size in numbered parts, read from disk part by part and streamed (never a whole file, nor a
@@ -103,7 +103,7 @@ export async function workerMultipartUpload(o: WorkerMultipartOptions): Promise<
   );
   const { upload_id: uploadId, part_size_bytes: partBytes } = started;
   if (!Number.isSafeInteger(partBytes) || partBytes <= 0 || started.part_count !== partCountFor(o.size, partBytes)) {
-    throw new PermanentUploadError(`start upload ${o.name}: unusable answer ${JSON.stringify(started).slice(0, 200)}`);
+    throw new PermanentError(`start upload ${o.name}: unusable answer ${JSON.stringify(started).slice(0, 200)}`);
   }
   const uploadUrl = `${o.fileUrl}?uploadId=${encodeURIComponent(uploadId)}`;
 
@@ -130,7 +130,7 @@ export async function workerMultipartUpload(o: WorkerMultipartOptions): Promise<
       });
       if (res.status !== 201) throw await failure(`complete upload ${o.name}`, res);
       const { size_bytes } = (await res.json()) as { size_bytes?: unknown };
-      if (size_bytes !== o.size) throw new PermanentUploadError(`complete upload ${o.name}: stored ${String(size_bytes)} bytes, expected ${o.size}`);
+      if (size_bytes !== o.size) throw new PermanentError(`complete upload ${o.name}: stored ${String(size_bytes)} bytes, expected ${o.size}`);
     },
     async abort(signal) {
       const res = await o.fetchImpl(uploadUrl, { method: "DELETE", headers: { authorization }, signal });
@@ -169,7 +169,7 @@ export async function s3MultipartUpload(o: S3MultipartOptions): Promise<void> {
     o.signal,
   );
   const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(created)?.[1];
-  if (!uploadId) throw new PermanentUploadError(`start multipart ${o.name}: no UploadId in the answer`);
+  if (!uploadId) throw new PermanentError(`start multipart ${o.name}: no UploadId in the answer`);
   const uploadUrl = `${o.objectUrl}?uploadId=${encodeURIComponent(uploadId)}`;
 
   await sendInParts(`upload ${o.name}`, o.size, o.partBytes, {
@@ -194,7 +194,7 @@ export async function s3MultipartUpload(o: S3MultipartOptions): Promise<void> {
         await res.body?.cancel();
         const head = await o.signedFetch(o.objectUrl, { method: "HEAD", signal });
         if (head.ok && Number(head.headers.get("content-length")) === o.size) return;
-        throw new PermanentUploadError(`complete multipart ${o.name}: the upload is gone and the object is not whole (HTTP ${head.status})`);
+        throw new PermanentError(`complete multipart ${o.name}: the upload is gone and the object is not whole (HTTP ${head.status})`);
       }
       if (!res.ok) throw await failure(`complete multipart ${o.name}`, res);
       // S3 may answer 200 and still report an error in the body.

@@ -7,7 +7,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
 import type { UploadTarget } from "../../../common/contract/render";
 import { s3MultipartUpload, streamedBody, UNSIGNED_PAYLOAD, workerMultipartUpload } from "./multipart";
-import { failure, withRetries } from "./upload-retry";
+import { failure, withRetries } from "../http-retry";
 
 export interface Uploader {
   /** Stores a local file under `name` in the job's folder; resolves with its size. */

@@ -51,7 +51,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
 
   const languages = jobLanguages(request, [req.vod.language, source.media.probe.language]);
   const language = languages.stream ?? "en";
-  const transcriber = createTranscriber(config.env, ctx.fetchImpl);
+  const transcriber = createTranscriber(config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, language, request.burn_captions);
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.
   const [written, facecam] = await sideBySide(

@@ -8,7 +8,7 @@ import { extractWav } from "../../../render-container/src/captions/extract-wav";
 import { PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
 import { parseSrt } from "../../../render-container/src/captions/srt";
 import { UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
-import { WhisperApiTranscriber } from "../../../render-container/src/captions/whisper-api";
+import { FallbackTranscriber } from "../../../render-container/src/captions/fallback-transcriber";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { makeSourceClip, type TestClip } from "../../support/media";
 
@@ -103,9 +103,9 @@ describe("PocketsphinxTranscriber", () => {
 });
 
 describe("createTranscriber / planCaptions", () => {
-  it("uses the API when configured, pocketsphinx otherwise", () => {
+  it("uses the API when configured (backed by pocketsphinx), pocketsphinx otherwise", () => {
     expect(createTranscriber({})).toBeInstanceOf(PocketsphinxTranscriber);
-    expect(createTranscriber({ TRANSCRIBE_API_URL: "http://127.0.0.1:9/v1", TRANSCRIBE_API_KEY: "k" })).toBeInstanceOf(WhisperApiTranscriber);
+    expect(createTranscriber({ TRANSCRIBE_API_URL: "http://127.0.0.1:9/v1", TRANSCRIBE_API_KEY: "k" })).toBeInstanceOf(FallbackTranscriber);
   });
 
   it("drops captions with a warning for non-English speech without an API", () => {

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TranscriptionApiError, WhisperApiTranscriber, segmentsToWords } from "../../../render-container/src/captions/whisper-api";
+import { soundBursts, toneWav, wavSamples } from "../../support/tone-wav";
 
 /** What the fake API saw of one request, decoded with the platform's own multipart parser. */
 interface Seen {
@@ -19,7 +20,7 @@ interface Seen {
 let server: http.Server;
 let baseUrl: string;
 let seen: Seen[] = [];
-let answers: Array<(res: http.ServerResponse) => void> = [];
+let answers: Array<(res: http.ServerResponse, req: Seen) => void> = [];
 let dir: string;
 let wav: string;
 
@@ -48,11 +49,12 @@ const json = (status: number, body: unknown) => (res: http.ServerResponse) => {
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), "whisper-test-"));
   wav = path.join(dir, "short-1.wav");
-  await fs.writeFile(wav, Buffer.concat([Buffer.from("RIFF....WAVEfmt "), Buffer.alloc(2000, 7)]));
+  await fs.writeFile(wav, toneWav(3, [{ start: 0.5, end: 1 }]));
   server = http.createServer(async (req, res) => {
-    seen.push(await decode(req));
+    const request = await decode(req);
+    seen.push(request);
     const answer = answers.shift() ?? json(500, { error: { message: "no answer queued" } });
-    answer(res);
+    answer(res, request);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
@@ -146,6 +148,52 @@ describe("WhisperApiTranscriber", () => {
     const started = Date.now();
     await expect(p).rejects.toThrow("cancelled by user");
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+/** A speech API that "hears" the wav it is sent: one word per burst of sound, timed where the burst is in that wav. */
+const hearBursts = (res: http.ServerResponse, req: Seen) => {
+  const bursts = soundBursts(wavSamples(new Uint8Array(req.file!.bytes)), 16_000);
+  json(200, { text: bursts.map((_, i) => `w${i}`).join(" "), words: bursts.map((b, i) => ({ word: `w${i}`, start: b.start, end: b.end })) })(res);
+};
+
+describe("WhisperApiTranscriber on audio longer than one request takes", () => {
+  // 700 s: three chunks of at most 300 s. One burst straddles the 300 s limit: the cut must go before it.
+  const BURSTS = [
+    { start: 12, end: 12.8 },
+    { start: 296.5, end: 302 },
+    { start: 450, end: 451.2 },
+    { start: 598, end: 598.4 },
+    { start: 699, end: 699.5 },
+  ];
+  let long: string;
+  beforeAll(async () => {
+    long = path.join(dir, "long.wav");
+    await fs.writeFile(long, toneWav(700, BURSTS));
+  });
+
+  it("sends chunks of at most 300 s, cut at quiet moments, and puts every word back on the whole wav's clock", async () => {
+    answers.push(hearBursts, hearBursts, hearBursts);
+    const words = await new WhisperApiTranscriber({ baseUrl, name: "workers-ai", apiKey: "job-token" }).transcribe(long, { language: "en" });
+    expect(seen).toHaveLength(3);
+    const sent = seen.map((r) => wavSamples(new Uint8Array(r.file!.bytes)).length / 16_000);
+    for (const seconds of sent) expect(seconds).toBeLessThanOrEqual(300);
+    expect(sent.reduce((a, b) => a + b, 0)).toBeCloseTo(700, 3);
+    expect(seen.map((r) => r.file!.name)).toEqual(["long-1.wav", "long-2.wav", "long-3.wav"]);
+    expect(seen.every((r) => r.auth === "Bearer job-token")).toBe(true);
+    // Each burst heard once, whole, where it is in the 700 s wav (the 20 ms frames of the listener).
+    expect(words).toHaveLength(BURSTS.length);
+    words.forEach((w, i) => {
+      expect(w.start).toBeCloseTo(BURSTS[i]!.start, 1);
+      expect(w.end).toBeCloseTo(BURSTS[i]!.end, 1);
+    });
+  });
+
+  it("retries a failed chunk on its own and keeps the others", async () => {
+    answers.push(hearBursts, json(503, { error: { code: "ai_unavailable", message: "busy" } }), hearBursts, hearBursts);
+    const words = await new WhisperApiTranscriber({ baseUrl, retryDelayMs: 5 }).transcribe(long, { language: "en" });
+    expect(seen.map((r) => r.file!.name)).toEqual(["long-1.wav", "long-2.wav", "long-2.wav", "long-3.wav"]);
+    expect(words.map((w) => Math.round(w.start))).toEqual(BURSTS.map((b) => Math.round(b.start)));
   });
 });
 

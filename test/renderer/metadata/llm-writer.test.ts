@@ -234,5 +234,35 @@ describe("createMetadataWriter", () => {
   it("picks the LLM writer only when configured", () => {
     expect(createMetadataWriter({})).toBeInstanceOf(LocalMetadataWriter);
     expect(createMetadataWriter({ METADATA_API_URL: baseUrl, METADATA_API_KEY: "k", METADATA_MODEL: "x" })).toBeInstanceOf(LlmMetadataWriter);
+    expect(createMetadataWriter({}, fetch, null)).toBeInstanceOf(LocalMetadataWriter);
   });
+
+  // This server plays the Worker's Workers AI route (common/contract/workers-ai.ts): OpenAI's chat completions.
+  const ai = () => ({ url: `${new URL(baseUrl).origin}/internal/jobs/job_ai/ai/v1`, token: "job-renderer-token" });
+
+  it("writes through the job's Workers AI endpoint with the job's token when METADATA_API_URL is unset", async () => {
+    answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
+    const writer = createMetadataWriter({}, fetch, ai());
+    expect(writer.name).toBe("workers-ai");
+    const out = await writer.write(sampleInput({ language: "de" }));
+    expect(requests.map((r) => [r.url, r.auth])).toEqual([["/internal/jobs/job_ai/ai/v1/chat/completions", "Bearer job-renderer-token"]]);
+    expect(requests[0]!.body.response_format).toEqual({ type: "json_object" });
+    expect(out.warnings).toEqual([]);
+    expect(out.moments.map((m) => m.title)).toEqual(GERMAN_ANSWER.moments.map((m) => m.title));
+  });
+
+  it("lets METADATA_API_URL win over the job's endpoint", async () => {
+    answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
+    await createMetadataWriter({ METADATA_API_URL: baseUrl, METADATA_API_KEY: "own" }, fetch, ai()).write(sampleInput({ language: "de" }));
+    expect(requests.map((r) => [r.url, r.auth, r.body.model])).toEqual([["/v1/chat/completions", "Bearer own", "gpt-4o-mini"]]);
+  });
+
+  it("writes from templates, with a warning, when Workers AI stays unavailable through the retry", async () => {
+    const unavailable = () => status(503, JSON.stringify({ error: { code: "ai_unavailable", message: "Workers AI could not run the model just now" } }));
+    answers.push(unavailable(), unavailable());
+    const out = await createMetadataWriter({}, fetch, ai()).write(sampleInput());
+    expect(requests).toHaveLength(2);
+    expect(out.reels).toEqual(writeLocalMetadata(sampleInput()).reels);
+    expect(out.warnings[0]).toMatch(/^The metadata model could not be used \(.*HTTP 503.*ai_unavailable.*\); built-in templates were used instead\.$/);
+  }, 10_000);
 });

@@ -10,7 +10,6 @@ import { parseSrt } from "../../../render-container/src/captions";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { runRenderTask } from "../../../render-container/src/pipeline/render-task";
 import { SMALL_VOD } from "../../dev/fixture-vods";
-import { startRecorder } from "../../support/http-recorder";
 import { colorDistance, readFrameRgb } from "../../support/media";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
@@ -226,28 +225,6 @@ describe("a short task", () => {
     expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.5);
   });
 });
-
-describe("a short task whose recogniser fails", () => {
-  it("still delivers the short, with an empty .srt, and says so in its warnings", async () => {
-    // A Whisper-compatible API that refuses the request (an outside service: a local stand-in).
-    const api = await startRecorder((_q, res) => res.writeHead(400, { "content-type": "application/json" }).end('{"error":{"message":"bad audio"}}'));
-    try {
-      const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
-      const task: ShortTask = { kind: "short", id: "short-02", index: 2, moment_id: "m2", start: 61, end: 67, peak: 63, snap: false, title_text: null, title: "T", description: "", tags: [], expected_encode_seconds: 6 };
-      const plan = handMadePlan("job_tasks", DURATION, [planMoment("m2", 61, 67, 63)], [task]);
-      const run = await taskContext(store);
-      const result = await runRenderTask(taskRequest(job, plan, "short-02"), run.ctx, { ...SETTINGS, env: { TRANSCRIBE_API_URL: api.url } });
-      if (result.kind !== "short") throw new Error(result.kind);
-      expect(api.requests.length).toBeGreaterThan(0);
-      expect(result.warnings).toEqual([expect.stringMatching(/^Captions for 61-67 s could not be produced \(.*400.*\)\.$/)]);
-      expect(await readFile(path.join(store, "short-02.srt"), "utf8")).toBe("");
-      expect((await probeMedia(path.join(store, "short-02.mp4"))).durationSeconds).toBeCloseTo(6, 0);
-    } finally {
-      await api.close();
-    }
-  }, 180_000);
-});
-
 describe("a clip_group task (the same moment in two reels and a short around its peak)", () => {
   let store: string;
   let result: TaskResult;

@@ -1,6 +1,6 @@
 import type { ErrorDetailItem } from "../../../common/contract";
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 411 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 411 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
 
 /**
  * An answer that is not a success. Thrown anywhere in a request; `app.onError` turns it into the one error

@@ -1,6 +1,7 @@
 import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
+import { workersAi } from "../ai/workers-ai";
 import type { Env } from "../env";
 import type { JobRow } from "../storage/schema";
 import { watchdogMs } from "./watchdog";
@@ -75,6 +76,8 @@ export async function buildRenderJob(env: Env, settings: DispatchSettings, row: 
     },
     upload: uploadTarget(env, settings, row.id, token),
     twitch: { gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL },
+    // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks and uploads.
+    ai: workersAi(env) ? { url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/ai/v1`, token } : null,
   };
 }
 

@@ -85,7 +85,8 @@ export async function transcribeRanges(ranges: readonly TimeRange[], audio: read
       const wav = path.join(ctx.workDir, `speech-${covered.length}-${i}.wav`);
       try {
         const layout = await extractJoinedWav(bin.map((p) => ({ clip: p.source, start: p.range.start, end: p.range.end })), JOIN_GAP_SECONDS, wav, { signal, seekInput: true });
-        for (const w of await transcriber.transcribe(wav, { language, signal })) {
+        const warn = (m: string) => warnings.push(`Captions for ${bin.map((p) => `${p.range.start.toFixed(0)}-${p.range.end.toFixed(0)}`).join(", ")} s: ${m}`);
+        for (const w of await transcriber.transcribe(wav, { language, signal, warn })) {
           const at = locateInJoined(layout, w.start);
           if (!at) continue;
           const r = bin[at.piece]!.range;

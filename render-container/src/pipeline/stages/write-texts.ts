@@ -119,7 +119,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
     mask_profanity: request.parameters.mask_profanity,
   };
 
-  const writer = createMetadataWriter(env, ctx.fetchImpl);
+  const writer = createMetadataWriter(env, ctx.fetchImpl, job.ai);
   const out = distinctTitles(input, await writer.write(input, { signal: ctx.signal }));
   const byId = new Map(out.moments.map((m) => [m.id, m]));
   const texts: Texts = {

@@ -42,7 +42,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await fetched.sceneCuts(), clip) : { start: task.start, end: task.end, peak: task.peak };
   progress.report("snapping", 1);
 
-  const transcriber = createTranscriber(run.config.env, ctx.fetchImpl);
+  const transcriber = createTranscriber(run.config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
   const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity }, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
   progress.report("transcribing", 1);
@@ -107,18 +107,20 @@ interface ShortSpeech {
 async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { clip, range, chatProfanity }: ShortSpeech, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
   const { ctx, plan } = run;
   const wav = path.join(ctx.workDir, "speech.wav");
+  let note: string | null = null;
   try {
     const layout = await extractJoinedWav([{ clip, start: range.start, end: range.end }], TRAILING_SILENCE_SECONDS, wav, { signal: ctx.signal });
     onProgress(0.2);
     const words: Word[] = [];
-    for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal })) {
+    const warn = (m: string) => (note = `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s: ${m}`);
+    for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal, warn })) {
       const at = locateInJoined(layout, w.start);
       if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)), confidence: w.confidence });
     }
     // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
     // a swear word only when chat typed it too during the moment (the plan carries those words).
     const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity });
-    return { cues: wordsToCues(trusted.words), warning: null };
+    return { cues: wordsToCues(trusted.words), warning: note };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });

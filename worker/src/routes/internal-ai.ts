@@ -1,0 +1,99 @@
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { AI_TRANSCRIPTION_MAX_BODY_BYTES, AI_TRANSCRIPTION_MAX_SECONDS } from "../../../common/contract/workers-ai";
+import { ChatRequest, checkPromptSize, textModelInput, toChatCompletion } from "../ai/chat";
+import { notMultipart, readTranscriptionForm, toVerboseJson, whisperInput } from "../ai/transcription";
+import { aiFailure, textModel, TRANSCRIBE_MODEL, workersAi } from "../ai/workers-ai";
+import type { AppEnv } from "../hono-env";
+import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { logEvent } from "../lib/log";
+import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
+import { rendererAuth } from "../orchestration/renderer-auth";
+
+/**
+ * Workers AI for the renderer, as a small OpenAI-compatible API per job (contract: common/contract/workers-ai.ts):
+ *
+ *   POST /internal/jobs/{id}/ai/v1/audio/transcriptions   Whisper (word timings), one chunk of at most 300 s
+ *   POST /internal/jobs/{id}/ai/v1/chat/completions       the instruct model, for titles, descriptions and stories
+ *
+ * Same authentication as the renderer's other calls (the job's renderer token), and only while the job runs: the
+ * model calls are billed to this account. The Worker does not retry a failed model call itself; it answers 503
+ * (`ai_unavailable`, Retry-After) for what may pass and the renderer, which owns the chunk, sends it again.
+ */
+export const internalAiRoutes = new Hono<AppEnv>();
+
+const BASE = "/jobs/:id/ai/v1";
+/** Chat requests carry the prompt only (AI_CHAT_MAX_PROMPT_CHARS characters, up to 4 bytes each in UTF-8). */
+const MAX_CHAT_BODY_BYTES = 256 * 1024;
+
+/** The binding, after the checks every AI call needs: the Worker has Workers AI and the job is running. */
+async function admit(c: Context<AppEnv>): Promise<Ai> {
+  const ai = workersAi(c.env);
+  if (!ai) throw new ApiError(404, "ai_not_available", "This Worker has no Workers AI binding in use (none bound, or WORKERS_AI is \"off\").");
+  const jobId = c.req.param("id") ?? "";
+  const state = await c.env.JOB_STATE.get(c.env.JOB_STATE.idFromName(jobId)).get();
+  if (!state) throw jobNotFound();
+  if (state.status !== "running") {
+    throw new ApiError(409, "job_not_running", `Workers AI is used only while the job is running; it is ${state.status}.`, { status: state.status });
+  }
+  return ai;
+}
+
+/** Runs the model, turning its failures into answers and logging what it cost in time. */
+async function runModel(c: Context<AppEnv>, ai: Ai, model: string, input: Record<string, unknown>, fields: Record<string, unknown>): Promise<unknown> {
+  const started = Date.now();
+  try {
+    // The binding's types tie each model name to its input; the model is chosen at run time here.
+    const output = await (ai as unknown as { run(model: string, input: Record<string, unknown>): Promise<unknown> }).run(model, input);
+    logEvent("info", "workers ai call", { request_id: c.get("requestId"), job_id: c.req.param("id"), model, ms: Date.now() - started, ...fields });
+    return output;
+  } catch (error) {
+    const failure = aiFailure(model, error);
+    logEvent("warn", "workers ai call failed", { request_id: c.get("requestId"), job_id: c.req.param("id"), model, ms: Date.now() - started, status: failure.status, error: failure.message, ...fields });
+    throw failure;
+  }
+}
+
+const tooLarge = (max: number, what: string) => () => {
+  throw new ApiError(413, "payload_too_large", `${what} may be at most ${max} bytes.`, { max_bytes: max });
+};
+
+internalAiRoutes.post(
+  `${BASE}/audio/transcriptions`,
+  rendererAuth,
+  bodyLimit({ maxSize: AI_TRANSCRIPTION_MAX_BODY_BYTES, onError: tooLarge(AI_TRANSCRIPTION_MAX_BODY_BYTES, `A transcription request (${AI_TRANSCRIPTION_MAX_SECONDS} s of 16 kHz mono wav)`) }),
+  async (c) => {
+    const ai = await admit(c);
+    let form: FormData;
+    try {
+      form = await c.req.raw.formData();
+    } catch {
+      throw notMultipart();
+    }
+    const req = await readTranscriptionForm(form);
+    const output = await runModel(c, ai, TRANSCRIBE_MODEL, { ...whisperInput(req) }, { audio_bytes: req.audio.byteLength, language: req.language });
+    const verbose = toVerboseJson(output);
+    return c.json(req.verbose ? verbose : { text: verbose.text }, 200);
+  },
+);
+
+internalAiRoutes.post(
+  `${BASE}/chat/completions`,
+  rendererAuth,
+  bodyLimit({ maxSize: MAX_CHAT_BODY_BYTES, onError: tooLarge(MAX_CHAT_BODY_BYTES, "A chat completion request") }),
+  async (c) => {
+    const ai = await admit(c);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw validationError([{ field: "body", message: "must be a JSON chat completion request" }]);
+    }
+    const parsed = ChatRequest.safeParse(body, { error: clientErrorMap });
+    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
+    checkPromptSize(parsed.data);
+    const model = textModel(c.env);
+    const output = await runModel(c, ai, model, textModelInput(parsed.data), { prompt_chars: parsed.data.messages.reduce((n, m) => n + m.content.length, 0) });
+    return c.json(toChatCompletion(model, output), 200);
+  },
+);
