@@ -61,7 +61,7 @@ describe("scores", () => {
   });
 
   it("credits a chat burst to the 3-15 s before it (chat's lag), with the burst's score", () => {
-    const burst = { onset: 100, peak: 102, end: 110, chatters: 40, expectedChatters: 5, messages: 60, topAccountMessages: 2, reactionShare: 0.8, score: 0.9 };
+    const burst = { onset: 100, peak: 102, end: 110, chatters: 40, expectedChatters: 5, messages: 60, topAccountMessages: 2, reactionShare: 0.8, usualReactionShare: 0.3, score: 0.9 };
     const a = audienceFromBursts([burst], 200);
     expect(a[85]).toBe(0.9);
     expect(a[97]).toBe(0.9);
