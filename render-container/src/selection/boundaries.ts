@@ -186,7 +186,7 @@ export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): 
 }
 
 /** Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. */
-function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end"): number[] {
+export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end"): number[] {
   if (!ctx.pauses) return [...ctx.quietPoints];
   const m = BOUNDARY_RULES.pauseMarginSeconds;
   return ctx.pauses.map((p) => {
@@ -329,6 +329,11 @@ export interface MomentWindow {
   /** Where the event began (its setup is before this) and ended (its reaction follows). */
   onset: number;
   eventEnd: number;
+  /**
+   * The latest the moment itself may be: the peak, or when chat alone reacted, the latest time chat's lag
+   * allows. The reaction kept after the moment is counted from here.
+   */
+  payoffFrom: number;
   /** Why each end is where it is. */
   why: { start: string; end: string };
 }
@@ -344,10 +349,11 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   // Led by chat alone, the moment is somewhere in the range chat's lag allows (the event's extent): the payoff
   // is counted from its latest possible time.
   const chatLed = ctx.audience !== undefined && ctx.streamer !== undefined && (ctx.audience[peakSecond] ?? 0) > 2 * (ctx.streamer[peakSecond] ?? 0);
-  const payoff = payoffEnd(peak, ev.end, chatLed ? Math.max(peak, ev.end - 1) : peak);
+  const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
+  const payoff = payoffEnd(peak, ev.end, payoffFrom);
   const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
-  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
 }
 
 /** One sentence per end of the clip: what marked it, and what clamping and snapping did to it. */

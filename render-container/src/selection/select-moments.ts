@@ -92,7 +92,7 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
 
     const win = momentWindow(cand.peakSecond, ctx);
     const gap = fitBetween(win, peak, taken, minLen, duration);
-    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
+    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx, win.payoffFrom);
     if (!fitted) continue;
     const w = settleInPauses(fitted, peak, ctx, taken);
 
