@@ -61,6 +61,11 @@ export const BOUNDARY_RULES = {
   snapOutwardInSpeechSeconds: 12,
   /** A cut sits this far inside a pause from the speech it borders. */
   pauseMarginSeconds: 0.5,
+  /**
+   * A pause at least this long is surely between sentences; shorter ones (from the analysis's 0.45 s up) may be
+   * a comma or a breath, so a cut takes them only when no longer pause is in reach.
+   */
+  sentencePauseSeconds: 0.6,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
@@ -185,14 +190,21 @@ export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): 
     : { at: wanted, reason: "the reaction after the peak" };
 }
 
-/** Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. */
-export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end"): number[] {
+/**
+ * Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. With
+ * `sentences`, only pauses of `sentencePauseSeconds` or more: a shorter one may be a comma or a breath inside a
+ * sentence, so cuts take a long pause when one is in reach and a short one only when none is.
+ */
+export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end", sentences = false): number[] {
   if (!ctx.pauses) return [...ctx.quietPoints];
   const m = BOUNDARY_RULES.pauseMarginSeconds;
-  return ctx.pauses.map((p) => {
-    const inset = Math.min(m, (p.end - p.start) / 2);
-    return side === "start" ? p.end - inset : p.start + inset;
-  });
+  const min = sentences ? BOUNDARY_RULES.sentencePauseSeconds : 0;
+  return ctx.pauses
+    .filter((p) => p.end - p.start >= min - 1e-9)
+    .map((p) => {
+      const inset = Math.min(m, (p.end - p.start) / 2);
+      return side === "start" ? p.end - inset : p.start + inset;
+    });
 }
 
 /** True when `t` lies in speech: pauses are known and none holds it. */
@@ -266,8 +278,8 @@ export function snapWindow(
   const cuts = sceneCuts?.filter((c) => !insideSpeech(c, pauses));
 
   const cutStart = cuts ? nearestIn(cuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
-  const pauseStart = nearestIn(cutPoints({ pauses, quietPoints }, "start"), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
-  for (const s of [cutStart, pauseStart]) {
+  const startIn = (sentences: boolean) => nearestIn(cutPoints({ pauses, quietPoints }, "start", sentences), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
+  for (const s of [cutStart, startIn(true), startIn(false)]) {
     if (s !== null && s <= w.peak - r.peakMarginSeconds && ok(s, end)) {
       start = s;
       break;
@@ -275,9 +287,11 @@ export function snapWindow(
   }
   const cutEnd = cuts ? nearestIn(cuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
   const endPoints = cutPoints({ pauses, quietPoints }, "end");
+  const sentenceEnds = cutPoints({ pauses, quietPoints }, "end", true);
   const pauseEnd = nearestIn(endPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
-  const farEnd = pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(endPoints, end, 0, r.snapOutwardInSpeechSeconds, "later") : null;
-  for (const e of [cutEnd, pauseEnd, farEnd]) {
+  const sentenceEnd = nearestIn(sentenceEnds, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
+  const far = (points: number[]) => (pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(points, end, 0, r.snapOutwardInSpeechSeconds, "later") : null);
+  for (const e of [cutEnd, sentenceEnd, pauseEnd, far(sentenceEnds), far(endPoints)]) {
     if (e !== null && e >= w.peak + r.peakMarginSeconds && ok(start, e)) {
       end = e;
       break;
@@ -290,7 +304,9 @@ export function snapWindow(
  * Moves an end that ended up inside speech (after clamping, fitting the budget or making room for a neighbour)
  * to the nearest pause: inward first, as long as the peak stays inside and the clip keeps its minimum length
  * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
- * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length.
+ * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length; when moving
+ * inward would leave the clip too short, the other end moves out to a pause to make up the length (clear of
+ * `taken`, within the maximum). Pauses between sentences first, then any pause (a comma) before giving up.
  */
 export function settleInPauses(
   w: { start: number; end: number },
@@ -299,25 +315,63 @@ export function settleInPauses(
   taken: readonly { start: number; end: number }[] = [],
 ): { start: number; end: number } {
   if (!ctx.pauses) return w;
+  const pauses = ctx.pauses;
   const min = Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9;
   const max = ctx.maxDuration + 1e-9;
   const reach = BOUNDARY_RULES.snapInwardSeconds + 1.5;
   const margin = BOUNDARY_RULES.peakMarginSeconds;
   const clear = (a: number, b: number) => taken.every((t) => t.end <= a + 1e-9 || t.start >= b - 1e-9);
+  const speech = (t: number) => insideSpeech(t, pauses);
+  // An end at least `min` after `s`, at or after `from`, in a pause, clear of the neighbours.
+  const endFrom = (s: number, from: number): number | undefined => {
+    const want = Math.max(from, s + min + 1e-9);
+    if (!speech(want) && want <= ctx.durationSeconds && want - s <= max && clear(s, want)) return want;
+    return cutPoints(ctx, "end").find((p) => p >= want && p <= want + reach && p <= ctx.durationSeconds && p - s <= max && clear(s, p));
+  };
+  // A start at least `min` before `e`, at or before `from`, in a pause, clear of the neighbours.
+  const startUntil = (e: number, from: number): number | undefined => {
+    const want = Math.min(from, e - min - 1e-9);
+    if (!speech(want) && want >= 0 && e - want <= max && clear(want, e)) return want;
+    return cutPoints(ctx, "start").filter((p) => p <= want && p >= want - reach && p >= 0 && e - p <= max && clear(p, e)).at(-1);
+  };
   let { start, end } = w;
-  if (insideSpeech(start, ctx.pauses)) {
-    const points = cutPoints(ctx, "start");
-    const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
-    const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
-    if (later !== undefined) start = later;
-    else if (earlier !== undefined) start = earlier;
+  if (speech(start)) {
+    settle: for (const sentences of [true, false]) {
+      const points = cutPoints(ctx, "start", sentences);
+      const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
+      const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
+      const to = later ?? earlier;
+      if (to !== undefined) {
+        start = to;
+        break;
+      }
+      for (const p of points.filter((x) => x > start && x <= peak - margin)) {
+        const e = endFrom(p, end);
+        if (e !== undefined) {
+          [start, end] = [p, e];
+          break settle;
+        }
+      }
+    }
   }
-  if (insideSpeech(end, ctx.pauses)) {
-    const points = cutPoints(ctx, "end");
-    const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
-    const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
-    if (earlier !== undefined) end = earlier;
-    else if (later !== undefined) end = later;
+  if (speech(end)) {
+    settle: for (const sentences of [true, false]) {
+      const points = cutPoints(ctx, "end", sentences);
+      const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+      const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
+      const to = earlier ?? later;
+      if (to !== undefined) {
+        end = to;
+        break;
+      }
+      for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
+        const s0 = startUntil(p, start);
+        if (s0 !== undefined && !speech(s0)) {
+          [start, end] = [s0, p];
+          break settle;
+        }
+      }
+    }
   }
   return { start, end };
 }

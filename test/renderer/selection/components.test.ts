@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { clampWindow, eventExtent, findSetup, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { clampWindow, eventExtent, findSetup, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
@@ -178,6 +178,38 @@ describe("boundaries", () => {
     expect(snapWindow(w, [98.5], [101.2], limits).start).toBe(101.2);
     // A cut just before the peak would leave no lead-in: ignored.
     expect(snapWindow({ start: 100, end: 140, peak: 101 }, [], [101.5], limits).start).toBe(100);
+  });
+});
+
+describe("cuts in pauses", () => {
+  const limits = { minDuration: 20, maxDuration: 60, durationSeconds: 1000 };
+  const inPause = (t: number, pauses: { start: number; end: number }[]) => pauses.some((p) => p.start <= t && t <= p.end);
+
+  it("takes a pause between sentences over a nearer short one (maybe a comma) within reach", () => {
+    // The wanted end (140) is nearest a 0.5 s pause; a 1.2 s pause lies 3 s on. Same for the start.
+    const pauses = [{ start: 96.2, end: 97.4 }, { start: 99.6, end: 100.1 }, { start: 139.9, end: 140.4 }, { start: 143, end: 144.2 }];
+    const w = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, pauses);
+    expect(w.end).toBeGreaterThanOrEqual(143);
+    expect(w.start).toBeLessThanOrEqual(97.4);
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    // With no long pause in reach the short one is taken (better than speech).
+    const short = pauses.filter((p) => p.end - p.start < 0.6);
+    const v = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, short);
+    expect([v.start, v.end]).toEqual([99.6 + 0.25, 139.9 + 0.25]);
+  });
+
+  it("settles a start pushed into speech by a neighbour: to the next pause, the end moving out to keep the minimum length", () => {
+    // A neighbour ends at 112.1, mid-sentence; the next pause (112.5-117) would leave the clip under 20 s.
+    const pauses = [{ start: 108.4, end: 109.5 }, { start: 112.5, end: 117 }, { start: 131.8, end: 133.5 }, { start: 136, end: 137.2 }];
+    const w = settleInPauses({ start: 112.1, end: 132.1 }, 122.5, { ...limits, pauses, quietPoints: [] }, [{ start: 90, end: 112.1 }]);
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.start).toBeGreaterThanOrEqual(112.5);
+    expect(w.end - w.start).toBeGreaterThanOrEqual(20 - 1e-9);
+    // An end pushed into speech by a neighbour after it: the start moves back instead.
+    const e = settleInPauses({ start: 110, end: 130.5 }, 120, { ...limits, pauses: [{ start: 104, end: 106 }, { start: 128, end: 129 }], quietPoints: [] }, [{ start: 130.5, end: 160 }]);
+    expect(e.end).toBeLessThanOrEqual(129);
+    expect(e.end - e.start).toBeGreaterThanOrEqual(20 - 1e-9);
+    expect(inPause(e.start, [{ start: 104, end: 106 }]) || e.start <= 104).toBe(true);
   });
 });
 
