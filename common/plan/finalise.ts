@@ -53,8 +53,9 @@ export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResul
  */
 export function finalBounds(results: readonly TaskResult[]): Map<string, { start: number; end: number }> {
   const bounds = new Map<string, { start: number; end: number }>();
-  for (const r of results) if (r.kind === "reel_moment") bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
-  for (const r of results) if (r.kind === "short" && !bounds.has(r.moment.id)) bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
+  const members = memberResults(results);
+  for (const r of members) if (r.kind === "reel_moment") bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
+  for (const r of members) if (r.kind === "short" && !bounds.has(r.moment.id)) bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
   return bounds;
 }
 

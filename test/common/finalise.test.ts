@@ -35,10 +35,10 @@ async function finalise(results: TaskResult[]) {
 describe("finalising a job", () => {
   it("gives metadata.json the edges the render tasks settled on, the same the manifest lists", async () => {
     // m1's task snapped both edges to scene cuts; m2's kept them; the short nudged its start.
+    // m1 and the short ran as one clip group (they share video).
     const { manifest, metadata } = await finalise([
-      reelMoment("m1", 98.61234, 131.9),
+      { kind: "clip_group", results: [reelMoment("m1", 98.61234, 131.9) as Extract<TaskResult, { kind: "reel_moment" }>, { kind: "short", artifacts: [], moment: { id: "m3", start: 111.2, end: 131.2 } }] },
       reelMoment("m2", 300, 340),
-      { kind: "short", artifacts: [], moment: { id: "m3", start: 111.2, end: 131.2 } },
     ]);
     expect(metadata.moments.map(({ id, start, end }) => ({ id, start, end }))).toEqual([
       { id: "m1", start: 98.612, end: 131.9 },
