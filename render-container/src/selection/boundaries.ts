@@ -41,8 +41,8 @@ export const BOUNDARY_RULES = {
   talkingActivity: 0.25,
   /** A build-up: loudness climbing at least this many dB towards the onset... */
   riseDb: 3,
-  /** ...not falling back by more than this on the way (speech is not a smooth line). */
-  riseSlackDb: 0.75,
+  /** ...at least that fast: `riseDb` within this many seconds (a slow drift over a minute is no build-up). */
+  riseWithinSeconds: 15,
   /** The reaction after the peak: at least this long is kept... */
   minPayoffSeconds: 8.5,
   /** ...and this long after the event (voice, or chat's reaction mapped back) has died down... */
@@ -123,7 +123,11 @@ function talkStart(onset: number, lo: number, hi: number, ctx: Pick<WindowContex
 
 /**
  * Where a build-up towards the event began: the loudness before the onset (its upper envelope, so the gaps
- * between words do not count) climbing steadily towards it. The event itself is left out: only what leads to it.
+ * between words do not count) as a level line that turns into a steady climb towards the event. The turn is
+ * where a "flat, then rising" line fits the level best (least squares over every turning point; the level
+ * wanders by a few dB as the streamer talks, so one noisy second does not decide it). It counts as a build-up
+ * when the climb is at least `riseDb`, at least that steep over `riseWithinSeconds`, and lasts at least 4 s.
+ * The event itself is left out: only what leads to it.
  */
 function riseStart(onset: number, lo: number, loudnessDb: readonly number[] | undefined): Boundary | null {
   if (!loudnessDb) return null;
@@ -131,24 +135,49 @@ function riseStart(onset: number, lo: number, loudnessDb: readonly number[] | un
   const a = Math.max(0, Math.floor(lo) - 3);
   const b = Math.min(loudnessDb.length, Math.floor(onset));
   if (b - a < 8) return null;
-  // The loudest of 3 s bridges the gaps between words; a 5 s average then follows the level, not the syllables.
-  // Only the rise above the stream's usual level counts: coming back from a silence is not a build-up.
+  // The loudest of 3 s bridges the gaps between words (the line is fitted to it: more smoothing would blur the
+  // turn); a 5 s average finds the top the climb is measured to. Only the rise above the stream's usual level
+  // counts: coming back from a silence is not a build-up.
   const slice = loudnessDb.slice(a, b).map((d) => Math.max(0, d));
   const upper = slice.map((_, i) => Math.max(...slice.slice(Math.max(0, i - 1), i + 2)));
   const level = movingAverage(upper, 2);
   // The last seconds before the onset are often a breath before the shout: the climb is measured up to the top.
   let top = level.length - 1;
   for (let i = level.length - 1; i >= Math.max(0, level.length - 4); i--) if (level[i]! > level[top]!) top = i;
-  let i = top;
-  while (i - 1 >= Math.max(0, Math.floor(lo) - a) && level[i - 1]! <= level[i]! + r.riseSlackDb) i--;
-  const low = Math.min(...level.slice(i, top + 1));
-  const climb = level[top]! - low;
-  // The climb begins at the last second still near the low point (a flat stretch before it is no build-up).
-  let from = top;
-  while (from - 1 >= i && level[from - 1]! > low + 1) from--;
-  from = Math.max(i, from - 1);
-  if (climb < r.riseDb || top - from < 4) return null;
-  return { at: a + from, reason: `the build-up begins (loudness climbing ${climb.toFixed(0)} dB towards the moment)` };
+  const fit = hingeFit(upper, Math.max(0, Math.floor(lo) - a), top);
+  if (!fit) return null;
+  const climb = fit.slope * (top - fit.turn);
+  if (climb < r.riseDb || top - fit.turn < 4 || fit.slope < r.riseDb / r.riseWithinSeconds) return null;
+  return { at: a + fit.turn, reason: `the build-up begins (loudness climbing ${climb.toFixed(0)} dB towards the moment)` };
+}
+
+/**
+ * The best "flat, then a straight climb" line through y[first..last]: y = c before `turn`, c + slope * (t - turn)
+ * from it, by least squares over every turn that leaves at least 4 s of climb. Null when no turn climbs.
+ */
+function hingeFit(y: readonly number[], first: number, last: number): { turn: number; slope: number } | null {
+  let best: { turn: number; slope: number; sse: number } | null = null;
+  for (let k = first; k <= last - 4; k++) {
+    // Regress y on x = max(0, t - k): slope and intercept in closed form.
+    let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (let t = first; t <= last; t++) {
+      const x = Math.max(0, t - k);
+      n++;
+      sx += x;
+      sy += y[t]!;
+      sxx += x * x;
+      sxy += x * y[t]!;
+    }
+    const den = n * sxx - sx * sx;
+    if (den <= 0) continue;
+    const slope = (n * sxy - sx * sy) / den;
+    const c = (sy - slope * sx) / n;
+    if (slope <= 0) continue;
+    let sse = 0;
+    for (let t = first; t <= last; t++) sse += (y[t]! - c - slope * Math.max(0, t - k)) ** 2;
+    if (!best || sse < best.sse - 1e-9) best = { turn: k, slope, sse };
+  }
+  return best && { turn: best.turn, slope: best.slope };
 }
 
 /**
@@ -169,6 +198,8 @@ export function findSetup(onset: number, ctx: Pick<WindowContext, "pauses" | "sp
   const cut = ctx.sceneCuts?.filter((c) => c >= lo && c <= hi).at(-1);
   if (cut !== undefined) markers.push({ at: cut, reason: "a scene cut" });
   if (markers.length === 0) return { at: Math.max(0, onset - r.defaultLeadSeconds), reason: "no setup marker found, a default lead" };
+  // A build-up belongs to this moment; a pause before it is only where some earlier talk began.
+  if (rise && rise.at <= hi) return rise;
   return markers.reduce((a, b) => (b.at < a.at ? b : a));
 }
 
@@ -306,7 +337,9 @@ export function snapWindow(
  * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
  * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length; when moving
  * inward would leave the clip too short, the other end moves out to a pause to make up the length (clear of
- * `taken`, within the maximum). Pauses between sentences first, then any pause (a comma) before giving up.
+ * `taken`, within the maximum); when an end can only reach a pause beyond the maximum length, the start moves
+ * later to a pause to make room (a few seconds of setup matter less than a sentence cut in half). Pauses between
+ * sentences first, then any pause (a comma) before giving up.
  */
 export function settleInPauses(
   w: { start: number; end: number },
@@ -367,6 +400,14 @@ export function settleInPauses(
       for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
         const s0 = startUntil(p, start);
         if (s0 !== undefined && !speech(s0)) {
+          [start, end] = [s0, p];
+          break settle;
+        }
+      }
+      // The sentence runs on past the maximum length: end after it and give up the setup's first seconds.
+      for (const p of points.filter((x) => x > end && x <= end + BOUNDARY_RULES.snapOutwardInSpeechSeconds && x <= ctx.durationSeconds && clear(start, x))) {
+        const s0 = cutPoints(ctx, "start").find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
+        if (s0 !== undefined) {
           [start, end] = [s0, p];
           break settle;
         }

@@ -157,6 +157,23 @@ describe("boundaries", () => {
     expect(findSetup(100, { speechActivity: talking, pauses }).at).toBe(68.5);
   });
 
+  it("a build-up marks the setup, even after an earlier pause in the talk; its start is where the climb turns", () => {
+    // Talk from 170 (after a 3 s pause) to the onset at 200; from 182 it climbs steadily by 10 dB, words and all.
+    const loudnessDb = Array.from({ length: 260 }, (_, i) => (i < 167 || i >= 200 ? 0 : i < 170 ? -25 : i % 4 === 3 ? -20 : 1 + Math.max(0, i - 182) * (10 / 18)));
+    const speechActivity = loudnessDb.map((d) => (d > -10 ? 0.6 : 0));
+    const pauses = [{ start: 167, end: 170 }];
+    const s = findSetup(200, { speechActivity, pauses, loudnessDb });
+    expect(s.reason).toMatch(/^the build-up begins/);
+    expect(s.at).toBeGreaterThanOrEqual(179);
+    expect(s.at).toBeLessThanOrEqual(183);
+    // The same talk without the climb: the pause marks it.
+    const flat = loudnessDb.map((d) => (d > 0 ? 1 : d));
+    expect(findSetup(200, { speechActivity, pauses, loudnessDb: flat })).toEqual({ at: 170, reason: "the streamer starts talking after a 3.0 s pause" });
+    // A slow drift (4 dB over 30 s) is no build-up.
+    const drift = Array.from({ length: 260 }, (_, i) => (i < 170 || i >= 200 ? 0 : i % 4 === 3 ? -20 : 1 + (i - 170) * (4 / 30)));
+    expect(findSetup(200, { speechActivity, loudnessDb: drift }).reason).not.toMatch(/build-up/);
+  });
+
   it("clamps to [min, max], keeping the peak and growing mostly before it", () => {
     const ctx = { durationSeconds: 1000, minDuration: 20, maxDuration: 60 };
     const long = clampWindow(100, 200, 150, ctx);
@@ -210,6 +227,15 @@ describe("cuts in pauses", () => {
     expect(e.end).toBeLessThanOrEqual(129);
     expect(e.end - e.start).toBeGreaterThanOrEqual(20 - 1e-9);
     expect(inPause(e.start, [{ start: 104, end: 106 }]) || e.start <= 104).toBe(true);
+  });
+
+  it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
+    // A 60 s clip ending mid-sentence; that sentence ends at 163.
+    const pauses = [{ start: 99, end: 100.5 }, { start: 104, end: 105.5 }, { start: 163, end: 164.5 }];
+    const w = settleInPauses({ start: 100, end: 160 }, 150, { ...limits, pauses, quietPoints: [] });
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.end).toBeGreaterThanOrEqual(163);
+    expect(w.end - w.start).toBeLessThanOrEqual(60 + 1e-9);
   });
 });
 
