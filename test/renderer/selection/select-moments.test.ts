@@ -102,6 +102,21 @@ describe("selectMoments: clip windows", () => {
     const [rant] = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: 25 } });
     expect(inPause(rant!.start) && inPause(rant!.end)).toBe(true);
     expect(rant!.end).toBeGreaterThanOrEqual(216.1);
+    // Each end says which steps moved it.
+    expect(rant!.signals.reasons).toContainEqual(expect.stringMatching(/^starts \d+\.\d s before the peak: moved to fit the reel's target, in a pause$/));
+  });
+
+  it("says when a neighbour moved an end, and when an end then moved out of a sentence", () => {
+    // Two shouts 22 s apart in continuous talk with pauses every 4.6 s: the weaker one's clip makes room.
+    const a = audio(N, { loud: [{ at: 200, db: 20 }, { at: 222, db: 12 }], talk: [{ start: 150, end: 280 }] });
+    a.pauses = [];
+    for (let t = 151.3; t < 280; t += 4.6) a.pauses.push({ start: t, end: t + 0.7 });
+    const ms = run({ audio: a, tuning: { ...streamerOnly, highlight_min_score: 0.2 } });
+    expect(ms).toHaveLength(2);
+    const later = ms[1]!;
+    expect(later.start).toBeGreaterThanOrEqual(ms[0]!.end);
+    expect(later.signals.reasons).toContainEqual(expect.stringMatching(/^starts .*: moved to make room for a neighbouring clip(, then so that neither end cuts a sentence)?, in a pause$/));
+    for (const m of ms) for (const t of [m.start, m.end]) expect(a.pauses.some((p) => p.start <= t && t <= p.end), `${t}`).toBe(true);
   });
 
   it("follows the streamer's talking back into the setup (up to 30 s)", () => {
