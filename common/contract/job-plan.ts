@@ -23,6 +23,9 @@ export const TaskId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/);
 export type TaskId = z.infer<typeof TaskId>;
 export const ANALYSE_TASK_ID = "analyse";
 
+/** A pause between sentences (VOD seconds): a cut inside one cuts through no speech. */
+export const PlanPause = z.object({ start: z.number(), end: z.number() });
+
 /** A moment as chosen by the analysis, with its texts. Render tasks may move its edges (scene cuts) and say so. */
 export const PlanMoment = z.object({
   id: z.string(),
@@ -44,6 +47,12 @@ export const PlanMoment = z.object({
    * before it existed.
    */
   chat_profanity: z.array(z.string()).default([]),
+  /**
+   * The pauses between sentences around the moment, as the audio analysis found them: a render task moves an
+   * edge to a scene cut only inside one (and keeps a short's moved end out of speech), so snapping never cuts a
+   * sentence. Absent when the analysis found none (or in plans from before): edges then snap as before.
+   */
+  pauses: z.array(PlanPause).optional(),
 });
 export type PlanMoment = z.infer<typeof PlanMoment>;
 

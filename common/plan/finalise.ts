@@ -24,16 +24,16 @@ export function deliveredArtifacts(results: Iterable<TaskResult>): ArtifactRef[]
 
 /**
  * The last step of a job: metadata.json from the plan, then the manifest over every delivered file, with each
- * highlight at the edges its render task settled on (scene-cut snapping happens there). `results` holds the
- * result of every render task that completed.
+ * highlight at the edges its render task settled on (scene-cut snapping happens there); metadata.json gives every
+ * moment the same edges, so the two documents agree. `results` holds the result of every render task that
+ * completed.
  */
 export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResult[], write: WriteDocument): Promise<FinalisedJob> {
   const results = memberResults(taskResults);
   const artifacts = deliveredArtifacts(results);
-  const bounds = new Map<string, { start: number; end: number }>();
-  for (const r of results) if (r.kind === "reel_moment") bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
+  const bounds = finalBounds(results);
 
-  const metadata = await write(METADATA_FILE, JSON.stringify(plan.metadata, null, 2));
+  const metadata = await write(METADATA_FILE, JSON.stringify(withMomentTimes(plan, bounds), null, 2));
   artifacts.push({ name: METADATA_FILE, kind: "metadata", content_type: "application/json", size_bytes: metadata.size_bytes, run_name: null, index: null, title: "Titles, descriptions, tags and stories", duration_seconds: null, tags: null });
 
   const highlights = plan.moments
@@ -45,4 +45,34 @@ export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResul
   const written = await write(MANIFEST_FILE, JSON.stringify(manifest, null, 2));
   artifacts.push({ name: MANIFEST_FILE, kind: "manifest", content_type: "application/json", size_bytes: written.size_bytes, run_name: null, index: null, title: "Manifest", duration_seconds: null, tags: null });
   return { manifest, artifacts };
+}
+
+/**
+ * Where each moment's render task put its edges: a reel moment's task first (the edges the manifest lists), else
+ * the short's (an automatic short may nudge its start to a scene cut).
+ */
+export function finalBounds(results: readonly TaskResult[]): Map<string, { start: number; end: number }> {
+  const bounds = new Map<string, { start: number; end: number }>();
+  const members = memberResults(results);
+  for (const r of members) if (r.kind === "reel_moment") bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
+  for (const r of members) if (r.kind === "short" && !bounds.has(r.moment.id)) bounds.set(r.moment.id, { start: r.moment.start, end: r.moment.end });
+  return bounds;
+}
+
+const ms = (n: number) => Math.round(n * 1000) / 1000;
+
+/** metadata.json with each moment's final edges (`start`, `end`, VOD seconds, as the manifest rounds them). */
+export function withMomentTimes(plan: Pick<JobPlan, "metadata" | "moments">, bounds: ReadonlyMap<string, { start: number; end: number }>): Record<string, unknown> {
+  const moments = plan.metadata.moments;
+  if (!Array.isArray(moments)) return plan.metadata;
+  const planned = new Map(plan.moments.map((m) => [m.id, { start: m.start, end: m.end }]));
+  return {
+    ...plan.metadata,
+    moments: moments.map((entry: unknown) => {
+      if (typeof entry !== "object" || entry === null || typeof (entry as { id?: unknown }).id !== "string") return entry;
+      const id = (entry as { id: string }).id;
+      const at = bounds.get(id) ?? planned.get(id);
+      return at ? { ...entry, start: ms(at.start), end: ms(at.end) } : entry;
+    }),
+  };
 }

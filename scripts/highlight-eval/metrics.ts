@@ -30,7 +30,7 @@ export interface Tally {
   distractorClips: number;
   distractorExamples: string[];
   /** Per real moment inside a clip: seconds of the clip before its peak, and what the truth's setup needed. */
-  lead: { kind: MomentKind; style: string; lead: number; needed: number }[];
+  lead: LeadEntry[];
   /** Per real moment inside a clip: seconds of the clip after its peak. */
   payoff: { kind: MomentKind; after: number }[];
   /** Clip ends (starts and ends) that fall inside a sentence the streamer is speaking. */
@@ -45,6 +45,31 @@ export function newTally(): Tally {
     distractorExamples: [], lead: [], payoff: [], midSentence: 0, ends: 0, midSentenceExamples: [],
   };
 }
+
+/**
+ * What "the setup was found" can mean. A setup marked in the media (the streamer starts talking after a pause, a
+ * build-up begins, the scene cuts) can be found: the clip starts on the marker, from `SETUP_FOUND.early` s before
+ * it to `SETUP_FOUND.late` s after (a start half a second into the pause before the talk, a build-up whose
+ * beginning the loudness smooths over a few seconds). A clip that starts even earlier still covers the setup but
+ * did not find it (it shows unrelated seconds first). A setup without any marker ("fixed": the streamer talks on
+ * as before) cannot be found by anything that reads the stream: it is only reported as covered or not, and kept
+ * apart from the found figures.
+ */
+export const SETUP_FOUND = { early: 2.5, late: 1 } as const;
+
+export interface LeadEntry {
+  kind: MomentKind;
+  style: string;
+  /** Seconds of the clip before the peak, and what the planted setup needed. */
+  lead: number;
+  needed: number;
+}
+
+export const isMarked = (l: LeadEntry) => l.style !== "fixed";
+/** The clip starts at or before the planted setup (within the `late` tolerance). */
+export const coversSetup = (l: LeadEntry) => l.lead >= l.needed - SETUP_FOUND.late;
+/** The clip starts on the setup's marker. */
+export const foundSetup = (l: LeadEntry) => coversSetup(l) && l.lead <= l.needed + SETUP_FOUND.early;
 
 /** A cut this far inside a sentence's ends (seconds) counts as cutting through it. */
 const SENTENCE_MARGIN = 0.15;

@@ -1,11 +1,15 @@
 import { reactionKind } from "./chat-lexicon";
+import { crowdVoices } from "./chat-voices";
 import { median, ramp } from "./stats";
 import type { ChatBurst, ChatCommentInput } from "./types";
 
 /**
- * Finds the moments chat reacted to as a crowd: stretches where many more distinct chatters post than this
- * stream usually has. Counting chatters rather than messages is what makes spam harmless: one account
- * flooding chat adds one chatter, and a handful of accounts pasting the same line add a handful.
+ * Finds the moments chat reacted to as a crowd: stretches where many more distinct voices post than this
+ * stream usually has, saying something else than it usually says. Counting voices rather than messages is what
+ * makes spam harmless: an account posting on a loop counts for nothing and a line pasted by many accounts counts
+ * once (crowdVoices), so a flood, a copypasta or a follow-bot raid adds almost nothing. And a crowd reacting
+ * shifts what chat says towards reactions (emotes, laughter, hype words) against the stream's own mix: a busier
+ * stretch of ordinary conversation is no reaction, however unlikely its volume.
  */
 export const BURST_RULES = {
   /** Distinct chatters are counted over this many seconds around each second. */
@@ -20,25 +24,40 @@ export const BURST_RULES = {
   joinGapSeconds: 3,
   /** Messages per chatter above which a burst looks like copy-paste spam rather than a reaction. */
   spamMessagesPerChatter: [1.5, 3] as [number, number],
+  /**
+   * How far a burst moves chat's conversation share (messages that are no reaction) below the stream's usual
+   * share: 0 is chat talking as it always does, 1 is nothing but reactions. Below the first value a burst is
+   * mostly discounted, above the second it is not.
+   */
+  reactionShift: [0.15, 0.5] as [number, number],
+  /** What a burst keeps of its score when it does not shift chat towards reactions at all. */
+  unshiftedWeight: 0.3,
 } as const;
 
 /** Chat-time seconds [0, span) with the distinct chatters in the window around each, in one sliding pass. */
 export function windowedUniqueChatters(sorted: readonly ChatCommentInput[], span: number, half: number): number[] {
+  return windowedDistinct(sorted, span, half, sorted.map((c, i) => chatterKey(c, i)));
+}
+
+/** Chat-time seconds [0, span) with the distinct keys (null: not counted) of the messages in the window around each. */
+export function windowedDistinct(sorted: readonly ChatCommentInput[], span: number, half: number, keys: readonly (string | null)[]): number[] {
   const out = new Array<number>(span).fill(0);
   const inWindow = new Map<string, number>();
   let lo = 0;
   let hi = 0;
   for (let t = 0; t < span; t++) {
     while (hi < sorted.length && sorted[hi]!.offset_seconds < t + half + 1) {
-      const k = chatterKey(sorted[hi]!, hi);
-      inWindow.set(k, (inWindow.get(k) ?? 0) + 1);
+      const k = keys[hi];
+      if (k !== null && k !== undefined) inWindow.set(k, (inWindow.get(k) ?? 0) + 1);
       hi++;
     }
     while (lo < hi && sorted[lo]!.offset_seconds < t - half) {
-      const k = chatterKey(sorted[lo]!, lo);
-      const left = (inWindow.get(k) ?? 1) - 1;
-      if (left <= 0) inWindow.delete(k);
-      else inWindow.set(k, left);
+      const k = keys[lo];
+      if (k !== null && k !== undefined) {
+        const left = (inWindow.get(k) ?? 1) - 1;
+        if (left <= 0) inWindow.delete(k);
+        else inWindow.set(k, left);
+      }
       lo++;
     }
     out[t] = inWindow.size;
@@ -63,8 +82,9 @@ function localBaseline(values: readonly number[], half: number): number[] {
 export function findChatBursts(sorted: readonly ChatCommentInput[], span: number): ChatBurst[] {
   const r = BURST_RULES;
   if (sorted.length === 0 || span <= 0) return [];
-  const chatters = windowedUniqueChatters(sorted, span, r.windowHalfSeconds);
-  const perSecond = windowedUniqueChatters(sorted, span, 0);
+  const voices = crowdVoices(sorted);
+  const chatters = windowedDistinct(sorted, span, r.windowHalfSeconds, voices);
+  const perSecond = windowedDistinct(sorted, span, 0, voices);
   const global = median(chatters);
   const local = localBaseline(chatters, r.localBaselineHalfSeconds);
   const expected = local.map((l) => Math.max(l, global));
@@ -78,6 +98,18 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     if (last && i - last.to <= r.joinGapSeconds) last.to = i;
     else groups.push({ from: i, to: i });
   }
+
+  // What this stream's chat usually says: the share of reactions among the messages outside every burst.
+  const inGroup = (t: number) => groups.some((g) => t >= g.from && t < g.to + r.windowHalfSeconds + 1);
+  let outside = 0;
+  let outsideReactions = 0;
+  for (const c of sorted) {
+    if (inGroup(c.offset_seconds)) continue;
+    outside++;
+    if (reactionKind(c.text, c.emote_count) !== null) outsideReactions++;
+  }
+  // Two pseudo-messages of conversation: a stream with almost no chat outside its bursts talks, it does not react.
+  const usualShare = outsideReactions / (outside + 2);
 
   const bursts: ChatBurst[] = [];
   let first = 0;
@@ -115,8 +147,11 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     // A small chat's burst is many times its baseline; a busy chat's is a few times it but very unlikely.
     const strength = Math.max(ramp(Math.log2(u / Math.max(1, e)), 1, 2.5), ramp(z[peak]!, 4, 10));
     const spamLike = ramp(perChatter, r.spamMessagesPerChatter[0], r.spamMessagesPerChatter[1]);
-    const score = confidence * (0.75 * strength + 0.25 * ramp(reactionShare, 0.15, 0.5)) * (1 - 0.9 * spamLike);
-    bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, score });
+    // How much of chat's usual conversation gave way to reactions (1 - conversation share / usual share).
+    const shift = Math.max(0, 1 - (1 - reactionShare) / Math.max(0.05, 1 - usualShare));
+    const reacting = r.unshiftedWeight + (1 - r.unshiftedWeight) * ramp(shift, r.reactionShift[0], r.reactionShift[1]);
+    const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike);
+    bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, usualReactionShare: usualShare, score });
   }
   return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);
 }

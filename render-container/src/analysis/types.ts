@@ -77,14 +77,19 @@ export interface ChatBurst {
   onset: number;
   peak: number;
   end: number;
-  /** Distinct chatters posting in the 5 s around the peak, and what this stream typically has there. */
+  /**
+   * Distinct voices posting in the 5 s around the peak (crowdVoices: accounts on a loop left out, a line pasted
+   * by several accounts counted once), and what this stream typically has there.
+   */
   chatters: number;
   expectedChatters: number;
   /** Messages in the burst, and how many came from its busiest account. */
   messages: number;
   topAccountMessages: number;
-  /** Share of the burst's messages that are reactions (emotes, laughter, hype words, shouting). */
+  /** Share of the burst's messages that are reactions (emotes, laughter, hype words, shouting)... */
   reactionShare: number;
+  /** ...and of the messages outside every burst: what this stream's chat usually says. */
+  usualReactionShare: number;
   /** 0..1: how sure the burst is a crowd reacting (many more distinct chatters than usual, reacting). */
   score: number;
 }

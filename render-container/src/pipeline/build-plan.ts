@@ -83,6 +83,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     story: texts.moments.get(m)?.story ?? "",
     highlight: highlights.has(m),
     chat_profanity: [...new Set(commentsDuring(a.comments, m.start, m.end).flatMap((c) => profaneWords(c.text)))].sort(),
+    ...(m.pauses ? { pauses: m.pauses } : {}),
   }));
 
   const tasks: RenderTaskSpec[] = [];

@@ -41,8 +41,8 @@ export const BOUNDARY_RULES = {
   talkingActivity: 0.25,
   /** A build-up: loudness climbing at least this many dB towards the onset... */
   riseDb: 3,
-  /** ...not falling back by more than this on the way (speech is not a smooth line). */
-  riseSlackDb: 0.75,
+  /** ...at least that fast: `riseDb` within this many seconds (a slow drift over a minute is no build-up). */
+  riseWithinSeconds: 15,
   /** The reaction after the peak: at least this long is kept... */
   minPayoffSeconds: 8.5,
   /** ...and this long after the event (voice, or chat's reaction mapped back) has died down... */
@@ -61,6 +61,11 @@ export const BOUNDARY_RULES = {
   snapOutwardInSpeechSeconds: 12,
   /** A cut sits this far inside a pause from the speech it borders. */
   pauseMarginSeconds: 0.5,
+  /**
+   * A pause at least this long is surely between sentences; shorter ones (from the analysis's 0.45 s up) may be
+   * a comma or a breath, so a cut takes them only when no longer pause is in reach.
+   */
+  sentencePauseSeconds: 0.6,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
@@ -118,7 +123,11 @@ function talkStart(onset: number, lo: number, hi: number, ctx: Pick<WindowContex
 
 /**
  * Where a build-up towards the event began: the loudness before the onset (its upper envelope, so the gaps
- * between words do not count) climbing steadily towards it. The event itself is left out: only what leads to it.
+ * between words do not count) as a level line that turns into a steady climb towards the event. The turn is
+ * where a "flat, then rising" line fits the level best (least squares over every turning point; the level
+ * wanders by a few dB as the streamer talks, so one noisy second does not decide it). It counts as a build-up
+ * when the climb is at least `riseDb`, at least that steep over `riseWithinSeconds`, and lasts at least 4 s.
+ * The event itself is left out: only what leads to it.
  */
 function riseStart(onset: number, lo: number, loudnessDb: readonly number[] | undefined): Boundary | null {
   if (!loudnessDb) return null;
@@ -126,24 +135,49 @@ function riseStart(onset: number, lo: number, loudnessDb: readonly number[] | un
   const a = Math.max(0, Math.floor(lo) - 3);
   const b = Math.min(loudnessDb.length, Math.floor(onset));
   if (b - a < 8) return null;
-  // The loudest of 3 s bridges the gaps between words; a 5 s average then follows the level, not the syllables.
-  // Only the rise above the stream's usual level counts: coming back from a silence is not a build-up.
+  // The loudest of 3 s bridges the gaps between words (the line is fitted to it: more smoothing would blur the
+  // turn); a 5 s average finds the top the climb is measured to. Only the rise above the stream's usual level
+  // counts: coming back from a silence is not a build-up.
   const slice = loudnessDb.slice(a, b).map((d) => Math.max(0, d));
   const upper = slice.map((_, i) => Math.max(...slice.slice(Math.max(0, i - 1), i + 2)));
   const level = movingAverage(upper, 2);
   // The last seconds before the onset are often a breath before the shout: the climb is measured up to the top.
   let top = level.length - 1;
   for (let i = level.length - 1; i >= Math.max(0, level.length - 4); i--) if (level[i]! > level[top]!) top = i;
-  let i = top;
-  while (i - 1 >= Math.max(0, Math.floor(lo) - a) && level[i - 1]! <= level[i]! + r.riseSlackDb) i--;
-  const low = Math.min(...level.slice(i, top + 1));
-  const climb = level[top]! - low;
-  // The climb begins at the last second still near the low point (a flat stretch before it is no build-up).
-  let from = top;
-  while (from - 1 >= i && level[from - 1]! > low + 1) from--;
-  from = Math.max(i, from - 1);
-  if (climb < r.riseDb || top - from < 4) return null;
-  return { at: a + from, reason: `the build-up begins (loudness climbing ${climb.toFixed(0)} dB towards the moment)` };
+  const fit = hingeFit(upper, Math.max(0, Math.floor(lo) - a), top);
+  if (!fit) return null;
+  const climb = fit.slope * (top - fit.turn);
+  if (climb < r.riseDb || top - fit.turn < 4 || fit.slope < r.riseDb / r.riseWithinSeconds) return null;
+  return { at: a + fit.turn, reason: `the build-up begins (loudness climbing ${climb.toFixed(0)} dB towards the moment)` };
+}
+
+/**
+ * The best "flat, then a straight climb" line through y[first..last]: y = c before `turn`, c + slope * (t - turn)
+ * from it, by least squares over every turn that leaves at least 4 s of climb. Null when no turn climbs.
+ */
+function hingeFit(y: readonly number[], first: number, last: number): { turn: number; slope: number } | null {
+  let best: { turn: number; slope: number; sse: number } | null = null;
+  for (let k = first; k <= last - 4; k++) {
+    // Regress y on x = max(0, t - k): slope and intercept in closed form.
+    let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (let t = first; t <= last; t++) {
+      const x = Math.max(0, t - k);
+      n++;
+      sx += x;
+      sy += y[t]!;
+      sxx += x * x;
+      sxy += x * y[t]!;
+    }
+    const den = n * sxx - sx * sx;
+    if (den <= 0) continue;
+    const slope = (n * sxy - sx * sy) / den;
+    const c = (sy - slope * sx) / n;
+    if (slope <= 0) continue;
+    let sse = 0;
+    for (let t = first; t <= last; t++) sse += (y[t]! - c - slope * Math.max(0, t - k)) ** 2;
+    if (!best || sse < best.sse - 1e-9) best = { turn: k, slope, sse };
+  }
+  return best && { turn: best.turn, slope: best.slope };
 }
 
 /**
@@ -164,6 +198,8 @@ export function findSetup(onset: number, ctx: Pick<WindowContext, "pauses" | "sp
   const cut = ctx.sceneCuts?.filter((c) => c >= lo && c <= hi).at(-1);
   if (cut !== undefined) markers.push({ at: cut, reason: "a scene cut" });
   if (markers.length === 0) return { at: Math.max(0, onset - r.defaultLeadSeconds), reason: "no setup marker found, a default lead" };
+  // A build-up belongs to this moment; a pause before it is only where some earlier talk began.
+  if (rise && rise.at <= hi) return rise;
   return markers.reduce((a, b) => (b.at < a.at ? b : a));
 }
 
@@ -185,14 +221,21 @@ export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): 
     : { at: wanted, reason: "the reaction after the peak" };
 }
 
-/** Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. */
-function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end"): number[] {
+/**
+ * Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. With
+ * `sentences`, only pauses of `sentencePauseSeconds` or more: a shorter one may be a comma or a breath inside a
+ * sentence, so cuts take a long pause when one is in reach and a short one only when none is.
+ */
+export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end", sentences = false): number[] {
   if (!ctx.pauses) return [...ctx.quietPoints];
   const m = BOUNDARY_RULES.pauseMarginSeconds;
-  return ctx.pauses.map((p) => {
-    const inset = Math.min(m, (p.end - p.start) / 2);
-    return side === "start" ? p.end - inset : p.start + inset;
-  });
+  const min = sentences ? BOUNDARY_RULES.sentencePauseSeconds : 0;
+  return ctx.pauses
+    .filter((p) => p.end - p.start >= min - 1e-9)
+    .map((p) => {
+      const inset = Math.min(m, (p.end - p.start) / 2);
+      return side === "start" ? p.end - inset : p.start + inset;
+    });
 }
 
 /** True when `t` lies in speech: pauses are known and none holds it. */
@@ -266,8 +309,8 @@ export function snapWindow(
   const cuts = sceneCuts?.filter((c) => !insideSpeech(c, pauses));
 
   const cutStart = cuts ? nearestIn(cuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
-  const pauseStart = nearestIn(cutPoints({ pauses, quietPoints }, "start"), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
-  for (const s of [cutStart, pauseStart]) {
+  const startIn = (sentences: boolean) => nearestIn(cutPoints({ pauses, quietPoints }, "start", sentences), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
+  for (const s of [cutStart, startIn(true), startIn(false)]) {
     if (s !== null && s <= w.peak - r.peakMarginSeconds && ok(s, end)) {
       start = s;
       break;
@@ -275,9 +318,11 @@ export function snapWindow(
   }
   const cutEnd = cuts ? nearestIn(cuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
   const endPoints = cutPoints({ pauses, quietPoints }, "end");
+  const sentenceEnds = cutPoints({ pauses, quietPoints }, "end", true);
   const pauseEnd = nearestIn(endPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
-  const farEnd = pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(endPoints, end, 0, r.snapOutwardInSpeechSeconds, "later") : null;
-  for (const e of [cutEnd, pauseEnd, farEnd]) {
+  const sentenceEnd = nearestIn(sentenceEnds, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
+  const far = (points: number[]) => (pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(points, end, 0, r.snapOutwardInSpeechSeconds, "later") : null);
+  for (const e of [cutEnd, sentenceEnd, pauseEnd, far(sentenceEnds), far(endPoints)]) {
     if (e !== null && e >= w.peak + r.peakMarginSeconds && ok(start, e)) {
       end = e;
       break;
@@ -290,7 +335,11 @@ export function snapWindow(
  * Moves an end that ended up inside speech (after clamping, fitting the budget or making room for a neighbour)
  * to the nearest pause: inward first, as long as the peak stays inside and the clip keeps its minimum length
  * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
- * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length.
+ * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length; when moving
+ * inward would leave the clip too short, the other end moves out to a pause to make up the length (clear of
+ * `taken`, within the maximum); when an end can only reach a pause beyond the maximum length, the start moves
+ * later to a pause to make room (a few seconds of setup matter less than a sentence cut in half). Pauses between
+ * sentences first, then any pause (a comma) before giving up.
  */
 export function settleInPauses(
   w: { start: number; end: number },
@@ -299,25 +348,71 @@ export function settleInPauses(
   taken: readonly { start: number; end: number }[] = [],
 ): { start: number; end: number } {
   if (!ctx.pauses) return w;
+  const pauses = ctx.pauses;
   const min = Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9;
   const max = ctx.maxDuration + 1e-9;
   const reach = BOUNDARY_RULES.snapInwardSeconds + 1.5;
   const margin = BOUNDARY_RULES.peakMarginSeconds;
   const clear = (a: number, b: number) => taken.every((t) => t.end <= a + 1e-9 || t.start >= b - 1e-9);
+  const speech = (t: number) => insideSpeech(t, pauses);
+  // An end at least `min` after `s`, at or after `from`, in a pause, clear of the neighbours.
+  const endFrom = (s: number, from: number): number | undefined => {
+    const want = Math.max(from, s + min + 1e-9);
+    if (!speech(want) && want <= ctx.durationSeconds && want - s <= max && clear(s, want)) return want;
+    return cutPoints(ctx, "end").find((p) => p >= want && p <= want + reach && p <= ctx.durationSeconds && p - s <= max && clear(s, p));
+  };
+  // A start at least `min` before `e`, at or before `from`, in a pause, clear of the neighbours.
+  const startUntil = (e: number, from: number): number | undefined => {
+    const want = Math.min(from, e - min - 1e-9);
+    if (!speech(want) && want >= 0 && e - want <= max && clear(want, e)) return want;
+    return cutPoints(ctx, "start").filter((p) => p <= want && p >= want - reach && p >= 0 && e - p <= max && clear(p, e)).at(-1);
+  };
   let { start, end } = w;
-  if (insideSpeech(start, ctx.pauses)) {
-    const points = cutPoints(ctx, "start");
-    const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
-    const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
-    if (later !== undefined) start = later;
-    else if (earlier !== undefined) start = earlier;
+  if (speech(start)) {
+    settle: for (const sentences of [true, false]) {
+      const points = cutPoints(ctx, "start", sentences);
+      const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
+      const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
+      const to = later ?? earlier;
+      if (to !== undefined) {
+        start = to;
+        break;
+      }
+      for (const p of points.filter((x) => x > start && x <= peak - margin)) {
+        const e = endFrom(p, end);
+        if (e !== undefined) {
+          [start, end] = [p, e];
+          break settle;
+        }
+      }
+    }
   }
-  if (insideSpeech(end, ctx.pauses)) {
-    const points = cutPoints(ctx, "end");
-    const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
-    const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
-    if (earlier !== undefined) end = earlier;
-    else if (later !== undefined) end = later;
+  if (speech(end)) {
+    settle: for (const sentences of [true, false]) {
+      const points = cutPoints(ctx, "end", sentences);
+      const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+      const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
+      const to = earlier ?? later;
+      if (to !== undefined) {
+        end = to;
+        break;
+      }
+      for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
+        const s0 = startUntil(p, start);
+        if (s0 !== undefined && !speech(s0)) {
+          [start, end] = [s0, p];
+          break settle;
+        }
+      }
+      // The sentence runs on past the maximum length: end after it and give up the setup's first seconds.
+      for (const p of points.filter((x) => x > end && x <= end + BOUNDARY_RULES.snapOutwardInSpeechSeconds && x <= ctx.durationSeconds && clear(start, x))) {
+        const s0 = cutPoints(ctx, "start").find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
+        if (s0 !== undefined) {
+          [start, end] = [s0, p];
+          break settle;
+        }
+      }
+    }
   }
   return { start, end };
 }
@@ -329,6 +424,11 @@ export interface MomentWindow {
   /** Where the event began (its setup is before this) and ended (its reaction follows). */
   onset: number;
   eventEnd: number;
+  /**
+   * The latest the moment itself may be: the peak, or when chat alone reacted, the latest time chat's lag
+   * allows. The reaction kept after the moment is counted from here.
+   */
+  payoffFrom: number;
   /** Why each end is where it is. */
   why: { start: string; end: string };
 }
@@ -344,10 +444,11 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   // Led by chat alone, the moment is somewhere in the range chat's lag allows (the event's extent): the payoff
   // is counted from its latest possible time.
   const chatLed = ctx.audience !== undefined && ctx.streamer !== undefined && (ctx.audience[peakSecond] ?? 0) > 2 * (ctx.streamer[peakSecond] ?? 0);
-  const payoff = payoffEnd(peak, ev.end, chatLed ? Math.max(peak, ev.end - 1) : peak);
+  const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
+  const payoff = payoffEnd(peak, ev.end, payoffFrom);
   const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
-  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
 }
 
 /** One sentence per end of the clip: what marked it, and what clamping and snapping did to it. */

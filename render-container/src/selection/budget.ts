@@ -1,27 +1,90 @@
-import { BOUNDARY_RULES, snapWindow, type WindowContext } from "./boundaries";
+import { BOUNDARY_RULES, cutPoints, insideSpeech, snapWindow, type WindowContext } from "./boundaries";
 import { overlapSeconds, type Span } from "./similarity";
 import { momentDuration } from "./types";
 
 /**
  * Fits a moment's window to what is left of the profile's target (`budget`, seconds):
  * - a window that fits is kept;
- * - a longer one is shortened to the budget: the reaction after the peak is cut first (down to `tailSeconds`
- *   past it), then the start moves up, but never into the minimum lead-in before the onset;
- * - when that would cut into the setup, the shortest window that keeps it is taken if overshooting the
- *   target by it leaves the reel closer to the target than leaving the moment out (so a reel never runs
- *   over its target by a whole clip); otherwise null.
+ * - a longer one is shortened to the budget, both ends in pauses between sentences when the pauses are known:
+ *   the reaction after the moment is kept first (up to `minPayoffSeconds` after `payoffFrom`: the peak, or for
+ *   a moment only chat reacted to, the latest time chat's lag allows), then the setup, then the rest of the
+ *   reaction; never into the minimum lead-in before the onset nor closer than `tailSeconds` after the peak;
+ * - when no such window fits, the shortest one (ends in pauses) that keeps the setup's lead-in is taken if
+ *   overshooting the target by it leaves the reel closer to the target than leaving the moment out (so a reel
+ *   never runs over its target by a whole clip); otherwise null. A reel runs a few seconds over rather than
+ *   cutting a sentence in half, and ends in a short pause (maybe a comma) only when no pause between
+ *   sentences will do.
  * Snapping never moves an end into `taken` (manual highlights, moments already chosen).
  */
-export function fitToBudget(w: Span, peak: number, onset: number, budget: number, taken: readonly Span[], ctx: WindowContext): Span | null {
+export function fitToBudget(w: Span, peak: number, onset: number, budget: number, taken: readonly Span[], ctx: WindowContext, payoffFrom = peak): Span | null {
   if (momentDuration(w) <= budget + 1e-9) return w;
-  const trimmed = shrinkTo(w, peak, onset, budget, taken, ctx);
-  if (trimmed) return trimmed;
-  const tight = tightest(w, peak, onset, ctx);
-  return momentDuration(tight) - budget < budget ? tight : null;
+  const ev = { peak, payoffFrom };
+  const overshootOk = (s: Span) => momentDuration(s) - budget < budget;
+  if (ctx.pauses) {
+    // Pauses between sentences first (shortened, else the shortest that runs over), then any pause (maybe a comma).
+    for (const sentences of [true, false]) {
+      const trimmed = inPauses(w, ev, onset, budget, ctx, sentences, "best");
+      if (trimmed) return trimmed;
+      const tight = inPauses(w, ev, onset, Infinity, ctx, sentences, "shortest");
+      if (tight && overshootOk(tight)) return tight;
+    }
+  } else {
+    const trimmed = shrinkTo(w, ev, onset, budget, taken, ctx);
+    if (trimmed) return trimmed;
+  }
+  const tight = tightest(w, ev, onset, ctx);
+  return overshootOk(tight) ? tight : null;
 }
 
-function shrinkTo(w: Span, peak: number, onset: number, length: number, taken: readonly Span[], ctx: WindowContext): Span | null {
-  if (length < Math.min(ctx.minDuration, ctx.durationSeconds) - 1e-9) return null;
+/** Where a shortened window may start and end: its own ends and the pauses inside it that keep the event. */
+function shortenedEnds(w: Span, peak: number, onset: number, ctx: WindowContext, sentences: boolean): { starts: number[]; ends: number[] } {
+  const r = BOUNDARY_RULES;
+  const latestStart = Math.max(0, onset - r.minLeadSeconds);
+  const earliestEnd = peak + r.tailSeconds;
+  const speech = (t: number) => insideSpeech(t, ctx.pauses);
+  // The window's own ends are always candidates (they were placed as well as the content allowed).
+  const starts = [w.start, ...cutPoints(ctx, "start", sentences).filter((p) => p > w.start && p <= latestStart && !speech(p))].filter((s) => s <= latestStart + 1e-9);
+  const ends = [w.end, ...cutPoints(ctx, "end", sentences).filter((p) => p < w.end && p >= earliestEnd && !speech(p))].filter((e) => e >= earliestEnd - 1e-9);
+  return { starts, ends };
+}
+
+interface Event {
+  peak: number;
+  /** Where the reaction worth keeping is counted from (>= peak). */
+  payoffFrom: number;
+}
+
+/** What a shortened window keeps, in order of importance: the first seconds of reaction, the setup, more reaction. */
+function worth(s: number, e: number, ev: Event): number {
+  const first = BOUNDARY_RULES.minPayoffSeconds;
+  const after = e - ev.payoffFrom;
+  return 3 * Math.min(after, first) + (ev.peak - s) + 0.5 * Math.max(0, after - first);
+}
+
+/**
+ * The window inside `w` with both ends at its own ends or pauses (`sentences`: only pauses between sentences),
+ * at most `length` long and at least the minimum: the one that keeps the most ("best", see worth), or the
+ * shortest ("shortest"). Null when there is none.
+ */
+function inPauses(w: Span, ev: Event, onset: number, length: number, ctx: WindowContext, sentences: boolean, pick: "best" | "shortest"): Span | null {
+  const min = Math.min(ctx.minDuration, ctx.durationSeconds);
+  const { starts, ends } = shortenedEnds(w, ev.peak, onset, ctx, sentences);
+  let best: Span | null = null;
+  for (const s of starts)
+    for (const e of ends) {
+      const len = e - s;
+      if (len > length + 1e-9 || len < min - 1e-9) continue;
+      if (!best) best = { start: s, end: e };
+      else if (pick === "best" ? worth(s, e, ev) > worth(best.start, best.end, ev) : len < momentDuration(best) - 1e-9 || (Math.abs(len - momentDuration(best)) < 1e-9 && worth(s, e, ev) > worth(best.start, best.end, ev))) best = { start: s, end: e };
+    }
+  return best;
+}
+
+/** Pauses unknown: trim the reaction first, then the start, and snap to a quiet point where one is near. */
+function shrinkTo(w: Span, ev: Event, onset: number, length: number, taken: readonly Span[], ctx: WindowContext): Span | null {
+  const min = Math.min(ctx.minDuration, ctx.durationSeconds);
+  if (length < min - 1e-9) return null;
+  const { peak } = ev;
   const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
   const start = Math.max(w.start, end - length);
   if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
@@ -31,8 +94,9 @@ function shrinkTo(w: Span, peak: number, onset: number, length: number, taken: r
 }
 
 /** The shortest part of `w` that still holds the setup's lead-in, the peak and a short reaction (>= min length). */
-function tightest(w: Span, peak: number, onset: number, ctx: WindowContext): Span {
+function tightest(w: Span, ev: Event, onset: number, ctx: WindowContext): Span {
   const min = Math.min(ctx.minDuration, ctx.durationSeconds);
+  const { peak } = ev;
   let start = Math.min(Math.max(w.start, onset - BOUNDARY_RULES.minLeadSeconds), peak);
   const end = Math.min(w.end, Math.max(peak + BOUNDARY_RULES.tailSeconds, start + min));
   start = Math.max(w.start, Math.min(start, end - min));

@@ -1,7 +1,7 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { insideSpeech, momentWindow, settleInPauses, type WindowContext } from "./boundaries";
+import { insideSpeech, momentWindow, settleInPauses, type MomentWindow, type WindowContext } from "./boundaries";
 import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
@@ -92,15 +92,15 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
 
     const win = momentWindow(cand.peakSecond, ctx);
     const gap = fitBetween(win, peak, taken, minLen, duration);
-    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx);
+    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx, win.payoffFrom);
     if (!fitted) continue;
     const w = settleInPauses(fitted, peak, ctx, taken);
 
     const signals = describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto");
-    // Every clip says why it starts and ends where it does (budget and neighbours may have moved an end).
+    // Every clip says why it starts and ends where it does: what found it, then each step that moved it.
     const why = {
-      start: Math.abs(w.start - win.start) < 1e-6 ? win.why.start : `starts ${(peak - w.start).toFixed(1)} s before the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.start, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
-      end: Math.abs(w.end - win.end) < 1e-6 ? win.why.end : `ends ${(w.end - peak).toFixed(1)} s after the peak: moved to make room for a neighbouring clip or to fit the reel's target${insideSpeech(w.end, audio.pauses) ? " (no pause in reach: inside speech)" : ", in a pause"}`,
+      start: explainMove("start", win, [gap!, fitted, w], peak, audio.pauses),
+      end: explainMove("end", win, [gap!, fitted, w], peak, audio.pauses),
     };
     signals.reasons.push(why.start, why.end);
     const moment: Moment = {
@@ -130,4 +130,25 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
     bestScore: scores.combined.reduce((m, v) => Math.max(m, v), 0),
     autoBudgetSeconds,
   };
+}
+
+/** What moved an end after the content placed it, step by step (fitBetween, fitToBudget, settleInPauses). */
+const MOVED_BY = ["to make room for a neighbouring clip", "to fit the reel's target", "so that neither end cuts a sentence"] as const;
+
+/**
+ * The sentence explaining one end of a clip: the content's reason when nothing moved it, else how far from the
+ * peak it is, each step that moved it and whether it lies in a pause.
+ */
+function explainMove(side: "start" | "end", win: MomentWindow, steps: readonly { start: number; end: number }[], peak: number, pauses: AudioAnalysis["pauses"]): string {
+  const final = steps.at(-1)![side];
+  if (Math.abs(final - win[side]) < 1e-6) return win.why[side];
+  const by: string[] = [];
+  let before = win[side];
+  steps.forEach((step, i) => {
+    if (Math.abs(step[side] - before) > 1e-6) by.push(MOVED_BY[i]!);
+    before = step[side];
+  });
+  const where = insideSpeech(final, pauses) ? " (no pause in reach: inside speech)" : ", in a pause";
+  const at = side === "start" ? `starts ${(peak - final).toFixed(1)} s before the peak` : `ends ${(final - peak).toFixed(1)} s after the peak`;
+  return `${at}: moved ${by.join(", then ")}${where}`;
 }

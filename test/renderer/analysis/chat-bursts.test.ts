@@ -35,6 +35,41 @@ describe("chat bursts", () => {
     expect(crowd.bursts![0]!.score).toBeGreaterThan(0.8);
   });
 
+  it("a line pasted by many accounts is spam, however many accounts paste it (near-duplicates too)", () => {
+    // 40 accounts, each pasting one line once: the account count alone would read as a crowd.
+    const variants = ["type 1 if you are here", "TYPE 1 IF YOU ARE HERE", "type 1 if you are here \u{E0000}", "type  1 if you are here!!", "type 1 if you are heree"];
+    const raid = Array.from({ length: 40 }, (_, i) => ({ offset_seconds: 400 + Math.floor(i / 5), commenter_login: `raider${i}`, text: variants[i % variants.length]!, emote_count: 0 }));
+    const chat = analyzeChat([...background(900, 0.5, 40), ...raid], 900);
+    expect(Math.max(0, ...chat.bursts!.filter((b) => b.onset >= 395 && b.onset <= 410).map((b) => b.score))).toBeLessThan(0.2);
+    // The same 40 accounts each typing a reaction once: a crowd.
+    const crowd = analyzeChat([...background(900, 0.5, 40), ...raid.map((c) => ({ ...c, text: "KEKW" }))], 900);
+    expect(crowd.bursts![0]!.score).toBeGreaterThan(0.8);
+  });
+
+  it("a few accounts posting on a loop beside a lively chat are no crowd", () => {
+    // Three accounts, a message every 3 s each for 30 s, over a chat that is busier than usual there.
+    const loop = Array.from({ length: 30 }, (_, i) => ({ offset_seconds: 400 + i, commenter_login: `looper${i % 3}`, text: ["1", "follow my channel", "giveaway now"][i % 3]!, emote_count: 0 }));
+    const lively = background(40, 1.2, 40, 5).map((c) => ({ ...c, offset_seconds: c.offset_seconds + 395 }));
+    const chat = analyzeChat([...background(900, 0.5, 40), ...lively, ...loop], 900);
+    expect(Math.max(0, ...chat.bursts!.filter((b) => b.onset >= 390 && b.onset <= 435).map((b) => b.score))).toBeLessThan(0.35);
+    // The lively chat alone, with a crowd reacting in it, is still found.
+    const crowd = analyzeChat([...background(900, 0.5, 40), ...lively, ...loop, ...burst(420, 30, 30)], 900);
+    expect(crowd.bursts!.find((b) => Math.abs(b.onset - 420) <= 2)!.score).toBeGreaterThan(0.6);
+  });
+
+  it("a busier stretch of ordinary conversation is no reaction: chat must shift towards reactions", () => {
+    const talk = ["is this the new update", "what rank are you", "hello chat", "first time here", "love the stream", "how long have you been live"];
+    const chatter = Array.from({ length: 24 }, (_, i) => ({ offset_seconds: 400 + Math.floor(i / 4), commenter_login: `talker${i}`, text: talk[i % talk.length]!, emote_count: 0 }));
+    const chat = analyzeChat([...background(900, 0.5, 40), ...chatter], 900);
+    const found = chat.bursts!.find((b) => b.onset >= 395 && b.onset <= 410);
+    expect(found).toBeDefined();
+    expect(found!.score).toBeLessThan(0.35);
+    expect(found!.usualReactionShare).toBeLessThan(0.1);
+    // The same accounts laughing instead: a reaction.
+    const laughing = analyzeChat([...background(900, 0.5, 40), ...chatter.map((c) => ({ ...c, text: "LMAO" }))], 900);
+    expect(laughing.bursts!.find((b) => b.onset >= 395 && b.onset <= 410)!.score).toBeGreaterThan(0.8);
+  });
+
   it("follows a busy chat's waves: a busier stretch is not a burst", () => {
     // 2 msg/s for five minutes, then 5 msg/s from many regulars for five minutes.
     const waves = [...background(300, 2, 150), ...background(300, 5, 150, 11).map((c) => ({ ...c, offset_seconds: c.offset_seconds + 300 }))];

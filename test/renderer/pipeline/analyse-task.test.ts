@@ -231,11 +231,29 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
       return { size_bytes: Buffer.byteLength(body) };
     });
     expect(Manifest.parse(JSON.parse(written.get("manifest.json")!))).toEqual(manifest);
-    expect(JSON.parse(written.get("metadata.json")!)).toEqual(ran.plan.metadata);
+    // metadata.json is the plan's, each moment with its edges (no render task moved any here).
+    const planned = new Map(ran.plan.moments.map((m) => [m.id, m]));
+    const meta = ran.plan.metadata as { moments: { id: string }[] };
+    expect(JSON.parse(written.get("metadata.json")!)).toEqual({
+      ...ran.plan.metadata,
+      moments: meta.moments.map((m) => ({ ...m, start: Math.round(planned.get(m.id)!.start * 1000) / 1000, end: Math.round(planned.get(m.id)!.end * 1000) / 1000 })),
+    });
     expect(manifest.highlights.map((h) => [h.run_name, h.start, h.title]).sort()).toEqual(
       ran.plan.moments.filter((m) => m.highlight).map((m) => [m.profile, Math.round(m.start * 1000) / 1000, m.title]).sort(),
     );
     expect(manifest.warnings).toEqual(ran.plan.warnings);
+  });
+
+  it("gives every automatic moment the pauses between sentences around it, which render tasks snap within", () => {
+    const auto = ran.plan.moments.filter((m) => m.source === "auto");
+    expect(auto.length).toBeGreaterThan(0);
+    for (const m of auto) {
+      expect(m.pauses?.length, m.id).toBeGreaterThan(0);
+      for (const p of m.pauses!) {
+        expect(p.end).toBeGreaterThan(p.start);
+        expect(p.end >= m.start - 5 && p.start <= m.end + 5).toBe(true);
+      }
+    }
   });
 
   it("uploads nothing (the plan is its result)", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { clampWindow, eventExtent, findSetup, refineBoundaries, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { clampWindow, eventExtent, findSetup, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
@@ -61,7 +61,7 @@ describe("scores", () => {
   });
 
   it("credits a chat burst to the 3-15 s before it (chat's lag), with the burst's score", () => {
-    const burst = { onset: 100, peak: 102, end: 110, chatters: 40, expectedChatters: 5, messages: 60, topAccountMessages: 2, reactionShare: 0.8, score: 0.9 };
+    const burst = { onset: 100, peak: 102, end: 110, chatters: 40, expectedChatters: 5, messages: 60, topAccountMessages: 2, reactionShare: 0.8, usualReactionShare: 0.3, score: 0.9 };
     const a = audienceFromBursts([burst], 200);
     expect(a[85]).toBe(0.9);
     expect(a[97]).toBe(0.9);
@@ -157,6 +157,23 @@ describe("boundaries", () => {
     expect(findSetup(100, { speechActivity: talking, pauses }).at).toBe(68.5);
   });
 
+  it("a build-up marks the setup, even after an earlier pause in the talk; its start is where the climb turns", () => {
+    // Talk from 170 (after a 3 s pause) to the onset at 200; from 182 it climbs steadily by 10 dB, words and all.
+    const loudnessDb = Array.from({ length: 260 }, (_, i) => (i < 167 || i >= 200 ? 0 : i < 170 ? -25 : i % 4 === 3 ? -20 : 1 + Math.max(0, i - 182) * (10 / 18)));
+    const speechActivity = loudnessDb.map((d) => (d > -10 ? 0.6 : 0));
+    const pauses = [{ start: 167, end: 170 }];
+    const s = findSetup(200, { speechActivity, pauses, loudnessDb });
+    expect(s.reason).toMatch(/^the build-up begins/);
+    expect(s.at).toBeGreaterThanOrEqual(179);
+    expect(s.at).toBeLessThanOrEqual(183);
+    // The same talk without the climb: the pause marks it.
+    const flat = loudnessDb.map((d) => (d > 0 ? 1 : d));
+    expect(findSetup(200, { speechActivity, pauses, loudnessDb: flat })).toEqual({ at: 170, reason: "the streamer starts talking after a 3.0 s pause" });
+    // A slow drift (4 dB over 30 s) is no build-up.
+    const drift = Array.from({ length: 260 }, (_, i) => (i < 170 || i >= 200 ? 0 : i % 4 === 3 ? -20 : 1 + (i - 170) * (4 / 30)));
+    expect(findSetup(200, { speechActivity, loudnessDb: drift }).reason).not.toMatch(/build-up/);
+  });
+
   it("clamps to [min, max], keeping the peak and growing mostly before it", () => {
     const ctx = { durationSeconds: 1000, minDuration: 20, maxDuration: 60 };
     const long = clampWindow(100, 200, 150, ctx);
@@ -178,6 +195,47 @@ describe("boundaries", () => {
     expect(snapWindow(w, [98.5], [101.2], limits).start).toBe(101.2);
     // A cut just before the peak would leave no lead-in: ignored.
     expect(snapWindow({ start: 100, end: 140, peak: 101 }, [], [101.5], limits).start).toBe(100);
+  });
+});
+
+describe("cuts in pauses", () => {
+  const limits = { minDuration: 20, maxDuration: 60, durationSeconds: 1000 };
+  const inPause = (t: number, pauses: { start: number; end: number }[]) => pauses.some((p) => p.start <= t && t <= p.end);
+
+  it("takes a pause between sentences over a nearer short one (maybe a comma) within reach", () => {
+    // The wanted end (140) is nearest a 0.5 s pause; a 1.2 s pause lies 3 s on. Same for the start.
+    const pauses = [{ start: 96.2, end: 97.4 }, { start: 99.6, end: 100.1 }, { start: 139.9, end: 140.4 }, { start: 143, end: 144.2 }];
+    const w = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, pauses);
+    expect(w.end).toBeGreaterThanOrEqual(143);
+    expect(w.start).toBeLessThanOrEqual(97.4);
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    // With no long pause in reach the short one is taken (better than speech).
+    const short = pauses.filter((p) => p.end - p.start < 0.6);
+    const v = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, short);
+    expect([v.start, v.end]).toEqual([99.6 + 0.25, 139.9 + 0.25]);
+  });
+
+  it("settles a start pushed into speech by a neighbour: to the next pause, the end moving out to keep the minimum length", () => {
+    // A neighbour ends at 112.1, mid-sentence; the next pause (112.5-117) would leave the clip under 20 s.
+    const pauses = [{ start: 108.4, end: 109.5 }, { start: 112.5, end: 117 }, { start: 131.8, end: 133.5 }, { start: 136, end: 137.2 }];
+    const w = settleInPauses({ start: 112.1, end: 132.1 }, 122.5, { ...limits, pauses, quietPoints: [] }, [{ start: 90, end: 112.1 }]);
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.start).toBeGreaterThanOrEqual(112.5);
+    expect(w.end - w.start).toBeGreaterThanOrEqual(20 - 1e-9);
+    // An end pushed into speech by a neighbour after it: the start moves back instead.
+    const e = settleInPauses({ start: 110, end: 130.5 }, 120, { ...limits, pauses: [{ start: 104, end: 106 }, { start: 128, end: 129 }], quietPoints: [] }, [{ start: 130.5, end: 160 }]);
+    expect(e.end).toBeLessThanOrEqual(129);
+    expect(e.end - e.start).toBeGreaterThanOrEqual(20 - 1e-9);
+    expect(inPause(e.start, [{ start: 104, end: 106 }]) || e.start <= 104).toBe(true);
+  });
+
+  it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
+    // A 60 s clip ending mid-sentence; that sentence ends at 163.
+    const pauses = [{ start: 99, end: 100.5 }, { start: 104, end: 105.5 }, { start: 163, end: 164.5 }];
+    const w = settleInPauses({ start: 100, end: 160 }, 150, { ...limits, pauses, quietPoints: [] });
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.end).toBeGreaterThanOrEqual(163);
+    expect(w.end - w.start).toBeLessThanOrEqual(60 + 1e-9);
   });
 });
 

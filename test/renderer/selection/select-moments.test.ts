@@ -81,6 +81,44 @@ describe("selectMoments: clip windows", () => {
     expect(m!.signals.reasons).toContainEqual(expect.stringMatching(/^ends .* after the peak: .*in a pause between sentences/));
   });
 
+  it("shortened to fit the reel's target, a clip still starts and ends in pauses, keeping the reaction first", () => {
+    // Calm talk from 150, a shout from 200 running on for 16 s, sentences ~4 s apart with short pauses.
+    const a = audio(N, { loud: [{ at: 200, len: 16 }], talk: [{ start: 150, end: 199 }] });
+    a.pauses = [{ start: 146, end: 149.6 }];
+    for (let t = 153.6; t < 199; t += 4.6) a.pauses.push({ start: t, end: t + 0.6 });
+    a.pauses.push({ start: 206.2, end: 206.7 }, { start: 211.1, end: 211.6 }, { start: 216.1, end: 218 });
+    const inPause = (t: number) => a.pauses!.some((p) => p.start <= t && t <= p.end);
+    const full = run({ audio: a, tuning: streamerOnly })[0]!;
+    for (const target of [22, 25, 28]) {
+      const [m] = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: target } });
+      expect(dur(m!)).toBeLessThan(dur(full));
+      expect(inPause(m!.start) && inPause(m!.end)).toBe(true);
+      // The reaction's first seconds are kept before the setup is: at least one sentence of the shout.
+      expect(m!.end - m!.peak).toBeGreaterThanOrEqual(4);
+      expect(m!.signals.reasons).toContainEqual(expect.stringMatching(/^ends .* to fit the reel's target, in a pause/));
+    }
+    // One long rant without a pause: the clip keeps all of it and gives up setup instead.
+    a.pauses = a.pauses.filter((p) => p.start < 200 || p.start > 215);
+    const [rant] = run({ audio: a, tuning: { ...streamerOnly, target_duration_seconds: 25 } });
+    expect(inPause(rant!.start) && inPause(rant!.end)).toBe(true);
+    expect(rant!.end).toBeGreaterThanOrEqual(216.1);
+    // Each end says which steps moved it.
+    expect(rant!.signals.reasons).toContainEqual(expect.stringMatching(/^starts \d+\.\d s before the peak: moved to fit the reel's target, in a pause$/));
+  });
+
+  it("says when a neighbour moved an end, and when an end then moved out of a sentence", () => {
+    // Two shouts 22 s apart in continuous talk with pauses every 4.6 s: the weaker one's clip makes room.
+    const a = audio(N, { loud: [{ at: 200, db: 20 }, { at: 222, db: 12 }], talk: [{ start: 150, end: 280 }] });
+    a.pauses = [];
+    for (let t = 151.3; t < 280; t += 4.6) a.pauses.push({ start: t, end: t + 0.7 });
+    const ms = run({ audio: a, tuning: { ...streamerOnly, highlight_min_score: 0.2 } });
+    expect(ms).toHaveLength(2);
+    const later = ms[1]!;
+    expect(later.start).toBeGreaterThanOrEqual(ms[0]!.end);
+    expect(later.signals.reasons).toContainEqual(expect.stringMatching(/^starts .*: moved to make room for a neighbouring clip(, then so that neither end cuts a sentence)?, in a pause$/));
+    for (const m of ms) for (const t of [m.start, m.end]) expect(a.pauses.some((p) => p.start <= t && t <= p.end), `${t}`).toBe(true);
+  });
+
   it("follows the streamer's talking back into the setup (up to 30 s)", () => {
     const withTalk = run({ audio: audio(N, { loud: [{ at: 200 }], talk: [{ start: 172, end: 200 }] }), tuning: streamerOnly });
     const without = run({ audio: audio(N, { loud: [{ at: 200 }] }), tuning: streamerOnly });

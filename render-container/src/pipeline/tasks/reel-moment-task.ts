@@ -76,7 +76,8 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
 async function snapMoment(run: RenderTaskRun, task: ReelMomentTask, video: TaskVideo): Promise<{ start: number; end: number }> {
   const snap = task.snap!;
   const m = planMoment(run.plan, task.moment_id);
-  const moment: Moment = { start: task.start, end: task.end, peak: m.peak, score: m.score, profile: m.profile, source: m.source, label: m.label, signals: m.signals };
+  // With the moment's pauses, a scene cut inside speech is not taken (refineBoundaries).
+  const moment: Moment = { start: task.start, end: task.end, peak: m.peak, score: m.score, profile: m.profile, source: m.source, label: m.label, signals: m.signals, ...(m.pauses ? { pauses: m.pauses } : {}) };
   const cuts = await video.sceneCuts();
   const clip = clipFor(video.clips, task.start, task.end);
   const coverage = { start: Math.max(clip.media_start_seconds, snap.min_start), end: Math.min(clip.media_end_seconds, snap.max_end) };

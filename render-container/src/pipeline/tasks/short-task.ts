@@ -39,7 +39,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const clip = clipFor(fetched.clips, task.start, task.end);
 
   progress.report("snapping", 0);
-  const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await fetched.sceneCuts(), clip) : { start: task.start, end: task.end, peak: task.peak };
+  const placed = task.snap ? refineShort({ start: task.start, end: task.end, peak: task.peak }, await fetched.sceneCuts(), clip, m.pauses) : { start: task.start, end: task.end, peak: task.peak };
   progress.report("snapping", 1);
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl, req.ai);

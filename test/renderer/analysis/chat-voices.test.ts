@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { crowdVoices, normalizeChatText } from "../../../render-container/src/analysis/chat-voices";
+import type { ChatCommentInput } from "../../../render-container/src/analysis/types";
+
+const msg = (t: number, login: string | null, text: string, emotes = 0): ChatCommentInput => ({ offset_seconds: t, commenter_login: login, text, emote_count: emotes });
+
+describe("crowd voices", () => {
+  it("normalises near-duplicate lines to one text", () => {
+    const same = ["Type 1 if you are here", "type 1 if you are here!!!", "TYPE  1  IF YOU ARE HERE \u{E0000}", "type 1 1 1 if you are here", "type 1 if you are heeeere"];
+    const norms = new Set(same.map(normalizeChatText));
+    expect(norms.size).toBe(1);
+    expect(normalizeChatText("type 1 if you are heree")).toBe(normalizeChatText("type 1 if you are here"));
+    expect(normalizeChatText("follow my channel")).not.toBe(normalizeChatText("follow my stream"));
+    expect(normalizeChatText("💀💀")).toBe("💀💀");
+  });
+
+  it("leaves out accounts posting on a loop; a viewer posting twice still counts", () => {
+    const v = crowdVoices([msg(0, "looper", "1"), msg(5, "viewer", "nice"), msg(10, "looper", "1"), msg(12, "viewer", "haha"), msg(20, "looper", "1"), msg(100, "looper", "back")]);
+    expect(v).toEqual([null, "u:viewer", null, "u:viewer", null, "u:looper"]);
+    // Two messages 30 s apart and a third later are no loop.
+    expect(crowdVoices([msg(0, "a", "x"), msg(20, "a", "y"), msg(45, "a", "z")])).toEqual(["u:a", "u:a", "u:a"]);
+  });
+
+  it("counts a line pasted by three or more accounts once, but never a reaction", () => {
+    const sorted = [msg(0, "a", "follow my channel"), msg(1, "b", "Follow my channel!"), msg(2, "c", "follow my channel"), msg(3, "d", "KEKW"), msg(3, "e", "KEKW"), msg(4, "f", "KEKW"), msg(60, "g", "follow my channel")];
+    const v = crowdVoices(sorted);
+    expect(v[0]).toMatch(/^copy:/);
+    expect(v.slice(0, 3)).toEqual([v[0], v[0], v[0]]);
+    expect(v.slice(3, 6)).toEqual(["u:d", "u:e", "u:f"]);
+    // Far from the others, the same line is one person's again.
+    expect(v[6]).toBe("u:g");
+  });
+
+  it("a shouted or long line is no reaction for this: capitals and emotes do not exempt a copypasta", () => {
+    const pasta = "PogChamp giveaway in my channel go follow now";
+    const v = crowdVoices([msg(0, "a", pasta, 1), msg(1, "b", pasta.toUpperCase(), 1), msg(2, "c", "FOLLOW MY CHANNEL"), msg(3, "d", "FOLLOW MY CHANNEL"), msg(3, "e", "follow my channel!!")]);
+    expect(v[0]).toBe("u:a"); // two accounts are no pasted line yet
+    expect(v[2]).toMatch(/^copy:/);
+    expect(v.slice(2)).toEqual([v[2], v[2], v[2]]);
+  });
+
+  it("keeps anonymous messages as separate voices", () => {
+    expect(crowdVoices([msg(0, null, "hi"), msg(1, null, "hey")])).toEqual(["anon:0", "anon:1"]);
+  });
+});
