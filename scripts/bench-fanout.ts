@@ -37,7 +37,7 @@ function configuredInstance(): { name: string; vcpu: number } {
   const toml = readFileSync(path.join(import.meta.dirname, "..", "wrangler.toml"), "utf8");
   const line = /^instance_type\s*=\s*(.+)$/m.exec(toml)?.[1]?.trim() ?? '"lite"';
   const custom = /vcpu\s*=\s*([\d.]+)/.exec(line);
-  if (custom) return { name: `custom ${custom[1]} vCPU`, vcpu: Number(custom[1]) };
+  if (custom) return { name: `custom-${custom[1]}vcpu`, vcpu: Number(custom[1]) };
   const name = line.replace(/"/g, "");
   return { name, vcpu: VCPU[name] ?? 1 / 16 };
 }
