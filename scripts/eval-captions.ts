@@ -1,151 +1,124 @@
 /**
  * Caption quality on synthetic speech (`npm run eval:captions`): how many burned words were said, at that time
- * (precision), and how much of what was said is shown (recall).
+ * (precision), and how much of what was said is shown (recall), on a tuning split and a held-out split.
  *
- * Two sources of speech with known words and times:
- *   - synthetic VODs from dev/synth-vod (espeak-ng sentences over the game bed, shouting over noise in loud
- *     moments; truth.json has every sentence's start and end), read from their audio_only rendition;
- *   - held-out sentences the generator never says (other words, another voice: en-gb, faster), one after the
- *     other with pauses, to show the filter is not tuned to the generator's sentences.
- * Each is transcribed by pocketsphinx as the renderer runs it (accurate search by default, the fast search for
- * comparison) and scored raw and after trustedWords (what captions show). The scorer (scripts/caption-eval/score.ts)
- * is independent of the renderer's caption code. Prints one table; `--out FILE` writes the figures as JSON.
+ * The speech (scripts/caption-eval/speech-material.ts): tuning = synthetic VODs of dev/synth-vod (its own
+ * sentences over the game bed, shouting over noise in loud moments, one with loud game audio); held-out = the
+ * same mixer with sentences the generator never says, other seeds, and those sentences alone in other voices.
+ * The caption filter's thresholds were chosen on the tuning split; the held-out split shows whether they carry.
  *
- * Options: --vods N (default 2, 3 minutes each), --duration S, --fast (also score the fast search).
+ * Each wav is transcribed by pocketsphinx as the renderer runs it: the accurate search, and the fast search that
+ * cross-checks it (cached per wav content; `--fresh` runs them again). Scored are all recognised words, what
+ * trustedWords shows without the cross-check (POCKETSPHINX_CROSS_CHECK=0) and with it (the default). The scorer
+ * (scripts/caption-eval/score.ts) is independent of the renderer's caption code. Prints tables; `--errors`
+ * lists every wrong burned word with its neighbours and the sentence said there; `--out FILE` writes JSON.
  */
-import { execFile } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { promisify } from "node:util";
-import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
-import { PocketsphinxTranscriber } from "../render-container/src/captions/pocketsphinx";
+import { synthCacheRoot } from "../dev/synth-vod";
+import { crossCheckWords } from "../render-container/src/captions/pocketsphinx";
 import { isProfane } from "../render-container/src/captions/profanity";
 import { trustedWords } from "../render-container/src/captions/trusted-words";
 import type { Word } from "../render-container/src/captions/types";
-import { scoreCaptionWords, type SpokenSentence } from "./caption-eval/score";
+import { scoreCaptionWords, type CaptionScore } from "./caption-eval/score";
+import { speechMaterial, type SpeechSample, type Split } from "./caption-eval/speech-material";
+import { transcribeCached } from "./caption-eval/transcripts";
 
-const run = promisify(execFile);
-
-/** Said by nobody in dev/synth-vod/phrases.ts: shouted hype, chat talk, game talk. */
-const HELD_OUT = [
-  "No no no no way, that was insane!",
-  "Thank you for the five gifted subs, that is so kind of you.",
-  "I cannot believe he missed that shot from so close.",
-  "Okay everyone, the next giveaway is in twenty minutes.",
-  "Should we try the hard mode after dinner tonight?",
-  "My internet was lagging a lot earlier today, sorry about that.",
-  "That was the worst landing I have ever done in my life.",
-  "Let me read the chat for a moment before we continue.",
-  "We need two more wins to reach the top of the ladder.",
-  "Honestly the final boss was easier than the tutorial.",
-];
+type Variant = "all words" | "burned, accurate search only" | "burned, cross-checked";
+const VARIANTS: Variant[] = ["all words", "burned, accurate search only", "burned, cross-checked"];
 
 interface Row {
-  source: string;
-  search: string;
+  sample: string;
+  split: Split;
   seconds: number;
-  transcribe_seconds: number;
-  raw: { shown: number; precision: number; recall: number };
-  shown: { shown: number; precision: number; recall: number };
   spoken: number;
-  unsaid_profanity: number;
+  cpu: { accurate: number; fast: number };
+  scores: Record<Variant, { shown: number; correct: number; found: number; unsaidProfanity: number }>;
 }
 
-async function wavOfPlaylist(playlist: string, out: string): Promise<void> {
-  await run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", playlist, "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", out]);
+function round(v: number, d = 2): string {
+  return v.toFixed(d);
 }
 
-/** Held-out sentences spoken one after another with 1.2 s pauses: the wav and each sentence's time. */
-async function heldOutWav(dir: string): Promise<{ wav: string; sentences: SpokenSentence[] }> {
-  const sentences: SpokenSentence[] = [];
-  const parts: string[] = [];
-  let t = 0.5;
-  for (const [i, text] of HELD_OUT.entries()) {
-    const raw = path.join(dir, `held-${i}.wav`);
-    await run("espeak-ng", ["-v", i % 2 ? "en-gb" : "en-us", "-s", i % 3 === 0 ? "185" : "160", "-w", raw, text]);
-    const part = path.join(dir, `held-${i}-16k.wav`);
-    // Silence trimmed like the generator does, then a pause before the next sentence.
-    await run("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", part, "silence", "1", "0.01", "0.5%", "reverse", "silence", "1", "0.01", "0.5%", "reverse", "pad", "0", "1.2"]);
-    const { stdout } = await run("soxi", ["-D", part]);
-    const duration = Number(stdout.trim()) - 1.2;
-    sentences.push({ text, start: t, end: t + duration });
-    t += duration + 1.2;
-    parts.push(part);
-  }
-  const wav = path.join(dir, "held-out.wav");
-  const lead = path.join(dir, "lead.wav");
-  await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", lead, "trim", "0", "0.5"]);
-  await run("sox", [lead, ...parts, wav]);
-  return { wav, sentences };
+function summary(s: CaptionScore) {
+  return { shown: s.shown, correct: s.correct, found: Math.round(s.recall * s.spoken), unsaidProfanity: s.unsaidProfanity.length };
 }
 
-function round(v: number): number {
-  return Math.round(v * 1000) / 1000;
-}
-
-async function score(source: string, wav: string, seconds: number, sentences: SpokenSentence[], search: "accurate" | "fast"): Promise<Row> {
-  const t0 = performance.now();
-  const words: Word[] = await new PocketsphinxTranscriber({ search }).transcribe(wav, { language: "en" });
-  const transcribe_seconds = (performance.now() - t0) / 1000;
-  const raw = scoreCaptionWords(words, sentences, { isProfane });
-  const kept = scoreCaptionWords(trustedWords(words).words, sentences, { isProfane });
-  return {
-    source,
-    search,
-    seconds: round(seconds),
-    transcribe_seconds: round(transcribe_seconds),
-    raw: { shown: raw.shown, precision: round(raw.precision), recall: round(raw.recall) },
-    shown: { shown: kept.shown, precision: round(kept.precision), recall: round(kept.recall) },
-    spoken: kept.spoken,
-    unsaid_profanity: kept.unsaidProfanity.length,
-  };
+/** Every wrong burned word with the recogniser's words around it (confidence, x: not cross-checked). */
+function errorListing(sample: SpeechSample, words: readonly Word[], wrong: CaptionScore["wrong"]): string[] {
+  const sorted = [...words].sort((a, b) => a.start - b.start);
+  return wrong.map((w) => {
+    const i = sorted.findIndex((x) => x.start === w.start && x.end === w.end);
+    const around = sorted
+      .slice(Math.max(0, i - 3), i + 4)
+      .map((x, k) => `${k === Math.min(3, i) ? "*" : ""}${x.word}:${(x.confidence ?? 1).toFixed(2)}${x.crossChecked === false ? "x" : ""}`)
+      .join(" ");
+    const mid = (w.start + w.end) / 2;
+    const said = sample.sentences.filter((s) => mid >= s.start - 1 && mid <= s.end + 1).map((s) => `${s.loud ? "(shouted) " : ""}"${s.text}"`);
+    return `  ${w.start.toFixed(2)} s "${w.word}" | ${around} | said: ${said.join(" / ") || "nothing"}`;
+  });
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { vods: { type: "string", default: "2" }, duration: { type: "string", default: "180" }, fast: { type: "boolean", default: false }, out: { type: "string" } } });
+  const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false }, errors: { type: "boolean", default: false }, out: { type: "string" } } });
   const root = path.join(synthCacheRoot(), "eval-captions");
-  const work = path.join(root, "work");
-  await mkdir(work, { recursive: true });
-  const searches: ("accurate" | "fast")[] = values.fast ? ["accurate", "fast"] : ["accurate"];
+  const cacheDir = path.join(root, "transcripts");
+  await mkdir(cacheDir, { recursive: true });
+  const load = os.loadavg();
+  const samples = await speechMaterial(root, synthCacheRoot());
   const rows: Row[] = [];
-  const duration = Number(values.duration);
-  for (let i = 0; i < Number(values.vods); i++) {
-    const { dir, truth } = await generateSyntheticVod({
-      root, vodId: String(870000001 + i), durationSeconds: duration, width: 320, height: 180, seed: 11 + 12 * i,
-      moments: [{ kind: "hype", peak: Math.round(duration * 0.33) }, { kind: i % 2 ? "loud_only" : "hype", peak: Math.round(duration * 0.75) }],
+  const listing: string[] = [];
+  for (const sample of samples) {
+    const accurate = await transcribeCached(cacheDir, sample.wav, "accurate", values.fresh);
+    const fast = await transcribeCached(cacheDir, sample.wav, "fast", values.fresh);
+    const checked = crossCheckWords(accurate.words, fast.words);
+    const score = (words: readonly Word[]) => scoreCaptionWords(words, sample.sentences, { isProfane });
+    const burnedAlone = score(trustedWords(accurate.words).words);
+    const burned = score(trustedWords(checked).words);
+    const all = score(accurate.words);
+    rows.push({
+      sample: sample.name,
+      split: sample.split,
+      seconds: sample.seconds,
+      spoken: all.spoken,
+      cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds },
+      scores: { "all words": summary(all), "burned, accurate search only": summary(burnedAlone), "burned, cross-checked": summary(burned) },
     });
-    const wav = path.join(work, `vod-${i}.wav`);
-    await wavOfPlaylist(path.join(dir, "audio_only", "index-dvr.m3u8"), wav);
-    for (const s of searches) {
-      const row = await score(`synthetic VOD ${i + 1} (seed ${truth.seed})`, wav, truth.duration_seconds, truth.sentences, s);
-      rows.push(row);
-      console.error(JSON.stringify(row));
-    }
+    console.error(`${sample.name}: ${accurate.cached ? "cached" : `accurate ${accurate.cpuSeconds.toFixed(1)} s CPU`}, ${fast.cached ? "cached" : `fast ${fast.cpuSeconds.toFixed(1)} s CPU`}`);
+    if (values.errors && burned.wrong.length) listing.push(`${sample.split}: ${sample.name}`, ...errorListing(sample, checked, burned.wrong));
   }
-  const held = await heldOutWav(work);
-  for (const s of searches) rows.push(await score("held-out sentences (en-us/en-gb)", held.wav, held.sentences.at(-1)!.end + 1, held.sentences, s));
 
-  const sum = (pick: (r: Row) => { shown: number; precision: number; recall: number }, search: string) => {
-    const rs = rows.filter((r) => r.search === search);
-    const shown = rs.reduce((n, r) => n + pick(r).shown, 0);
-    const correct = rs.reduce((n, r) => n + pick(r).precision * pick(r).shown, 0);
-    const spoken = rs.reduce((n, r) => n + r.spoken, 0);
-    const found = rs.reduce((n, r) => n + pick(r).recall * r.spoken, 0);
-    return { shown, precision: round(correct / Math.max(1, shown)), recall: round(found / Math.max(1, spoken)) };
-  };
-  console.log("| speech | search | audio s | recogniser s | all words: shown, precision, recall | burned (trusted): shown, precision, recall | unsaid profanity burned |");
-  console.log("|---|---|---|---|---|---|---|");
+  const cell = (r: { shown: number; correct: number; found: number }, spoken: number) => `${r.shown}, ${round(r.correct / Math.max(1, r.shown))}, ${round(r.found / Math.max(1, spoken))}`;
+  console.log(`load average at the start: ${load.map((l) => l.toFixed(1)).join(", ")} (${os.cpus().length} cores)`);
+  console.log("");
+  console.log(`| speech | split | audio s | recogniser CPU s: accurate, fast | ${VARIANTS.map((v) => `${v}: shown, precision, recall`).join(" | ")} | unsaid profanity burned |`);
+  console.log(`|---|---|---|---|${VARIANTS.map(() => "---|").join("")}---|`);
   for (const r of rows) {
-    console.log(`| ${r.source} | ${r.search} | ${r.seconds} | ${r.transcribe_seconds} | ${r.raw.shown}, ${r.raw.precision.toFixed(2)}, ${r.raw.recall.toFixed(2)} | ${r.shown.shown}, ${r.shown.precision.toFixed(2)}, ${r.shown.recall.toFixed(2)} | ${r.unsaid_profanity} |`);
+    console.log(`| ${r.sample} | ${r.split} | ${round(r.seconds, 0)} | ${round(r.cpu.accurate, 1)}, ${round(r.cpu.fast, 1)} | ${VARIANTS.map((v) => cell(r.scores[v], r.spoken)).join(" | ")} | ${r.scores["burned, cross-checked"].unsaidProfanity} |`);
   }
-  for (const s of searches) {
-    const a = sum((r) => r.raw, s);
-    const b = sum((r) => r.shown, s);
-    console.log(`| all (${s}) | | | | ${a.shown}, ${a.precision.toFixed(2)}, ${a.recall.toFixed(2)} | ${b.shown}, ${b.precision.toFixed(2)}, ${b.recall.toFixed(2)} | ${rows.filter((r) => r.search === s).reduce((n, r) => n + r.unsaid_profanity, 0)} |`);
+  const totals: Record<string, unknown> = {};
+  for (const split of ["tuning", "held-out"] as const) {
+    const rs = rows.filter((r) => r.split === split);
+    const spoken = rs.reduce((n, r) => n + r.spoken, 0);
+    const seconds = rs.reduce((n, r) => n + r.seconds, 0);
+    const cpuA = rs.reduce((n, r) => n + r.cpu.accurate, 0);
+    const cpuF = rs.reduce((n, r) => n + r.cpu.fast, 0);
+    const sums = VARIANTS.map((v) => {
+      const add = (k: "shown" | "correct" | "found" | "unsaidProfanity") => rs.reduce((n, r) => n + r.scores[v][k], 0);
+      return { shown: add("shown"), correct: add("correct"), found: add("found"), unsaidProfanity: add("unsaidProfanity") };
+    });
+    totals[split] = Object.fromEntries(VARIANTS.map((v, i) => [v, { ...sums[i], precision: sums[i]!.correct / Math.max(1, sums[i]!.shown), recall: sums[i]!.found / Math.max(1, spoken) }]));
+    console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[2]!.unsaidProfanity} |`);
   }
-  if (values.out) await writeFile(values.out, JSON.stringify(rows, null, 2));
-  await rm(work, { recursive: true, force: true });
+  const cpuA = rows.reduce((n, r) => n + r.cpu.accurate, 0);
+  const cpuF = rows.reduce((n, r) => n + r.cpu.fast, 0);
+  const audio = rows.reduce((n, r) => n + r.seconds, 0);
+  console.log("");
+  console.log(`recogniser CPU per audio second: accurate ${round(cpuA / audio, 3)}, fast ${round(cpuF / audio, 3)}; the cross-check adds ${Math.round((100 * cpuF) / Math.max(1e-9, cpuA))} % to the accurate search`);
+  if (listing.length) console.log(["", "Wrong burned words (cross-checked captions), with the recogniser's words around them (confidence; x: the fast search did not hear it):", ...listing].join("\n"));
+  if (values.out) await writeFile(values.out, JSON.stringify({ load, rows, totals }, null, 2));
 }
 
 main().catch((err) => {

@@ -6,12 +6,18 @@ import type { Word } from "./types";
  * (a streamer cannot post "cunt what is the hardest" for "the second one is the hardest"), so doubtful words are
  * left out rather than guessed.
  *
- * Measured on the project's synthetic speech (pocketsphinx, accurate search; scripts/eval-captions.ts): about 64 %
+ * Measured on the project's synthetic speech (pocketsphinx, accurate search; scripts/eval-captions.ts): about 60 %
  * of the recogniser's words are right. A word's own posterior alone tops out near 0.85 precision, because
- * misrecognitions come in runs where a few wrong words still score high ("likely" for "nice to", 0.95). Asking
- * the words around it (same phrase, two each side) to be confident as well removes most of those runs: 0.90 and
- * 0.93 on two 3-4 minute VODs, at a recall of about 0.2 (a fifth of what is said is shown). Shouting over loud
- * noise still yields confident wrong words (0.70 on a 75 s VOD that is one sixth shouting).
+ * misrecognitions come in runs where a few wrong words still score high ("likely" for "nice to", 0.95). Three
+ * rules, each removing errors the others let through:
+ *   - context: the words around it (same phrase, two each side) must be confident as well (0.83 precision at
+ *     recall 0.17 with the word's own threshold alone);
+ *   - border: no word right next to one the recogniser all but rejected (below 0.15): the edge of a misheard
+ *     stretch is where a confident wrong word sits ("just a little bit *of* [that 0.14]");
+ *   - cross-check: when the recogniser ran a second search (pocketsphinx's fast one), that search must have heard
+ *     the same word at the same time; this removes half the confident wrong words and one right word in four.
+ * Requiring runs of several confident words, by contrast, does not help: the wrong words come in confident runs
+ * too. Audio measures (voice-band SNR, spectral flatness per word) did not separate right from wrong words either.
  */
 export const TRUST = {
   /** A word's own confidence. */
@@ -20,6 +26,8 @@ export const TRUST = {
   context: 0.5,
   /** A word with no neighbour in its phrase has only itself to go by. */
   alone: 0.9,
+  /** Neither neighbour right next to a word (in its phrase) may be below this. */
+  border: 0.15,
   /** A profane word: the recogniser must be this sure of it and of its neighbours... */
   profaneWord: 0.9,
   profaneContext: 0.7,
@@ -74,6 +82,17 @@ function contextConfidence(words: readonly Word[], i: number): number | null {
   return n ? sum / n : null;
 }
 
+/** Lowest confidence of the words right before and after words[i] in its phrase; null when it has none. */
+function borderConfidence(words: readonly Word[], i: number): number | null {
+  let low: number | null = null;
+  const w = words[i]!;
+  const before = words[i - 1];
+  const after = words[i + 1];
+  if (before && w.start - before.end <= PHRASE_GAP_SECONDS) low = before.confidence ?? 1;
+  if (after && after.start - w.end <= PHRASE_GAP_SECONDS) low = Math.min(low ?? 1, after.confidence ?? 1);
+  return low;
+}
+
 function corroboratedBy(texts: readonly string[], word: string): boolean {
   const key = profanityKey(word);
   if (!key) return false;
@@ -88,8 +107,8 @@ function corroboratedBy(texts: readonly string[], word: string): boolean {
 }
 
 /**
- * The words a caption (burned and .srt alike) may show, in time order: confident words in a confident phrase;
- * profane words only when the recogniser is very sure of them and of their phrase and the corroborating text has
+ * The words a caption (burned and .srt alike) may show, in time order: confident words in a confident phrase,
+ * not bordering a word the recogniser all but rejected, and heard by the second search when one ran; profane words only when the recogniser is very sure of them and of their phrase and the corroborating text has
  * them too, masked unless `maskProfanity` is false. Words without a confidence (a recogniser that reports none)
  * are kept on the confidence rules but still go through the profanity guard.
  */
@@ -114,8 +133,11 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
   sorted.forEach((w, i) => {
     const own = w.confidence ?? 1;
     const ctx = contextConfidence(sorted, i);
+    // A second search that did not hear the word there outvotes any confidence (absent: no second search ran).
+    const heardTwice = w.crossChecked !== false;
+    const border = borderConfidence(sorted, i) ?? 1;
     if (isProfane(w.word)) {
-      const sure = w.confidence !== undefined && own >= TRUST.profaneWord && (ctx ?? 0) >= TRUST.profaneContext;
+      const sure = w.confidence !== undefined && own >= TRUST.profaneWord && (ctx ?? 0) >= TRUST.profaneContext && heardTwice && border >= TRUST.border;
       if (!sure || !corroboratedBy(opts.corroboration ?? [], w.word)) {
         profanityHeld++;
         leaveOut();
@@ -124,7 +146,8 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
       keep({ ...w, word: mask || isSlur(w.word) ? maskWord(w.word.trim()) : w.word.trim() });
       return;
     }
-    const trusted = ctx === null ? own >= TRUST.alone : own >= TRUST.word && ctx >= TRUST.context;
+    const confident = ctx === null ? own >= TRUST.alone : own >= TRUST.word && ctx >= TRUST.context;
+    const trusted = confident && border >= TRUST.border && heardTwice;
     if (trusted) keep({ ...w, word: w.word.trim() });
     else {
       dropped++;

@@ -8,6 +8,11 @@ export interface Word {
    * a Whisper API: the segment's average token probability). Undefined when the recogniser gives nothing.
    */
   confidence?: number;
+  /**
+   * Whether a second, independent search over the same audio heard this word at the same time (pocketsphinx's
+   * fast search beside its accurate one). Undefined when no second search ran.
+   */
+  crossChecked?: boolean;
 }
 
 /** One word of a caption, seconds from the start of the short: what word-by-word highlighting follows. */

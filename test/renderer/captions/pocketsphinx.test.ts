@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captionRange } from "../../../render-container/src/captions/caption-range";
 import { createTranscriber, planCaptions } from "../../../render-container/src/captions/create-transcriber";
 import { extractWav } from "../../../render-container/src/captions/extract-wav";
-import { PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
+import { crossCheckWords, PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
 import { parseSrt } from "../../../render-container/src/captions/srt";
 import { UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
 import { FallbackTranscriber } from "../../../render-container/src/captions/fallback-transcriber";
@@ -51,6 +51,24 @@ describe("parsePocketsphinxOutput", () => {
   });
 });
 
+describe("crossCheckWords", () => {
+  const w = (word: string, start: number, end = start + 0.3) => ({ word, start, end, confidence: 0.9 });
+
+  it("marks a word heard by the second search as the same word with its middle within 0.25 s", () => {
+    const accurate = [w("please", 1), w("be", 1.32), w("likely", 1.6, 2.1), w("to", 2.12)];
+    const fast = [w("Please", 1.1), w("be", 1.6), w("nice", 1.62), w("to", 2.3)];
+    expect(crossCheckWords(accurate, fast).map((x) => [x.word, x.crossChecked])).toEqual([
+      ["please", true], // 0.1 s apart, case does not matter
+      ["be", false], // the same word 0.28 s later is another place
+      ["likely", false], // a different word at that time
+      ["to", true], // 0.18 s apart
+    ]);
+    // The words themselves are unchanged.
+    expect(crossCheckWords(accurate, fast).map(({ crossChecked: _, ...rest }) => rest)).toEqual(accurate);
+    expect(crossCheckWords(accurate, []).every((x) => x.crossChecked === false)).toBe(true);
+  });
+});
+
 describe("extractWav", () => {
   it("writes 16 kHz mono wav of exactly the requested range", async () => {
     const wav = await extractWav(clip, 503, 511.5, path.join(dir, "range.wav"));
@@ -90,6 +108,21 @@ describe("PocketsphinxTranscriber", () => {
     // Nothing is said between the sentences' ends and the next start, e.g. 14.5..16 s in the clip.
     for (const wd of res.words) expect(wd.start < 13.6 || wd.start > 15.3).toBe(true);
     expect(res.text.split(" ").length).toBe(res.shownWords.length);
+  });
+
+  it("cross-checks the accurate search with the fast one by default, and can leave it out", async () => {
+    const wav = await extractWav(clip, 501, 521, path.join(dir, "cross.wav"));
+    const checked = await new PocketsphinxTranscriber().transcribe(wav.path, { language: "en" });
+    const alone = await new PocketsphinxTranscriber({ crossCheck: false }).transcribe(wav.path, { language: "en" });
+    const fast = await new PocketsphinxTranscriber({ search: "fast" }).transcribe(wav.path, { language: "en" });
+    // The accurate search's words, each marked; without the check, the same words with no mark.
+    expect(checked.map(({ crossChecked: _, ...rest }) => rest)).toEqual(alone);
+    expect(alone.every((x) => x.crossChecked === undefined)).toBe(true);
+    expect(fast.every((x) => x.crossChecked === undefined)).toBe(true);
+    expect(checked).toEqual(crossCheckWords(alone, fast));
+    // Clean speech: the searches agree on most words, and not on all of them.
+    const agreed = checked.filter((x) => x.crossChecked).length;
+    expect(agreed, JSON.stringify(checked)).toBeGreaterThan(checked.length / 2);
   });
 
   it("refuses languages it has no model for", async () => {

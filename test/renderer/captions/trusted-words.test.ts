@@ -117,6 +117,38 @@ describe("trustedWords rules", () => {
     expect(trustedWords([w("hello", 0, 0.6), w("there", 1, 0.6)]).words).toEqual([]);
   });
 
+  it("drops a confident word right next to one the recogniser all but rejected", () => {
+    // "just a little bit of [that]" for "just a little bit further": "of" is confident (0.86), its phrase too.
+    const words = [w("just", 1, 0.98), w("a", 1.26, 0.9), w("little", 1.52, 1), w("bit", 1.78, 0.99), w("of", 2.04, 0.86), w("that", 2.3, 0.14)];
+    const out = trustedWords(words);
+    expect(out.words.map((x) => x.word)).toEqual(["just", "a", "little", "bit"]);
+    expect(out.dropped).toBe(2);
+    // At 0.15 the neighbour is doubtful, not rejected: the word stays (the context rule still applies).
+    expect(trustedWords([...words.slice(0, 5), w("that", 2.3, 0.15)]).words.map((x) => x.word)).toEqual(["just", "a", "little", "bit", "of"]);
+    // A rejected word after a pause is in another phrase and does not count.
+    expect(trustedWords([...words.slice(0, 5), w("that", 2.7, 0.01)]).words.map((x) => x.word)).toContain("of");
+  });
+
+  it("drops a word the second search did not hear, whatever its confidence, and ignores a missing cross-check", () => {
+    const phrase = [w("later", 1, 0.96), w("revealed", 1.26, 0.78), w("anyone", 1.52, 0.99), w("else", 1.78, 1)].map((x, i) => ({ ...x, crossChecked: i >= 2 }));
+    expect(trustedWords(phrase).words.map((x) => x.word)).toEqual(["anyone", "else"]);
+    expect(trustedWords(phrase).dropped).toBe(2);
+    // A recogniser without a second search (a Whisper API, or POCKETSPHINX_CROSS_CHECK=0): confidence rules only.
+    expect(trustedWords(phrase.map(({ crossChecked: _, ...x }) => x)).words.map((x) => x.word)).toEqual(["later", "revealed", "anyone", "else"]);
+    // The kept words keep their mark, and phrases break where a word was left out.
+    const out = trustedWords([w("we", 0, 0.9), { ...w("did", 0.26, 0.9), crossChecked: false }, w("it", 0.52, 0.9), w("again", 0.78, 0.9)]);
+    expect(out.words.map((x) => x.word)).toEqual(["we", "it", "again"]);
+    expect(out.phrases.map((p) => p.map((x) => x.word))).toEqual([["we"], ["it", "again"]]);
+  });
+
+  it("holds back a profane word the second search did not hear, even when chat has it", () => {
+    const words = [w("this", 0, 0.99), w("is", 0.26, 0.99), w("bullshit", 0.52, 0.99), w("right", 0.78, 0.99)];
+    expect(trustedWords(words.map((x) => ({ ...x, crossChecked: true })), { corroboration: ["bullshit"], maskProfanity: false }).words.map((x) => x.word)).toContain("bullshit");
+    const unheard = trustedWords(words.map((x) => ({ ...x, crossChecked: x.word !== "bullshit" })), { corroboration: ["bullshit"], maskProfanity: false });
+    expect(unheard.words.map((x) => x.word)).toEqual(["this", "is", "right"]);
+    expect(unheard.profanityHeld).toBe(1);
+  });
+
   it("keeps words of a recogniser that reports no confidence, but still guards profanity", () => {
     const words = [w("what", 0), w("the", 0.26), w("fuck", 0.52), w("happened", 0.78)];
     expect(trustedWords(words, { corroboration: ["fuck"] }).words.map((x) => x.word)).toEqual(["what", "the", "happened"]);

@@ -115,7 +115,7 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { c
     const warn = (m: string) => (note = `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s: ${m}`);
     for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal, warn })) {
       const at = locateInJoined(layout, w.start);
-      if (at) words.push({ word: w.word, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)), confidence: w.confidence });
+      if (at) words.push({ ...w, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
     }
     // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
     // a swear word only when chat typed it too during the moment (the plan carries those words).

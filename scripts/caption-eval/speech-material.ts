@@ -1,0 +1,141 @@
+/**
+ * The speech the caption evaluation scores, as 16 kHz mono wavs with every sentence's text and time:
+ *   - tuning: synthetic VODs of dev/synth-vod (its own sentences over the game bed, shouting over noise in loud
+ *     moments), read from their AAC audio_only rendition as the renderer reads a VOD;
+ *   - held-out: the same mixer with sentences the generator never says (held-out-sentences.ts), other seeds and
+ *     another game level, and those sentences alone in other voices (en-gb, faster) without any game audio.
+ * Thresholds are chosen on the tuning part only; the held-out part shows whether they carry over.
+ */
+import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { generateSyntheticVod, type MomentRequest } from "../../dev/synth-vod";
+import { encodeAudioTrack } from "../../dev/synth-vod/audio-track";
+import { exists, hashOf } from "../../dev/synth-vod/cache-dir";
+import { placeSpeech, planTimeline } from "../../dev/synth-vod/plan";
+import { synthesizeSpeech } from "../../dev/synth-vod/speech";
+import { HELD_OUT_CALM, HELD_OUT_SHOUTED } from "./held-out-sentences";
+import type { SpokenSentence } from "./score";
+
+const run = promisify(execFile);
+
+export type Split = "tuning" | "held-out";
+
+export interface SpeechSample {
+  name: string;
+  split: Split;
+  wav: string;
+  seconds: number;
+  /** What was said and when; `loud` marks shouting over game noise. */
+  sentences: (SpokenSentence & { loud?: boolean })[];
+}
+
+export interface VodSpec {
+  seed: number;
+  /** Game audio under the talk: 1 a quiet bed, 4 loud game audio. */
+  gameLevel: number;
+  moments: MomentRequest[];
+}
+
+const DURATION = 180;
+
+function moments(second: MomentRequest["kind"]): MomentRequest[] {
+  return [
+    { kind: "hype", peak: Math.round(DURATION * 0.33) },
+    { kind: second, peak: Math.round(DURATION * 0.75) },
+  ];
+}
+
+/** Generator sentences: what the thresholds are tuned on. Seeds 11 and 23 are the figures of earlier READMEs. */
+export const TUNING_VODS: VodSpec[] = [
+  { seed: 11, gameLevel: 1, moments: moments("hype") },
+  { seed: 23, gameLevel: 1, moments: moments("loud_only") },
+  { seed: 35, gameLevel: 4, moments: moments("hype") },
+  { seed: 47, gameLevel: 1, moments: [...moments("loud_only"), { kind: "game_noise", peak: 100 }] },
+];
+
+/** Held-out sentences, other seeds: never looked at while choosing thresholds. */
+export const HELD_OUT_VODS: VodSpec[] = [
+  { seed: 101, gameLevel: 1, moments: moments("hype") },
+  { seed: 113, gameLevel: 4, moments: moments("loud_only") },
+  { seed: 125, gameLevel: 1, moments: [...moments("hype"), { kind: "game_noise", peak: 100 }] },
+];
+
+async function toWav(input: string, out: string): Promise<void> {
+  await run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", input, "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", out]);
+}
+
+export async function tuningVod(root: string, work: string, spec: VodSpec, index: number): Promise<SpeechSample> {
+  const { dir, truth } = await generateSyntheticVod({
+    root, vodId: String(870000001 + index), durationSeconds: DURATION, width: 320, height: 180, seed: spec.seed,
+    moments: spec.moments, ...(spec.gameLevel !== 1 ? { gameLevel: spec.gameLevel } : {}),
+  });
+  const wav = path.join(work, `tuning-${spec.seed}-${truth.params_hash}.wav`);
+  if (!(await exists(wav))) await toWav(path.join(dir, "audio_only", "index-dvr.m3u8"), wav);
+  return { name: `synthetic VOD, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split: "tuning", wav, seconds: truth.duration_seconds, sentences: truth.sentences };
+}
+
+/**
+ * A VOD-like track of the held-out sentences, mixed by the generator's own mixer (same bed, same shouting over
+ * noise in loud moments, AAC like a Twitch rendition), so the held-out part differs in words, not in conditions.
+ */
+export async function heldOutVod(cache: string, work: string, spec: VodSpec): Promise<SpeechSample> {
+  const key = hashOf({ v: 1, spec, DURATION, HELD_OUT_CALM, HELD_OUT_SHOUTED });
+  const plan = planTimeline(DURATION, spec.seed, spec.moments);
+  const calm = await Promise.all(HELD_OUT_CALM.map((t) => synthesizeSpeech(t, "calm", cache)));
+  const excited = await Promise.all(HELD_OUT_SHOUTED.map((t) => synthesizeSpeech(t, "excited", cache)));
+  const placements = placeSpeech(plan, calm.map((c) => c.duration), excited.map((c) => c.duration), spec.seed);
+  const wav = path.join(work, `held-out-${spec.seed}-${key}.wav`);
+  if (!(await exists(wav))) {
+    const m4a = path.join(work, `held-out-${spec.seed}-${key}.m4a`);
+    await encodeAudioTrack(
+      { duration: DURATION, seed: spec.seed, placements, calm, excited, moments: plan.moments, quiet: plan.quiet, muted: [], scenes: plan.scenes, channels: 1, bitrateKbps: 160, gameLevel: spec.gameLevel, codec: "aac" },
+      m4a,
+    );
+    await toWav(m4a, wav);
+  }
+  const sentences = placements.map((p) => ({
+    text: (p.style === "calm" ? calm : excited)[p.clip]!.text,
+    start: Math.round(p.start * 1000) / 1000,
+    end: Math.round(p.end * 1000) / 1000,
+    loud: p.style === "excited",
+  }));
+  return { name: `held-out sentences over the game bed, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split: "held-out", wav, seconds: DURATION, sentences };
+}
+
+/** The held-out sentences one after another with 1.2 s pauses, other voices and speeds, no game audio. */
+export async function heldOutClean(work: string): Promise<SpeechSample> {
+  const sentences: SpokenSentence[] = [];
+  const parts: string[] = [];
+  const texts = [...HELD_OUT_CALM.slice(0, 12), ...HELD_OUT_SHOUTED.slice(0, 3)];
+  let t = 0.5;
+  for (const [i, text] of texts.entries()) {
+    const raw = path.join(work, `clean-${i}.wav`);
+    await run("espeak-ng", ["-v", i % 2 ? "en-gb" : "en-us", "-s", i % 3 === 0 ? "185" : "160", "-w", raw, text]);
+    const part = path.join(work, `clean-${i}-16k.wav`);
+    // Silence trimmed like the generator does, then a pause before the next sentence.
+    await run("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", part, "silence", "1", "0.01", "0.5%", "reverse", "silence", "1", "0.01", "0.5%", "reverse", "pad", "0", "1.2"]);
+    const { stdout } = await run("soxi", ["-D", part]);
+    const duration = Number(stdout.trim()) - 1.2;
+    sentences.push({ text, start: t, end: t + duration });
+    t += duration + 1.2;
+    parts.push(part);
+  }
+  const wav = path.join(work, "held-out-clean.wav");
+  const lead = path.join(work, "lead.wav");
+  await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", lead, "trim", "0", "0.5"]);
+  await run("sox", [lead, ...parts, wav]);
+  return { name: "held-out sentences alone (en-us/en-gb voices, 160-185 wpm)", split: "held-out", wav, seconds: t, sentences };
+}
+
+/** Every sample of both splits; VODs and wavs are cached under `root`. */
+export async function speechMaterial(root: string, cache: string): Promise<SpeechSample[]> {
+  const work = path.join(root, "wavs");
+  await mkdir(work, { recursive: true });
+  const out: SpeechSample[] = [];
+  for (const [i, spec] of TUNING_VODS.entries()) out.push(await tuningVod(root, work, spec, i));
+  for (const spec of HELD_OUT_VODS) out.push(await heldOutVod(cache, work, spec));
+  out.push(await heldOutClean(work));
+  return out;
+}
