@@ -23,12 +23,15 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-/** What pocketsphinx (accurate search, as captions use it) hears in one espeak-ng sentence (en-us, 150 wpm). */
-async function hear(text: string): Promise<Word[]> {
+/**
+ * What pocketsphinx hears in one espeak-ng sentence (en-us, 150 wpm): as captions use it (accurate search,
+ * cross-checked by the fast one), or with `crossCheck: false` the accurate search alone.
+ */
+async function hear(text: string, opts: { crossCheck?: boolean } = {}): Promise<Word[]> {
   const spoken = await speakWav(text, { voice: "en-us", speed: 150 });
   const wav = path.join(dir, `${text.replace(/\W+/g, "-")}.wav`);
-  await runFfmpeg(["-i", spoken, "-af", "adelay=500:all=1,apad=pad_dur=0.5,aresample=16000", "-ac", "1", "-c:a", "pcm_s16le", wav]);
-  return new PocketsphinxTranscriber({ search: "accurate" }).transcribe(wav, { language: "en" });
+  await runFfmpeg(["-y", "-i", spoken, "-af", "adelay=500:all=1,apad=pad_dur=0.5,aresample=16000", "-ac", "1", "-c:a", "pcm_s16le", wav]);
+  return new PocketsphinxTranscriber({ search: "accurate", crossCheck: opts.crossCheck ?? true }).transcribe(wav, { language: "en" });
 }
 
 describe("trustedWords on real recogniser output", () => {
@@ -63,8 +66,20 @@ describe("trustedWords on real recogniser output", () => {
     expect(res.text).toBe(srtWords.join(" "));
   }, 120_000);
 
-  it("shows a swear word the recogniser is sure of only when chat has it too, masked unless masking is off", async () => {
+  it("holds back a swear word the fast search did not hear, even when chat has it", async () => {
     const words = await hear("this is bullshit right");
+    const swear = words.find((w) => w.word === "bullshit");
+    // The premise: the accurate search is sure of it (0.93), the fast search heard "built" there.
+    expect(swear?.confidence, JSON.stringify(words)).toBeGreaterThanOrEqual(0.9);
+    expect(swear?.crossChecked, JSON.stringify(words)).toBe(false);
+    const out = trustedWords(words, { corroboration: ["THIS IS BULLSHIT"], maskProfanity: false });
+    expect(out.words.map((w) => w.word)).not.toContain("bullshit");
+    expect(out.profanityHeld).toBe(1);
+  }, 60_000);
+
+  it("shows a swear word the recogniser is sure of only when chat has it too, masked unless masking is off", async () => {
+    // The guard without the cross-check (a recogniser with one search): the accurate search's word and confidences.
+    const words = await hear("this is bullshit right", { crossCheck: false });
     const swear = words.find((w) => w.word === "bullshit");
     // The premise: pocketsphinx is confident of the word and of its neighbours here.
     expect(swear?.confidence, JSON.stringify(words)).toBeGreaterThanOrEqual(0.9);
@@ -86,10 +101,10 @@ describe("trustedWords on real recogniser output", () => {
 
   it("never shows a swear word the recogniser is unsure of, whatever chat says", async () => {
     // Heard, but doubtfully ("okay this is" came out as "oh you eat is"): the word itself is not sure.
-    const doubtful = await hear("okay this is bullshit");
+    const doubtful = await hear("okay this is bullshit", { crossCheck: false });
     expect(doubtful.find((w) => w.word === "bullshit")?.confidence, JSON.stringify(doubtful)).toBeLessThan(0.9);
     // Sure of the word, not of the words around it ("that" at 0.2): a guess inside a misheard phrase.
-    const unsureContext = await hear("that is bullshit");
+    const unsureContext = await hear("that is bullshit", { crossCheck: false });
     expect(unsureContext.find((w) => w.word === "bullshit")?.confidence, JSON.stringify(unsureContext)).toBeGreaterThanOrEqual(0.9);
     for (const words of [doubtful, unsureContext]) {
       const out = trustedWords(words, { corroboration: ["bullshit", "BULLSHIT"], maskProfanity: false });
