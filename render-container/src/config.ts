@@ -51,6 +51,9 @@ const Env = z.object({
   MAX_VIDEO_BYTES_PER_JOB: positiveInt(8 * 1024 * 1024 * 1024),
   ENCODE_CONCURRENCY: positiveInt(Math.max(1, Math.min(2, os.cpus().length))),
   MAX_TASKS: positiveInt(1),
+  // Read by the offline recogniser (captions/create-transcriber.ts); checked here so a typo stops the renderer.
+  POCKETSPHINX_FAST: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "1" (fast search) or "0"' }).optional()),
+  POCKETSPHINX_CROSS_CHECK: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "0" (no second search) or "1"' }).optional()),
 });
 
 /**

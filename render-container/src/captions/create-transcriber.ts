@@ -10,11 +10,12 @@ import { WhisperApiTranscriber } from "./whisper-api";
  *    model defaults to whisper-1).
  * 2. The job's `ai` endpoint: Whisper on Workers AI through the Worker (common/contract/workers-ai.ts), with the
  *    job's renderer token.
- * 3. Offline pocketsphinx (English only).
+ * 3. Offline pocketsphinx (English only): its accurate search cross-checked by its fast one, unless
+ *    POCKETSPHINX_FAST=1 (fast search alone) or POCKETSPHINX_CROSS_CHECK=0 (accurate search alone).
  * A remote recogniser falls back to pocketsphinx when it fails, with a warning (FallbackTranscriber).
  */
 export function createTranscriber(env: NodeJS.ProcessEnv = process.env, fetchImpl?: typeof fetch, ai?: RenderJob["ai"]): Transcriber {
-  const offline = new PocketsphinxTranscriber();
+  const offline = new PocketsphinxTranscriber({ search: env.POCKETSPHINX_FAST === "1" ? "fast" : "accurate", crossCheck: env.POCKETSPHINX_CROSS_CHECK !== "0" });
   const url = env.TRANSCRIBE_API_URL?.trim();
   if (url) {
     const api = new WhisperApiTranscriber({ baseUrl: url, apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined, fetchImpl });

@@ -142,6 +142,10 @@ describe("PocketsphinxTranscriber", () => {
 describe("createTranscriber / planCaptions", () => {
   it("uses the API when configured (backed by pocketsphinx), pocketsphinx otherwise", () => {
     expect(createTranscriber({})).toBeInstanceOf(PocketsphinxTranscriber);
+    // Captions' default: the accurate search, cross-checked by the fast one; each can be turned off.
+    expect(createTranscriber({})).toMatchObject({ search: "accurate", crossCheck: true });
+    expect(createTranscriber({ POCKETSPHINX_CROSS_CHECK: "0" })).toMatchObject({ search: "accurate", crossCheck: false });
+    expect(createTranscriber({ POCKETSPHINX_FAST: "1" })).toMatchObject({ search: "fast", crossCheck: false });
     expect(createTranscriber({ TRANSCRIBE_API_URL: "http://127.0.0.1:9/v1", TRANSCRIBE_API_KEY: "k" })).toBeInstanceOf(FallbackTranscriber);
   });
 
