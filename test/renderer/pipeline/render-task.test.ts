@@ -8,6 +8,7 @@ import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { parseSrt } from "../../../render-container/src/captions";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { scoreCaptionWords } from "../../../scripts/caption-eval/score";
 import { runRenderTask } from "../../../render-container/src/pipeline/render-task";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { colorDistance, readFrameRgb } from "../../support/media";
@@ -223,6 +224,18 @@ describe("a short task", () => {
     expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(1);
     const shown = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
     expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.5);
+    // And at their time: each .srt word placed by its characters' position in its cue (VOD time), scored by the
+    // evaluation's independent scorer against the known sentences (a word counts within 1 s of when it was said).
+    const timed = cues.flatMap((c) => {
+      const total = c.text.length || 1;
+      return [...c.text.matchAll(/\S+/g)].map((m) => ({
+        word: m[0],
+        start: start + c.start + ((c.end - c.start) * m.index) / total,
+        end: start + c.start + ((c.end - c.start) * (m.index + m[0].length)) / total,
+      }));
+    });
+    const score = scoreCaptionWords(timed, truth.sentences, { ranges: [{ start, end }] });
+    expect(score.precision, `wrong or mistimed: ${score.wrong.map((w) => `${w.word}@${w.start.toFixed(1)}`).join(" ")}`).toBeGreaterThanOrEqual(0.5);
   });
 });
 describe("a clip_group task (the same moment in two reels and a short around its peak)", () => {
