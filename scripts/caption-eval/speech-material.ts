@@ -7,7 +7,7 @@
  * Thresholds are chosen on the tuning part only; the held-out part shows whether they carry over.
  */
 import { execFile } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { generateSyntheticVod, type MomentRequest } from "../../dev/synth-vod";
@@ -106,9 +106,19 @@ export async function heldOutVod(cache: string, work: string, spec: VodSpec): Pr
 
 /** The held-out sentences one after another with 1.2 s pauses, other voices and speeds, no game audio. */
 export async function heldOutClean(work: string): Promise<SpeechSample> {
+  const texts = [...HELD_OUT_CALM.slice(0, 12), ...HELD_OUT_SHOUTED.slice(0, 3)];
+  const name = "held-out sentences alone (en-us/en-gb voices, 160-185 wpm)";
+  // Kept once made: espeak-ng's output is not byte-for-byte the same from run to run, and the transcript cache
+  // is keyed by the wav's bytes.
+  const key = hashOf({ v: 1, texts });
+  const wav = path.join(work, `held-out-clean-${key}.wav`);
+  const index = path.join(work, `held-out-clean-${key}.json`);
+  if ((await exists(wav)) && (await exists(index))) {
+    const saved = JSON.parse(await readFile(index, "utf8")) as { sentences: SpokenSentence[]; seconds: number };
+    return { name, split: "held-out", wav, ...saved };
+  }
   const sentences: SpokenSentence[] = [];
   const parts: string[] = [];
-  const texts = [...HELD_OUT_CALM.slice(0, 12), ...HELD_OUT_SHOUTED.slice(0, 3)];
   let t = 0.5;
   for (const [i, text] of texts.entries()) {
     const raw = path.join(work, `clean-${i}.wav`);
@@ -122,11 +132,11 @@ export async function heldOutClean(work: string): Promise<SpeechSample> {
     t += duration + 1.2;
     parts.push(part);
   }
-  const wav = path.join(work, "held-out-clean.wav");
   const lead = path.join(work, "lead.wav");
   await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", lead, "trim", "0", "0.5"]);
   await run("sox", [lead, ...parts, wav]);
-  return { name: "held-out sentences alone (en-us/en-gb voices, 160-185 wpm)", split: "held-out", wav, seconds: t, sentences };
+  await writeFile(index, JSON.stringify({ sentences, seconds: t }));
+  return { name, split: "held-out", wav, seconds: t, sentences };
 }
 
 /** Every sample of both splits; VODs and wavs are cached under `root`. */
