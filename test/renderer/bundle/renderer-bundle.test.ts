@@ -87,7 +87,7 @@ describe("the bundled renderer (what the container image runs)", () => {
           final_video_length_minutes: 0,
           num_shorts: 1,
           burn_captions: true,
-          parameters: { min_highlight_duration: 10, max_highlight_duration: 12, shorts_crop_mode: "crop", shorts_title_card_enabled: true },
+          parameters: { min_highlight_duration: 20, max_highlight_duration: 24, shorts_crop_mode: "crop", shorts_title_card_enabled: true },
         },
         {
           twitch,
