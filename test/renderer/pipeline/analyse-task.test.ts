@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,8 +45,10 @@ beforeAll(async () => {
   }
   twitch = await startTwitchServer({ root });
 }, 600_000);
+const scratch: string[] = [];
 afterAll(async () => {
   await twitch?.close();
+  await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 async function analyse(vodId: string, body: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
@@ -54,6 +56,7 @@ async function analyse(vodId: string, body: Record<string, unknown>, env: NodeJS
   const req = RenderTaskRequest.parse({ ...job, task: { id: "analyse", kind: "analyse", attempt: 1 }, plan: null });
   const work = await mkdtemp(path.join(os.tmpdir(), "analyse-work-"));
   const out = await mkdtemp(path.join(os.tmpdir(), "analyse-out-"));
+  scratch.push(work, out);
   const stages: { stage: RenderStage; percent: number }[] = [];
   const stats: AnalysisStats = { bytesDownloaded: { audio: 0, video: 0, facecam: 0 }, stageSeconds: {}, facecamSample: null };
   twitch.stats.reset();
