@@ -1,3 +1,4 @@
+import { parseJsonBody } from "../lib/json-body";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AI_TRANSCRIPTION_MAX_BODY_BYTES, AI_TRANSCRIPTION_MAX_SECONDS } from "../../../common/contract/workers-ai";
@@ -5,9 +6,8 @@ import { ChatRequest, checkPromptSize, textModelInput, toChatCompletion } from "
 import { notMultipart, readTranscriptionForm, toVerboseJson, whisperInput } from "../ai/transcription";
 import { aiFailure, textModel, TRANSCRIBE_MODEL, workersAi } from "../ai/workers-ai";
 import type { AppEnv } from "../hono-env";
-import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { ApiError, jobNotFound } from "../lib/api-error";
 import { logEvent } from "../lib/log";
-import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 import { rendererAuth } from "../orchestration/renderer-auth";
 
 /**
@@ -83,17 +83,10 @@ internalAiRoutes.post(
   bodyLimit({ maxSize: MAX_CHAT_BODY_BYTES, onError: tooLarge(MAX_CHAT_BODY_BYTES, "A chat completion request") }),
   async (c) => {
     const ai = await admit(c);
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw validationError([{ field: "body", message: "must be a JSON chat completion request" }]);
-    }
-    const parsed = ChatRequest.safeParse(body, { error: clientErrorMap });
-    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
-    checkPromptSize(parsed.data);
+    const request = await parseJsonBody(c, ChatRequest, "chat completion request");
+    checkPromptSize(request);
     const model = textModel(c.env);
-    const output = await runModel(c, ai, model, textModelInput(parsed.data), { prompt_chars: parsed.data.messages.reduce((n, m) => n + m.content.length, 0) });
+    const output = await runModel(c, ai, model, textModelInput(request), { prompt_chars: request.messages.reduce((n, m) => n + m.content.length, 0) });
     return c.json(toChatCompletion(model, output), 200);
   },
 );

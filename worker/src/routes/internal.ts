@@ -1,11 +1,11 @@
+import { parseJsonBody } from "../lib/json-body";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ArtifactRef, RenderEvent } from "../../../common/contract";
 import { artifactKey } from "../artifacts/links";
 import { rendererAuth } from "../orchestration/renderer-auth";
 import type { AppEnv } from "../hono-env";
-import { ApiError, jobNotFound, validationError } from "../lib/api-error";
-import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
+import { ApiError, jobNotFound } from "../lib/api-error";
 
 /**
  * Renderer -> Worker (common/contract/render.ts): progress callbacks. File uploads (upload mode "worker") are in
@@ -35,15 +35,7 @@ internalRoutes.post(
   }),
   async (c) => {
     const jobId = c.req.param("id");
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw validationError([{ field: "body", message: "must be a JSON render event" }]);
-    }
-    const parsed = RenderEvent.safeParse(body, { error: clientErrorMap });
-    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
-    let event = parsed.data;
+    let event = await parseJsonBody(c, RenderEvent, "render event");
 
     if (event.type === "completed") {
       // What the client downloads must be what was reported: a completion naming absent files is a failure.

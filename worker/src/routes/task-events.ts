@@ -1,9 +1,9 @@
+import { parseJsonBody } from "../lib/json-body";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { TaskEvent } from "../../../common/contract/job-plan";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
-import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 import { filesOf, missingArtifacts } from "../orchestration/finalise";
 import { rendererAuth } from "../orchestration/renderer-auth";
 
@@ -29,15 +29,7 @@ taskEventRoutes.post(
   async (c) => {
     const jobId = c.req.param("id");
     const taskId = c.req.param("task");
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw validationError([{ field: "body", message: "must be a JSON task event" }]);
-    }
-    const parsed = TaskEvent.safeParse(body, { error: clientErrorMap });
-    if (!parsed.success) throw validationError(issuesToDetail(parsed.error.issues));
-    let event = parsed.data;
+    let event = await parseJsonBody(c, TaskEvent, "task event");
     if (event.type === "completed" && event.result.kind === "analyse" && event.result.plan.job_id !== jobId) {
       throw validationError([{ field: "result.plan.job_id", message: `must be this job's id (${jobId})` }]);
     }
