@@ -9,6 +9,31 @@ export function vodClock(seconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
 }
 
+/** The stretch of the VOD a moment id stands for, as a key: moments of the same stretch are one moment to a reader. */
+function stretchOf(input: MetadataInput): (id: string) => string {
+  const momentById = new Map(input.moments.map((m) => [m.id, m]));
+  return (id) => {
+    const m = momentById.get(id);
+    return m ? `${m.start.toFixed(1)}-${m.end.toFixed(1)}` : id;
+  };
+}
+
+/**
+ * metadata.json's `moments`: one entry per stretch of the VOD. The same stretch can stand behind several moment
+ * ids (a short cut from a reel moment, two profiles choosing the same moment); they share a title and story, and
+ * listing each would show a reader the same moment twice, word for word. The first id (a reel's) is kept.
+ */
+export function momentsOnce(input: MetadataInput, moments: MetadataOutput["moments"]): MetadataOutput["moments"] {
+  const rangeKey = stretchOf(input);
+  const seen = new Set<string>();
+  return moments.filter((m) => {
+    const key = rangeKey(m.id);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * Whatever wrote them (LLM or local), two different moments of one job never share a title, and neither do two
  * shorts: a repeated title gets the moment's time in the VOD (" @ 1:02:05"). The same range picked by two
@@ -16,10 +41,7 @@ export function vodClock(seconds: number): string {
  */
 export function distinctTitles(input: MetadataInput, out: MetadataOutput): MetadataOutput {
   const momentById = new Map(input.moments.map((m) => [m.id, m]));
-  const rangeKey = (id: string) => {
-    const m = momentById.get(id);
-    return m ? `${m.start.toFixed(1)}-${m.end.toFixed(1)}` : id;
-  };
+  const rangeKey = stretchOf(input);
   /** The title with a suffix that makes it unused: the VOD time, then a counter (moments in the same second). */
   const unused = (title: string, id: string, taken: (t: string) => boolean): string => {
     const at = vodClock(momentById.get(id)?.start ?? 0);

@@ -12,7 +12,7 @@ export {
 export { LocalMetadataWriter, writeLocalMetadata } from "./local-writer";
 export { LlmMetadataWriter, LlmAnswer, buildPrompt, parseAnswer, type LlmMetadataOptions } from "./llm-writer";
 export { createMetadataWriter } from "./create-writer";
-export { distinctTitles, vodClock } from "./distinct-titles";
+export { distinctTitles, momentsOnce, vodClock } from "./distinct-titles";
 export { extractKeywords, tokenize } from "./keywords";
 export { LANGUAGE_PACKS } from "./templates";
 export { momentSpeech } from "./moment-speech";

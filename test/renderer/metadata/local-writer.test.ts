@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractKeywords, tokenize } from "../../../render-container/src/metadata/keywords";
-import { distinctTitles } from "../../../render-container/src/metadata/distinct-titles";
+import { distinctTitles, momentsOnce } from "../../../render-container/src/metadata/distinct-titles";
 import { LocalMetadataWriter, writeLocalMetadata } from "../../../render-container/src/metadata/local-writer";
 import { parsePronouns } from "../../../render-container/src/metadata/pronouns";
 import { hashtags, normalizeTags } from "../../../render-container/src/metadata/tags";
@@ -212,6 +212,20 @@ describe("titles within one job", () => {
     });
     expect(out.moments.map((m) => m.title)).toEqual(["Insane clutch", "Insane clutch", "Insane clutch @ 1:05"]);
     expect(out.shorts.map((s) => s.title)).toEqual(["Insane clutch", "Insane clutch @ 1:05"]);
+  });
+
+  it("list each stretch of the VOD once in metadata.json, however many reels and shorts use it", () => {
+    // A short cut from a reel moment and a second profile's pick of the same moment are one moment to a reader.
+    const input = sampleInput({
+      moments: [moment("a", 100, "x"), moment("b", 65, "y"), moment("c", 100, "x"), moment("d", 100, "x", "audience"), moment("e", 300, "z")],
+      reels: [{ run_name: "balanced", moment_ids: ["a", "b"] }, { run_name: "audience", moment_ids: ["d"] }],
+      shorts: [{ index: 1, moment_id: "c" }, { index: 2, moment_id: "e" }],
+    });
+    const out = distinctTitles(input, writeLocalMetadata(input));
+    const listed = momentsOnce(input, out.moments);
+    expect(listed.map((m) => m.id)).toEqual(["a", "b", "e"]);
+    expect(new Set(listed.map((m) => m.title)).size).toBe(3);
+    expect(new Set(listed.map((m) => m.story)).size).toBe(3);
   });
 
   it("stay distinct when titles are at the length limit or moments start in the same second", () => {

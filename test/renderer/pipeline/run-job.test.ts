@@ -116,6 +116,14 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(metadata.shorts[0]!.description).toMatch(/https:\/\/www\.twitch\.tv\//);
   });
 
+  it("lists each moment once in metadata.json, though its short was cut from the reel's moment", async () => {
+    const metadata = JSON.parse(await readFile(path.join(ran.out, "metadata.json"), "utf8")) as { moments: { title: string; start: number; end: number }[] };
+    const stretches = metadata.moments.map((m) => `${m.start}-${m.end}`);
+    expect(metadata.moments.length).toBeGreaterThan(0);
+    expect(new Set(stretches).size).toBe(stretches.length);
+    expect(new Set(metadata.moments.map((m) => m.title)).size).toBe(metadata.moments.length);
+  });
+
   it("renders a 1080x1920 short with audio, as long as planned", async () => {
     const info = await probeMedia(path.join(ran.out, "short-01.mp4"));
     expect(info.video).toMatchObject({ width: 1080, height: 1920 });

@@ -1,6 +1,6 @@
 import type { RenderJob } from "../../../../common/contract/render";
 import type { ChatComment } from "../../../../common/twitch";
-import { createMetadataWriter, distinctTitles, type MetadataInput, type MetadataOutput } from "../../metadata";
+import { createMetadataWriter, distinctTitles, momentsOnce, type MetadataInput, type MetadataOutput } from "../../metadata";
 import { trustedWords } from "../../captions/trusted-words";
 import { momentSpeech } from "../../metadata/moment-speech";
 import type { Moment } from "../../selection/types";
@@ -134,7 +134,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
   ctx.log.info("metadata written", { writer: writer.name, language: out.language });
   return {
     texts,
-    document: { ...out, source: { vod_id: job.vod.vod_id, vod_url: request.vod_url, vod_title: job.vod.title, writer: writer.name } },
+    document: { ...out, moments: momentsOnce(input, out.moments), source: { vod_id: job.vod.vod_id, vod_url: request.vod_url, vod_title: job.vod.title, writer: writer.name } },
     warnings: out.warnings,
     ids,
   };
