@@ -1,23 +1,37 @@
 /**
  * The profile and boundary rules on a small generated stream (audio and chat only, as the evaluation uses):
  * a streamer-only shout after a talk setup, an audience-only chat reaction 10 s late, a build-up into a hype
- * moment, and two distractors (loud game noise, one account spamming).
+ * moment, and two distractors (loud game noise, one account spamming). Also what a job sees through its selection
+ * stage: the warning that says why a reel came out short.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { RunProfile } from "../../../common/contract/enums";
+import { RunOverrideInput } from "../../../common/contract/job-request";
+import { Manifest } from "../../../common/contract/render";
+import { finaliseJob } from "../../../common/plan/finalise";
+import type { ChatComment } from "../../../common/twitch";
 import { generateSyntheticVod, synthCacheRoot, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import type { ChatFile } from "../../../dev/twitch-server";
 import { analyzeAudio } from "../../../render-container/src/analysis/analyze-audio";
 import { analyzeChat } from "../../../render-container/src/analysis/chat-signals";
 import type { AudioAnalysis, ChatSignals } from "../../../render-container/src/analysis/types";
+import { silentLogger } from "../../../render-container/src/log";
+import { JobProgress } from "../../../render-container/src/pipeline/progress";
+import { chooseMoments } from "../../../render-container/src/pipeline/stages/choose-moments";
+import type { JobContext } from "../../../render-container/src/pipeline/types";
 import { selectMoments } from "../../../render-container/src/selection/select-moments";
 import type { Moment } from "../../../render-container/src/selection/types";
+import { resolveProfileSettings } from "../../../worker/src/domain/normalise-request";
+import { normalizedRequest } from "../pipeline/plan-fixtures";
+import { handMadePlan } from "../pipeline/task-fixtures";
 import { PARAMS, TUNING } from "./signals";
 
 let truth: SyntheticVodTruth;
 let audio: AudioAnalysis;
 let chat: ChatSignals;
+let comments: ChatComment[];
 
 beforeAll(async () => {
   const root = path.join(synthCacheRoot(), "selection-profile-streams");
@@ -38,11 +52,14 @@ beforeAll(async () => {
     ],
   }));
   const file = JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile;
-  const comments = file.comments.map((n) => ({
+  comments = file.comments.map((n) => ({
+    id: n.id,
     offset_seconds: n.contentOffsetSeconds,
     commenter_login: n.commenter?.login ?? null,
+    commenter_name: n.commenter?.displayName ?? null,
     text: n.message.fragments.map((f) => f.text).join(""),
     emote_count: n.message.fragments.filter((f) => f.emote !== null).length,
+    fragments: n.message.fragments.map((f) => ({ text: f.text, emote_id: f.emote?.emoteID ?? null })),
   }));
   chat = analyzeChat(comments, truth.duration_seconds);
   audio = await analyzeAudio(path.join(dir, truth.audio_file!), { durationSeconds: truth.duration_seconds });
@@ -52,6 +69,18 @@ const peak = (id: string) => truth.moments.find((m) => m.id === id)!;
 const holding = (ms: Moment[], id: string) => ms.find((m) => m.start <= peak(id).peak && peak(id).peak < m.end);
 const pick = (p: "balanced" | "audience" | "streamer", target?: number) =>
   selectMoments({ audio, chat, durationSeconds: truth.duration_seconds, tuning: { ...TUNING[p], ...(target ? { target_duration_seconds: target } : {}) }, params: PARAMS, manual: [], profile: p });
+const PROFILES = ["balanced", "audience", "streamer"] as const;
+/** The planted events a clip may hold, and the distractors none may. */
+const EVENTS = ["streamer", "audience", "hype"];
+const DISTRACTORS = ["noise", "spam"];
+const peaksIn = (m: Moment) => truth.moments.filter((t) => m.start <= t.peak && t.peak < m.end).map((t) => t.id);
+
+/** The job's selection stage (chooseMoments) with one profile tuned by `run_overrides`, as a job resolves them. */
+function chooseWith(profile: RunProfile, override: Record<string, unknown>) {
+  const profile_settings = resolveProfileSettings([profile], null, { [profile]: RunOverrideInput.parse(override) });
+  const request = normalizedRequest({ run_profiles: [profile], executed_profiles: [profile], profile_settings, parameters: PARAMS });
+  return chooseMoments(request, audio, comments, truth.duration_seconds, { log: silentLogger } as JobContext, new JobProgress({ progress() {} }));
+}
 
 describe("profiles on a generated stream", () => {
   it("with room for two clips, each profile takes the hype moment and then its own kind", () => {
@@ -62,6 +91,36 @@ describe("profiles on a generated stream", () => {
     expect(holding(audience, "streamer")).toBeUndefined();
     expect(holding(streamer, "streamer")).toBeTruthy();
     expect(holding(streamer, "audience")).toBeUndefined();
+  });
+
+  it("never pads: with an open budget every clip of every profile holds a planted event's peak, and none a distractor's", () => {
+    for (const p of PROFILES) {
+      const ms = pick(p, 1800);
+      expect(ms.length, p).toBeGreaterThan(0);
+      for (const m of ms) {
+        const held = peaksIn(m);
+        expect(held.some((id) => EVENTS.includes(id)), `${p} clip ${m.start}-${m.end} holds ${held.join(", ") || "nothing"}`).toBe(true);
+        expect(held.filter((id) => DISTRACTORS.includes(id)), `${p} clip ${m.start}-${m.end}`).toEqual([]);
+      }
+    }
+  });
+
+  it("says in the manifest's warnings that a reel is short because only so many moments scored high enough", async () => {
+    // 400 s fits in the 420 s VOD and in its buckets: the only reason left for a short reel is the scores.
+    const chosen = chooseWith("audience", { target_duration_seconds: 400 });
+    const n = chosen.momentsByProfile.audience!.length;
+    expect(n).toBeGreaterThan(0);
+    const warning = expect.stringMatching(
+      new RegExp(`^The audience reel runs \\d+ s of its 400 s target: only ${n} distinct moment\\(s\\) scored above highlight_min_score 0\\.35 \\(lower highlight_min_score in run_overrides\\.audience to take more\\)\\.$`),
+    );
+    expect(chosen.warnings).toEqual([warning]);
+    // The analysis puts the selection's warnings in the job plan; finalising the job lists them in the manifest.
+    let manifest: unknown;
+    await finaliseJob(handMadePlan("job_short_reel", truth.duration_seconds, [], [], { warnings: chosen.warnings! }), [], async (name, body) => {
+      if (name === "manifest.json") manifest = JSON.parse(body);
+      return { size_bytes: body.length };
+    });
+    expect(Manifest.parse(manifest).warnings).toEqual([warning]);
   });
 
   it("no profile takes the game noise or the one-account spam, even with an open budget", () => {
