@@ -2,7 +2,7 @@
  * The profile and boundary rules on a small generated stream (audio and chat only, as the evaluation uses):
  * a streamer-only shout after a talk setup, an audience-only chat reaction 10 s late, a build-up into a hype
  * moment, and two distractors (loud game noise, one account spamming). Also what a job sees through its selection
- * stage: the warning that says why a reel came out short.
+ * stage: the run_overrides weights moving the choice, and the warning that says why a reel came out short.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -22,6 +22,7 @@ import { JobProgress } from "../../../render-container/src/pipeline/progress";
 import { chooseMoments } from "../../../render-container/src/pipeline/stages/choose-moments";
 import type { JobContext } from "../../../render-container/src/pipeline/types";
 import { selectMoments } from "../../../render-container/src/selection/select-moments";
+import { BOUNDARY_RULES } from "../../../render-container/src/selection/boundaries";
 import type { Moment } from "../../../render-container/src/selection/types";
 import { resolveProfileSettings } from "../../../worker/src/domain/normalise-request";
 import { normalizedRequest } from "../pipeline/plan-fixtures";
@@ -93,6 +94,15 @@ describe("profiles on a generated stream", () => {
     expect(holding(streamer, "audience")).toBeUndefined();
   });
 
+  it("a moment high on both signals wins in every profile: with room for one clip, each takes the hype moment", () => {
+    for (const p of PROFILES) {
+      const ms = pick(p, 40);
+      expect(ms, p).toHaveLength(1);
+      expect(holding(ms, "hype"), p).toBeTruthy();
+    }
+    expect(holding(pick("balanced", 75), "hype")).toBeTruthy();
+  });
+
   it("never pads: with an open budget every clip of every profile holds a planted event's peak, and none a distractor's", () => {
     for (const p of PROFILES) {
       const ms = pick(p, 1800);
@@ -121,6 +131,38 @@ describe("profiles on a generated stream", () => {
       return { size_bytes: body.length };
     });
     expect(Manifest.parse(manifest).warnings).toEqual([warning]);
+  });
+
+  it("moves the choice with run_overrides: as audience_weight rises (streamer_weight = 1 - it), own-kind picks move one way", () => {
+    const sweep = [0, 0.25, 0.5, 0.75, 1].map((a) => {
+      const ms = chooseWith("balanced", { target_duration_seconds: 75, audience_weight: a, streamer_weight: Math.round((1 - a) * 100) / 100 }).momentsByProfile.balanced!;
+      return { a, audience: ms.filter((m) => peaksIn(m).includes("audience")).length, streamer: ms.filter((m) => peaksIn(m).includes("streamer")).length };
+    });
+    const trace = JSON.stringify(sweep);
+    for (let i = 1; i < sweep.length; i++) {
+      expect(sweep[i]!.audience, trace).toBeGreaterThanOrEqual(sweep[i - 1]!.audience);
+      expect(sweep[i]!.streamer, trace).toBeLessThanOrEqual(sweep[i - 1]!.streamer);
+    }
+    // The two ends differ: chat alone takes the audience moment, the voice alone the streamer's.
+    expect([sweep[0]!.audience, sweep[0]!.streamer], trace).toEqual([0, 1]);
+    expect([sweep.at(-1)!.audience, sweep.at(-1)!.streamer], trace).toEqual([1, 0]);
+  });
+
+  it("starts the hype moment's clip where its planted build-up begins to rise (or the sentence it rises in), and keeps 8 s of payoff after its peak", () => {
+    const hype = peak("hype");
+    expect(hype.setup_style).toBe("rise");
+    // The rise begins inside a sentence: the clip may start where that sentence does (in the pause before it,
+    // so no sentence is cut), no earlier, and never after the rise.
+    const sentence = truth.sentences.find((x) => x.start <= hype.setup_start && hype.setup_start < x.end);
+    const earliest = (sentence?.start ?? hype.setup_start) - BOUNDARY_RULES.pauseMarginSeconds - 0.1;
+    for (const p of PROFILES) {
+      const clip = holding(pick(p, 1800), "hype")!;
+      const at = `${p}: starts at ${clip.start.toFixed(2)}, the rise at ${hype.setup_start}, its sentence at ${sentence?.start}`;
+      expect(clip.start, at).toBeGreaterThanOrEqual(earliest);
+      expect(clip.start, at).toBeLessThanOrEqual(hype.setup_start);
+      expect(hype.setup_start - clip.start, at).toBeLessThanOrEqual(4);
+      expect(clip.end - hype.peak, p).toBeGreaterThanOrEqual(8);
+    }
   });
 
   it("no profile takes the game noise or the one-account spam, even with an open budget", () => {
