@@ -1,5 +1,6 @@
-import type { ArtifactRef, Manifest } from "../contract/render";
-import { memberResults, type JobPlan, type TaskResult } from "../contract/job-plan";
+import type { ArtifactRef, Manifest, MomentSignals } from "../contract/render";
+import { memberResults, type JobPlan, type PlanMoment, type TaskResult } from "../contract/job-plan";
+import { restateEdges } from "./edge-reasons";
 import { buildManifest } from "./manifest";
 
 /** File names of the two documents the finalising step writes. */
@@ -24,9 +25,9 @@ export function deliveredArtifacts(results: Iterable<TaskResult>): ArtifactRef[]
 
 /**
  * The last step of a job: metadata.json from the plan, then the manifest over every delivered file, with each
- * highlight at the edges its render task settled on (scene-cut snapping happens there); metadata.json gives every
- * moment the same edges, so the two documents agree. `results` holds the result of every render task that
- * completed.
+ * highlight at the edges its render task settled on (scene-cut snapping happens there) and its "why" restated for
+ * them (atFinalEdges); metadata.json gives every moment the same edges, so the two documents agree. `results`
+ * holds the result of every render task that completed.
  */
 export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResult[], write: WriteDocument): Promise<FinalisedJob> {
   const results = memberResults(taskResults);
@@ -38,13 +39,28 @@ export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResul
 
   const highlights = plan.moments
     .filter((m) => m.highlight)
-    .map((m) => ({ profile: m.profile, ...(bounds.get(m.id) ?? { start: m.start, end: m.end }), label: m.label, signals: m.signals, story: m.story, title: m.title }));
+    .map((m) => {
+      const at = bounds.get(m.id) ?? { start: m.start, end: m.end };
+      return { profile: m.profile, ...at, label: m.label, signals: atFinalEdges(m, at), story: m.story, title: m.title };
+    });
   const taskWarnings = results.flatMap((r) => (r.kind === "analyse" ? [] : (r.warnings ?? [])));
   const warnings = [...new Set([...plan.warnings, ...taskWarnings])];
   const manifest = buildManifest({ sourceDurationSeconds: plan.source.duration_seconds, highlights, artifacts, warnings });
   const written = await write(MANIFEST_FILE, JSON.stringify(manifest, null, 2));
   artifacts.push({ name: MANIFEST_FILE, kind: "manifest", content_type: "application/json", size_bytes: written.size_bytes, run_name: null, index: null, title: "Manifest", duration_seconds: null, tags: null });
   return { manifest, artifacts };
+}
+
+/** What moves an edge after the plan was written: only a render task's snap to the scene cuts of its video. */
+const SNAPPED = () => "by its render task's snap to the video's scene cuts";
+
+/**
+ * The moment's "why" for the edges the manifest lists: the plan's reasons were written for the planned edges, so
+ * an edge its render task moved gets its sentence restated (the seconds from the peak, and how far it moved).
+ */
+export function atFinalEdges(m: Pick<PlanMoment, "signals" | "peak" | "start" | "end">, at: { start: number; end: number }): MomentSignals {
+  if (Math.abs(at.start - m.start) < 1e-9 && Math.abs(at.end - m.end) < 1e-9) return m.signals;
+  return { ...m.signals, reasons: restateEdges(m.signals.reasons, m.peak, m, at, SNAPPED) };
 }
 
 /**

@@ -2,13 +2,20 @@ import { describe, expect, it } from "vitest";
 import { JobPlan, type TaskResult } from "../../common/contract/job-plan";
 import { Manifest } from "../../common/contract/render";
 import { finaliseJob } from "../../common/plan/finalise";
+import { signals } from "../renderer/pipeline/plan-fixtures";
 import { handMadePlan, planMoment } from "../renderer/pipeline/task-fixtures";
+
+/** A moment's "why" as the analysis writes it: the signals, then one sentence per end of the clip. */
+const why = (start: number, end: number, peak: number, setup: string) => ({
+  ...signals(0.8),
+  reasons: ["chat rate 2.0x baseline", `starts ${(peak - start).toFixed(1)} s before the peak: ${setup}, in a pause between sentences`, `ends ${(end - peak).toFixed(1)} s after the peak: the reaction has died down, in a pause between sentences`],
+});
 
 /** A plan of two highlights (one reel) and a short of its own window, with metadata.json as the analysis wrote it. */
 function plan(): JobPlan {
   const moments = [
-    planMoment("m1", 100.2, 130.4, 120),
-    planMoment("m2", 300, 340, 330),
+    planMoment("m1", 100.2, 130.4, 120, { signals: why(100.2, 130.4, 120, "the build-up begins (loudness climbing 6 dB towards the moment)") }),
+    planMoment("m2", 300, 340, 330, { signals: why(300, 340, 330, "the streamer starts talking after a 2.1 s pause") }),
     planMoment("m3", 110, 130, 120, { highlight: false }),
   ];
   const metadata = {
@@ -51,6 +58,27 @@ describe("finalising a job", () => {
       const m = metadata.moments.find((x) => x.title === h.title)!;
       expect([m.start, m.end]).toEqual([h.start, h.end]);
     }
+  });
+
+  it("restates the why of each edge a render task moved: its seconds from the peak, and how far it moved", async () => {
+    const { manifest } = await finalise([reelMoment("m1", 98.61234, 131.9), reelMoment("m2", 300, 340)]);
+    const peaks = new Map(plan().moments.map((m) => [m.title, m.peak]));
+    // Every listed highlight's sentences state its listed edges' distance from the peak.
+    for (const h of manifest.highlights) {
+      const reasons = h.signals!.reasons;
+      const lead = Number(/^starts (\S+) s before the peak: /.exec(reasons.find((r) => r.startsWith("starts "))!)![1]);
+      const payoff = Number(/^ends (\S+) s after the peak: /.exec(reasons.find((r) => r.startsWith("ends "))!)![1]);
+      expect(lead).toBeCloseTo(peaks.get(h.title!)! - h.start, 1);
+      expect(payoff).toBeCloseTo(h.end - peaks.get(h.title!)!, 1);
+    }
+    const [m1, m2] = manifest.highlights;
+    expect(m1!.signals!.reasons).toEqual([
+      "chat rate 2.0x baseline",
+      "starts 21.4 s before the peak: the build-up begins (loudness climbing 6 dB towards the moment), in a pause between sentences, then moved 1.6 s earlier by its render task's snap to the video's scene cuts",
+      "ends 11.9 s after the peak: the reaction has died down, in a pause between sentences, then moved 1.5 s later by its render task's snap to the video's scene cuts",
+    ]);
+    // An unmoved moment keeps the analysis's words.
+    expect(m2!.signals!.reasons).toEqual(plan().moments[1]!.signals.reasons);
   });
 
   it("keeps the planned edges of a moment no task moved or reported", async () => {

@@ -1,3 +1,4 @@
+import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { MediaPlaylist, MediaSegment } from "../../../common/twitch";
 import { fitBetween } from "../selection/free-interval";
 import type { Span } from "../selection/similarity";
@@ -94,13 +95,19 @@ function moveOff(m: Moment, times: readonly number[], others: readonly Moment[],
   const hi = Math.min(limits.durationSeconds, ...times.filter((t) => t > peak));
   const len = m.end - m.start;
   const trimmed = { start: Math.max(m.start, lo), end: Math.min(m.end, hi) };
-  if (trimmed.end - trimmed.start >= Math.min(len, limits.minDuration) - 1e-9) return { ...m, ...trimmed };
+  if (trimmed.end - trimmed.start >= Math.min(len, limits.minDuration) - 1e-9) return movedTo(m, trimmed);
   // Whole, against the switch it crossed; fitBetween slides it away from neighbours while the gap allows.
   const target = m.start < lo ? { start: lo, end: lo + len } : { start: hi - len, end: hi };
   const bounds = [{ start: -Infinity, end: lo }, { start: hi, end: Infinity }];
   const w = fitBetween(target, peak, [...others, ...bounds], len, limits.durationSeconds);
   if (!w || w.end - w.start < len - 1e-6 || w.start > peak || w.end < peak) return null;
-  return { ...m, start: w.start, end: w.start + len };
+  return movedTo(m, { start: w.start, end: w.start + len });
+}
+
+/** The moment at its new edges, its "why" restated for them (the reasons were written for the old ones). */
+function movedTo(m: Moment, to: Span): Moment {
+  const reasons = restateEdges(m.signals.reasons, m.peak, m, to, () => "to keep off a change of the video's format (a stream reconnect)");
+  return { ...m, ...to, signals: { ...m.signals, reasons } };
 }
 
 function manualAcross(m: Moment, s: FormatSwitch): SourceError {

@@ -1,3 +1,4 @@
+import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { SilenceRange } from "../analysis/types";
 import { clamp, movingAverage } from "../analysis/stats";
 import type { Moment } from "./types";
@@ -476,7 +477,8 @@ export function describeEnds(
 
 /**
  * Re-snaps a chosen moment to scene cuts found later on its downloaded video (VOD seconds). Manual
- * highlights keep the range the client asked for; a cut inside the moment's known speech is not taken.
+ * highlights keep the range the client asked for; a cut inside the moment's known speech is not taken. A moved
+ * end's "why" is restated: its seconds from the peak, and how far the cut moved it.
  */
 export function refineBoundaries(moment: Moment, cuts: readonly number[], limits?: { minDuration?: number; maxDuration?: number; durationSeconds?: number }): Moment {
   if (moment.source === "manual" || cuts.length === 0) return moment;
@@ -490,5 +492,6 @@ export function refineBoundaries(moment: Moment, cuts: readonly number[], limits
     durationSeconds: limits?.durationSeconds ?? Infinity,
   });
   if (snapped.start === moment.start && snapped.end === moment.end) return moment;
-  return { ...moment, start: snapped.start, end: snapped.end };
+  const reasons = restateEdges(moment.signals.reasons, moment.peak, moment, snapped, () => "to a scene cut");
+  return { ...moment, start: snapped.start, end: snapped.end, signals: { ...moment.signals, reasons } };
 }

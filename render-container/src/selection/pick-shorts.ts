@@ -1,4 +1,5 @@
 import type { NormalizedManualHighlight } from "../../../common/contract/normalized-request";
+import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { RunProfile } from "../../../common/contract/enums";
 import { overlapSeconds } from "./similarity";
 import type { Moment } from "./types";
@@ -50,9 +51,16 @@ export function pickShorts(
     if (shorts.length >= Math.max(numShorts, manual.length)) break;
     const w = shortWindow(m, minS, maxS, opts.durationSeconds);
     if (shorts.some((s) => overlapSeconds(s, w) > 0)) continue;
-    shorts.push({ ...m, start: w.start, end: w.end });
+    shorts.push(asShort(m, w, minS, maxS));
   }
   return shorts;
+}
+
+/** A reel moment as a short of window `w`: the reasons it carries were written for its own ends, so moved ones are restated. */
+function asShort(m: Moment, w: { start: number; end: number }, minS: number, maxS: number): Moment {
+  if (w.start === m.start && w.end === m.end) return { ...m };
+  const how = w.end - w.start < m.end - m.start ? `to fit a short (at most ${maxS} s)` : `to give the short its ${minS} s`;
+  return { ...m, ...w, signals: { ...m.signals, reasons: restateEdges(m.signals.reasons, m.peak, m, w, () => how) } };
 }
 
 function shortWindow(m: Moment, minS: number, maxS: number, duration: number | undefined): { start: number; end: number } {

@@ -67,6 +67,8 @@ describe("keeping moments off fMP4 format switches (on the VOD's real playlists)
     expect(out.momentsByProfile.balanced!.map(span)).toEqual([[10, 25], [26, 50]]);
     expect(adjusted).toEqual([{ of: "balanced reel", from: { start: 26, end: 58 }, to: { start: 26, end: 50 }, switchAt: 50 }]);
     expect(out.warnings).toEqual([]);
+    // Its "why" states the end it has now, and what moved it there.
+    expect(out.momentsByProfile.balanced![1]!.signals.reasons).toContain("ends 10.0 s after the peak: moved 8.0 s earlier to keep off a change of the video's format (a stream reconnect)");
   });
 
   it("shifts it whole to that side, keeping its length, when trimming would leave it too short", () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reelPartName, TaskResult, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
+import { finaliseJob } from "../../../common/plan/finalise";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { parseSrt } from "../../../render-container/src/captions";
@@ -13,6 +14,7 @@ import { runRenderTask } from "../../../render-container/src/pipeline/render-tas
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { colorDistance, readFrameRgb } from "../../support/media";
 import { serveVodForTests } from "../../support/twitch-fixture";
+import { signals } from "./plan-fixtures";
 import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
 
 /**
@@ -42,8 +44,11 @@ const videoSegmentsServed = () =>
     .map((p) => Number.parseInt(path.basename(p), 10))
     .sort((a, b) => a - b);
 
-// A moment starting 1.5 s after the scene cut at 30 s; a teaser snippet inside it.
-const m1 = planMoment("m1", 31.5, 45, 38);
+// A moment starting 1.5 s after the scene cut at 30 s; a teaser snippet inside it. Its "why" as the analysis
+// writes it: one sentence per end, stating the planned edges' seconds from the peak.
+const m1 = planMoment("m1", 31.5, 45, 38, {
+  signals: { ...signals(0.8), reasons: ["voice +8 dB", "starts 6.5 s before the peak: the streamer starts talking after a 2.0 s pause, in a pause between sentences", "ends 7.0 s after the peak: the reaction after the peak, in a pause between sentences"] },
+});
 const momentTask = (snap: ReelMomentTask["snap"]): ReelMomentTask => ({
   kind: "reel_moment", id: "reel-balanced-m1", run_name: "balanced", moment_id: "m1", position: 1, start: 31.5, end: 45, snap,
   title_text: "The big play", teasers: [{ position: 0, start: 36, end: 39 }], expected_encode_seconds: 16.5,
@@ -59,9 +64,9 @@ describe("a reel_moment task", () => {
   let progress: Awaited<ReturnType<typeof taskContext>>["progress"];
   let videoBytes: number;
   let served: number[];
+  const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask({ min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 }), joinTask]);
   beforeAll(async () => {
     store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
-    const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask({ min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 }), joinTask]);
     const run = await taskContext(store);
     twitchServer().stats.reset();
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced-m1"), run.ctx, SETTINGS));
@@ -76,6 +81,20 @@ describe("a reel_moment task", () => {
     expect(result.moment.id).toBe("m1");
     expect(result.moment.start).toBeCloseTo(30, 1);
     expect(result.moment.end).toBe(45);
+  });
+
+  it("lists the snapped edges in the manifest with a why that states them, and how far the cut moved the start", async () => {
+    const { manifest } = await finaliseJob(plan, [result], async (_name, body) => ({ size_bytes: body.length }));
+    const [h] = manifest.highlights;
+    if (result.kind !== "reel_moment") throw new Error(result.kind);
+    expect([h!.start, h!.end]).toEqual([Math.round(result.moment.start * 1000) / 1000, 45]);
+    const [voice, start, end] = h!.signals!.reasons;
+    expect(voice).toBe("voice +8 dB");
+    const lead = Number(/^starts (\S+) s before the peak: /.exec(start!)![1]);
+    expect(lead).toBeCloseTo(38 - result.moment.start, 1);
+    expect(start).toMatch(/: the streamer starts talking after a 2\.0 s pause, in a pause between sentences, then moved 1\.5 s earlier by its render task's snap to the video's scene cuts$/);
+    // The end did not move: the analysis's sentence stands.
+    expect(end).toBe(m1.signals.reasons[2]);
   });
 
   it("downloads only the segments covering the window it may snap in (the moment padded by the cut tolerance)", () => {
@@ -250,10 +269,10 @@ describe("a clip_group task (the same moment in two reels and a short around its
     kind: "short", id: "short-01", index: 1, moment_id: "m3", start: 29, end: 49, peak: 38, snap: true, title_text: null,
     title: "The synthetic play", description: "A short.", tags: ["short"], expected_encode_seconds: 50,
   };
+  const group = { kind: "clip_group" as const, id: "clips-01", members: [balanced, audience, short], expected_encode_seconds: 13.5 * 2 + 50 };
+  const plan = handMadePlan("job_tasks", DURATION, [m1, planMoment("m2", 31.5, 45, 38, { profile: "audience", signals: m1.signals }), planMoment("m3", 29, 49, 38)], [group]);
   beforeAll(async () => {
     store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
-    const group = { kind: "clip_group" as const, id: "clips-01", members: [balanced, audience, short], expected_encode_seconds: 13.5 * 2 + 50 };
-    const plan = handMadePlan("job_tasks", DURATION, [m1, planMoment("m2", 31.5, 45, 38, { profile: "audience" }), planMoment("m3", 29, 49, 38)], [group]);
     const run = await taskContext(store);
     twitchServer().stats.reset();
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "clips-01"), run.ctx, SETTINGS));
@@ -280,6 +299,22 @@ describe("a clip_group task (the same moment in two reels and a short around its
     expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
     expect((await probeMedia(path.join(store, "short-01.mp4"))).video).toMatchObject({ width: 1080, height: 1920 });
     for (const name of ["part-audience-001.mp4", "part-balanced-001.mp4"]) expect((await probeMedia(path.join(store, name))).durationSeconds).toBeCloseTo(15, 0);
+  });
+
+  it("lists every member's moment with a why that states the edges it settled on", async () => {
+    const { manifest } = await finaliseJob(plan, [result], async (_name, body) => ({ size_bytes: body.length }));
+    // m1 and m2 from their reel moments, m3 (a highlight too) from the short that moved it whole.
+    expect(manifest.highlights).toHaveLength(3);
+    for (const h of manifest.highlights) {
+      const reasons = h.signals!.reasons;
+      const lead = Number(/^starts (\S+) s before the peak: /.exec(reasons.find((r) => r.startsWith("starts "))!)![1]);
+      const payoff = Number(/^ends (\S+) s after the peak: /.exec(reasons.find((r) => r.startsWith("ends "))!)![1]);
+      expect(lead, h.title).toBeCloseTo(38 - h.start, 1);
+      expect(payoff, h.title).toBeCloseTo(h.end - 38, 1);
+      // The reel moments' starts went back to the cut at 30 s; the short went forward to it, its end along.
+      const moved = h.title === "Moment m3" ? /moved 1\.0 s later by its render task's snap to the video's scene cuts$/ : /moved 1\.5 s earlier by its render task's snap to the video's scene cuts$/;
+      expect(reasons.find((r) => r.startsWith("starts ")), h.title).toMatch(moved);
+    }
   });
 
   it("reports one bar for the group, 0..1 and never backwards", () => {

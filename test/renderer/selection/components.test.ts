@@ -240,13 +240,25 @@ describe("cuts in pauses", () => {
 });
 
 describe("refineBoundaries", () => {
-  const m = moment(100, 140, 120);
-  it("moves the ends onto scene cuts found on the downloaded video", () => {
+  // The "why" as selection writes it: one sentence per end, stating its seconds from the peak.
+  const m = moment(100, 140, 120, {
+    signals: signals({ reasons: ["voice +8 dB", "starts 20.0 s before the peak: a scene cut", "ends 20.0 s after the peak: the reaction has died down, in a pause between sentences"] }),
+  });
+  it("moves the ends onto scene cuts found on the downloaded video, and restates why each end is there", () => {
     const r = refineBoundaries(m, [98.2, 141.6, 300]);
     expect(r.start).toBe(98.2);
     expect(r.end).toBe(141.6);
     expect(r.peak).toBe(120);
-    expect(r.signals).toBe(m.signals);
+    expect(r.signals).toEqual({
+      ...m.signals,
+      reasons: [
+        "voice +8 dB",
+        "starts 21.8 s before the peak: a scene cut, then moved 1.8 s earlier to a scene cut",
+        "ends 21.6 s after the peak: the reaction has died down, in a pause between sentences, then moved 1.6 s later to a scene cut",
+      ],
+    });
+    // The plan's moment keeps its own words (refining returns a new moment).
+    expect(m.signals.reasons[1]).toBe("starts 20.0 s before the peak: a scene cut");
   });
   it("leaves the moment alone when no cut is near", () => {
     expect(refineBoundaries(m, [50, 110, 200])).toEqual(m);
@@ -288,6 +300,8 @@ describe("refineMoments", () => {
     const [a, l] = refineMoments([auto, later], [98.2, 299], {}, (m) => (m === auto ? { start: 99, end: 150 } : undefined));
     expect(a!.start).toBe(99);
     expect(l).toBe(later);
+    // Held at the coverage's edge, the start is short of its cut, and its "why" says so.
+    expect(a!.signals.reasons).toEqual(["starts 26.0 s before the peak: moved 1.0 s earlier towards a scene cut, as far as its neighbours and the downloaded video allow"]);
   });
 });
 

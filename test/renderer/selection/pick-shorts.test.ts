@@ -76,13 +76,19 @@ describe("pickShorts", () => {
     expect(shorts.map((s) => s.start)).toEqual([100, 400]);
   });
 
-  it("tightens a long reel moment to a 60 s window around its peak", () => {
-    const [s] = pickShorts({ balanced: [auto(100, 190, 0.9, "balanced", 170)] }, 1, []);
+  it("tightens a long reel moment to a 60 s window around its peak, its why restated for the short's ends", () => {
+    const long = auto(100, 190, 0.9, "balanced", 170);
+    long.signals.reasons = ["voice +10 dB", "starts 70.0 s before the peak: a scene cut", "ends 20.0 s after the peak: the reaction has died down"];
+    const [s] = pickShorts({ balanced: [long] }, 1, []);
     expect(s!.end - s!.start).toBe(60);
     expect(s!.start).toBeLessThanOrEqual(170);
     expect(s!.end).toBeGreaterThanOrEqual(170);
     expect(s!.start).toBeGreaterThanOrEqual(100);
     expect(s!.end).toBeLessThanOrEqual(190);
+    expect([s!.start, s!.end]).toEqual([130, 190]);
+    expect(s!.signals.reasons).toEqual(["voice +10 dB", "starts 40.0 s before the peak: a scene cut, then moved 30.0 s later to fit a short (at most 60 s)", "ends 20.0 s after the peak: the reaction has died down"]);
+    // The reel keeps its moment as it was.
+    expect(long.signals.reasons[1]).toBe("starts 70.0 s before the peak: a scene cut");
   });
 
   it("widens a moment shorter than 15 s, staying inside the VOD", () => {
