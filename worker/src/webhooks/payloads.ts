@@ -1,5 +1,5 @@
 import type { JobFailedPayload, JobRunningPayload } from "../../../common/contract/webhooks";
-import type { JobLifecycle } from "../orchestration/job-lifecycle";
+import type { JobLifecycle } from "../domain/job-transition";
 import { publishResults, type PublishedResults, type StoredResult } from "../artifacts/results";
 import { workerConfig } from "../config";
 import type { Env } from "../env";
