@@ -109,6 +109,40 @@ function watchContainers(before: Set<string>) {
   };
 }
 
+/** Whether a container still runs and when it exited (epoch ms; null while running or when Docker has no date). */
+async function exitOf(id: string): Promise<{ running: boolean; finishedAt: number | null }> {
+  const [running, finished] = (await docker("inspect", "--format", "{{.State.Running}} {{.State.FinishedAt}}", id)).split(" ");
+  const at = Date.parse(finished ?? "");
+  // Docker reports 0001-01-01T00:00:00Z for a container that never exited.
+  return { running: running === "true", finishedAt: running !== "true" && Number.isFinite(at) && at > 0 ? at : null };
+}
+
+/** Waits until none of the watched containers runs any more (or the time is up; the check then says which do). */
+async function exitedWithin(watcher: ReturnType<typeof watchContainers>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const states = await Promise.all([...watcher.seen.keys()].map((id) => exitOf(id).catch(() => ({ running: false }))));
+    if (states.every((s) => !s.running)) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** The task attempts the Worker started for a job, from its "dispatch" log lines (one container instance each). */
+async function startedAttempts(workerLog: string, jobId: string): Promise<{ task_id: string; attempt: number }[]> {
+  const attempts: { task_id: string; attempt: number }[] = [];
+  for (const line of (await readFile(workerLog, "utf8")).split("\n")) {
+    const json = line.slice(line.indexOf("{"));
+    if (!json.includes('"msg":"dispatch"') || !json.includes(jobId)) continue;
+    try {
+      const entry = JSON.parse(json) as { job_id?: string; outcome?: string; task_id?: string; attempt?: number };
+      if (entry.job_id === jobId && entry.outcome === "started" && entry.task_id) attempts.push({ task_id: entry.task_id, attempt: entry.attempt ?? 0 });
+    } catch {
+      // Not one of the Worker's JSON lines.
+    }
+  }
+  return attempts;
+}
+
 interface Probe {
   format: { duration?: string; format_name?: string };
   streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
@@ -239,14 +273,35 @@ try {
   if (runningAt !== undefined) timings.push(["  of which: submit -> running (queue, container start, job accepted)", (runningAt - submitted) / 1000]);
   check("job completed", job.status === "completed", job.status === "completed" ? `progress ${job.progress} %` : `${job.status}: ${JSON.stringify(job.error)}`);
 
-  await timed("Evidence that containers rendered it", async () => {
+  await timed("Evidence that containers rendered it, one per task, each gone once its task ended", async () => {
+    // The last task's instance is stopped right after the report that completes the job: give it time to exit.
+    await exitedWithin(watcher, 60_000);
     await watcher.stop();
-    const created = [...watcher.seen.values()];
+    const created = [...watcher.seen.entries()].map(([id, c]) => ({ id, ...c }));
     const logs = created.map((c) => c.log).join("\n");
+    const started = await startedAttempts(path.join(stateDir, "worker.log"), ack.id);
+    const tasks = new Set(started.map((a) => a.task_id));
     check(
-      "renderer containers were started by the Container Durable Object",
-      created.length > 0,
-      `${created.length} started, at most ${watcher.most()} running at once: ${created.map((c) => `${c.name.slice(0, 60)}... (${c.image}, ${c.status})`).join("; ") || "none"}`,
+      "one container per task: as many created as the Worker started task attempts, one attempt per task",
+      created.length === started.length && started.length === tasks.size && tasks.size > 1,
+      `${created.length} created (at most ${watcher.most()} running at once), ${started.length} attempts started for ${tasks.size} tasks (${[...tasks].join(", ")})`,
+    );
+    const finishedAt = job?.finished_at ? Date.parse(job.finished_at) : NaN;
+    // A container already removed has no exit date left to compare (it did exit).
+    const exits = await Promise.all(created.map(async (c) => ({ name: c.name, ...(await exitOf(c.id).catch(() => ({ running: false, finishedAt: null }))) })));
+    const running = exits.filter((e) => e.running);
+    // The job completes with its last task's report, and that task's instance stops right after it: every other
+    // instance must have exited before the job completed, the last one within seconds after.
+    const late = exits
+      .filter((e) => e.finishedAt !== null)
+      .sort((a, b) => a.finishedAt! - b.finishedAt!)
+      .slice(0, -1)
+      .filter((e) => !(e.finishedAt! <= finishedAt));
+    const last = Math.max(...exits.map((e) => e.finishedAt ?? -Infinity));
+    check(
+      "every container exited when its task ended, before the job completed (the last one right after)",
+      running.length === 0 && late.length === 0 && Number.isFinite(finishedAt) && last - finishedAt < 30_000,
+      `${running.length} still running, ${late.length} exited after the job completed besides the last; the last exited ${((last - finishedAt) / 1000).toFixed(1)} s after completion`,
     );
     const lines = logs.split("\n").filter((l) => l.includes(ack.id)).length;
     check("the containers' logs show the job", lines > 0, lines > 0 ? `${lines} log lines name ${ack.id}` : "job id not in any container's log");

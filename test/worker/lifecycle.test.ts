@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck, JobRecord } from "../../common/contract";
-import { transitionHooks, type JobTransition } from "../../worker/src/durable/transition-hooks";
+import { createJob, webhookBox } from "./job-flow";
 import { storedResult } from "./stored-result";
 import { accountCredits, createAccount, expect422, expectError, get, minimalJob, post, postJob, type TestAccount } from "./helpers";
 
@@ -179,32 +179,28 @@ describe("POST /jobs/{id}/cancel", () => {
   });
 });
 
-describe("transition hooks", () => {
-  const seen: JobTransition[] = [];
-  afterEach(() => {
-    transitionHooks.length = 0;
-    seen.length = 0;
-  });
-
-  it("run on every status change (not on progress within running), after the change is stored; a failing hook is contained", async () => {
-    transitionHooks.push(() => {
-      throw new Error("webhook endpoint down");
-    });
-    transitionHooks.push(async (t, { env: hookEnv }) => {
-      const row = await hookEnv.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(t.job_id).first<{ status: string }>();
-      expect(row!.status).toBe(t.to);
-      seen.push(t);
-    });
-    const ack = await newJob();
+describe("status changes and webhooks (the JobState object enqueues them itself)", () => {
+  it("every status change, and no progress within running, puts its events into the job's outbox", async () => {
+    const box = await webhookBox();
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
     const stub = stateOf(ack.id);
     await stub.reportProgress("resolving", 5);
     await stub.reportProgress("analysing", 20);
+    expect((await stub.listWebhooks()).map((d) => d.event)).toEqual(["job.running"]);
     await stub.cancel();
-    expect(seen.map((t) => [t.from, t.to, t.cause, t.refund_credits])).toEqual([
-      ["pending", "running", "progress", 0],
-      ["running", "failed", "cancelled", 48],
-    ]);
-    expect(seen[1]!.state.error).toEqual({ code: "cancelled_by_user", message: "Cancelled by user" });
+    const deliveries = await stub.listWebhooks();
+    expect(deliveries.map((d) => d.event)).toEqual(["job.running", "job.failed"]);
+    expect(deliveries.every((d) => d.url === box.url)).toBe(true);
+  });
+
+  it("an event that cannot be built is contained: the change stays and the events before it still go out", async () => {
+    const box = await webhookBox();
+    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    const stub = stateOf(ack.id);
+    // pending -> completed without a stored result: job.running is enqueued, job.completed has nothing to link to.
+    expect((await stub.complete()).changed).toBe(true);
+    expect((await record(ack.id)).status).toBe("completed");
+    expect((await stub.listWebhooks()).map((d) => d.event)).toEqual(["job.running"]);
   });
 });
 

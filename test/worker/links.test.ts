@@ -124,7 +124,8 @@ describe("link lifetime", () => {
   it("defaults to 24 h and follows LINK_TTL_SECONDS", () => {
     expect(linkTtlSeconds(KEY)).toBe(86400);
     expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "600" })).toBe(600);
-    expect(linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "nonsense" })).toBe(86400);
+    // A malformed value is refused, not replaced by the default (config.ts).
+    expect(() => linkTtlSeconds({ ...KEY, LINK_TTL_SECONDS: "nonsense" })).toThrow(/LINK_TTL_SECONDS must be a whole number of seconds/);
   });
 });
 

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ArtifactRef, MomentSignals } from "../../common/contract";
 import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
-import { call } from "./helpers";
-import { bytesOf, eventually, putArtifact, rendererLog } from "./job-flow";
+import { call, minimalJob } from "./helpers";
+import { bytesOf, eventually, putArtifact, rendererLog, startedTaskJob } from "./job-flow";
 
 /**
  * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
@@ -148,3 +148,12 @@ export async function completeRenderTask(render: RenderTaskRequest): Promise<voi
 }
 
 export const r2Keys = async (jobId: string): Promise<string[]> => (await env.ARTIFACTS.list({ prefix: `jobs/${jobId}/` })).objects.map((o) => o.key.slice(`jobs/${jobId}/`.length)).sort();
+
+/** A started job whose analysis returned the test plan; the render tasks are on their way through the queue. */
+export async function plannedJob(apiKey: string, body: Record<string, unknown> = {}) {
+  const started = await startedTaskJob(apiKey, minimalJob({ num_shorts: 1, ...body }));
+  await taskEvent(started.render, { type: "started" });
+  await taskEvent(started.render, { type: "progress", stage: "analysing", fraction: 0.5 });
+  await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan: testPlan(started.ack.id) } });
+  return started;
+}

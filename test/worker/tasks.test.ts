@@ -5,7 +5,7 @@ import type { Manifest } from "../../common/contract";
 import type { TaskRecord } from "../../worker/src/orchestration/task-book";
 import { accountCredits, createAccount, get, minimalJob, post, type TestAccount } from "./helpers";
 import { deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedTaskJob, webhookBox } from "./job-flow";
-import { completeRenderTask, r2Keys, renderTaskOutputs, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
+import { completeRenderTask, plannedJob as plannedTaskJob, r2Keys, renderTaskOutputs, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -15,13 +15,7 @@ beforeAll(async () => {
 const RENDER_TASKS = ["reel-balanced-m01", "reel-balanced-m02", "short-01"];
 
 /** A started job whose analysis returned the test plan; the render tasks are on their way through the queue. */
-async function plannedJob(body: Record<string, unknown> = {}) {
-  const started = await startedTaskJob(acct.api_key, minimalJob({ num_shorts: 1, ...body }));
-  await taskEvent(started.render, { type: "started" });
-  await taskEvent(started.render, { type: "progress", stage: "analysing", fraction: 0.5 });
-  await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan: testPlan(started.ack.id) } });
-  return started;
-}
+const plannedJob = (body: Record<string, unknown> = {}) => plannedTaskJob(acct.api_key, body);
 
 const book = (jobId: string): Promise<TaskRecord[]> => jobState(jobId).tasks();
 const taskOf = async (jobId: string, id: string) => (await book(jobId)).find((t) => t.id === id)!;

@@ -107,9 +107,14 @@ describe("webhook_url must be a public address", () => {
     for (const url of ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/", "http://metadata.google.internal/"]) {
       expect((await expect422(await post(acct.api_key, "/jobs/estimate", minimalJob({ webhook_url: url })))).has("webhook_url")).toBe(true);
     }
-    for (const setting of [undefined, "", "1", "yes", "false"]) {
+    for (const setting of [undefined, "", "false", "FALSE"]) {
       const res = await estimateAs({ WEBHOOK_ALLOW_LOOPBACK: setting }, minimalJob({ webhook_url: "http://127.0.0.1:9/hook" }));
       expect([setting, res.status]).toEqual([setting, 422]);
+    }
+    // Anything else is a configuration mistake (config.ts): refused, never read as "off" or "on".
+    for (const setting of ["1", "yes"]) {
+      const res = await estimateAs({ WEBHOOK_ALLOW_LOOPBACK: setting }, minimalJob({ webhook_url: "http://127.0.0.1:9/hook" }));
+      expect([setting, res.status]).toEqual([setting, 500]);
     }
   });
 

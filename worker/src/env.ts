@@ -11,7 +11,10 @@ export interface JobQueueMessage {
   task_id?: string;
 }
 
-/** Bindings, vars and secrets declared in wrangler.toml. */
+/**
+ * Bindings, vars and secrets declared in wrangler.toml. The vars are read through `workerConfig(env)`
+ * (config.ts), which validates them once per env object; nothing parses them here or where they are used.
+ */
 export interface Env {
   DB: D1Database;
   ARTIFACTS: R2Bucket;

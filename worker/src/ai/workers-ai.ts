@@ -1,23 +1,18 @@
+import { workerConfig } from "../config";
 import type { Env } from "../env";
 import { ApiError } from "../lib/api-error";
 
 /** Whisper with word timings (input and output: workers-types' Ai_Cf_Openai_Whisper_Large_V3_Turbo_*). */
 export const TRANSCRIBE_MODEL = "@cf/openai/whisper-large-v3-turbo";
 
-/**
- * Titles, descriptions, tags and stories: Llama 3.3 70B (fp8, "fast"), multilingual, JSON mode, a 24,000-token
- * context window. WORKERS_AI_TEXT_MODEL may name another instruct model taking `messages`.
- */
-export const DEFAULT_TEXT_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
 /** The Workers AI binding when this Worker may use it: bound, and WORKERS_AI is not "off". */
 export function workersAi(env: Env): Ai | null {
-  if (!env.AI || env.WORKERS_AI?.trim().toLowerCase() === "off") return null;
+  if (!env.AI || !workerConfig(env).workersAi) return null;
   return env.AI;
 }
 
 export function textModel(env: Env): string {
-  return env.WORKERS_AI_TEXT_MODEL?.trim() || DEFAULT_TEXT_MODEL;
+  return workerConfig(env).workersAiTextModel;
 }
 
 /**

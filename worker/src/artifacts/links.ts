@@ -1,9 +1,7 @@
 import { AwsClient } from "aws4fetch";
 import { timingSafeEqualStrings } from "../lib/crypto";
+import { workerConfig } from "../config";
 import { hmacBase64Url } from "./signing";
-
-/** How long download links stay valid unless LINK_TTL_SECONDS says otherwise. */
-export const DEFAULT_LINK_TTL_SECONDS = 24 * 60 * 60;
 
 export interface LinkEnv {
   /** Signs every new link, zip token and renderer token; also accepted when verifying. */
@@ -27,19 +25,18 @@ export function artifactKey(jobId: string, name: string): string {
 }
 
 export function linkTtlSeconds(env: LinkEnv): number {
-  const n = Number(env.LINK_TTL_SECONDS);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : DEFAULT_LINK_TTL_SECONDS;
+  return workerConfig(env).linkTtlSeconds;
 }
 
-type S3Env = Pick<LinkEnv, "R2_ACCOUNT_ID" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "R2_S3_ENDPOINT">;
+type S3Env = Pick<LinkEnv, "R2_ACCOUNT_ID" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "R2_S3_ENDPOINT" | "R2_BUCKET_NAME">;
 
 /** R2 API credentials present: links are R2 presigned URLs and the renderer uploads straight to R2. */
 export function s3Configured(env: S3Env): boolean {
-  return Boolean(env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY && (env.R2_ACCOUNT_ID || env.R2_S3_ENDPOINT));
+  return Boolean(env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY && (env.R2_ACCOUNT_ID || workerConfig(env).r2S3Endpoint));
 }
 
 export function s3Endpoint(env: S3Env): string {
-  return env.R2_S3_ENDPOINT?.replace(/\/$/, "") || `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
+  return workerConfig(env).r2S3Endpoint ?? `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
 }
 
 /** Keys a signature may have been made with: the current one first, then the previous one if set. */
@@ -70,7 +67,7 @@ export async function artifactLink(env: LinkEnv, baseUrl: string, jobId: string,
   const ttl = Math.max(1, Math.min(7 * 24 * 3600, expiresAt - Math.floor(Date.now() / 1000)));
   if (s3Configured(env)) {
     const client = new AwsClient({ accessKeyId: env.R2_ACCESS_KEY_ID!, secretAccessKey: env.R2_SECRET_ACCESS_KEY!, service: "s3", region: "auto" });
-    const url = new URL(`${s3Endpoint(env)}/${env.R2_BUCKET_NAME ?? "highlight-artifacts"}/${artifactKey(jobId, name)}`);
+    const url = new URL(`${s3Endpoint(env)}/${workerConfig(env).r2BucketName}/${artifactKey(jobId, name)}`);
     url.searchParams.set("X-Amz-Expires", String(ttl));
     const signed = await client.sign(new Request(url, { method: "GET" }), { aws: { signQuery: true } });
     return signed.url;

@@ -1,5 +1,7 @@
 import { signedByAcceptedKey, type LinkEnv } from "./links";
 import { hmacBase64Url, toBase64Url } from "./signing";
+import { R2_MAX_OBJECT_BYTES, R2_MAX_PARTS } from "./platform-limits";
+import { workerConfig, type ConfigInput } from "../config";
 
 /**
  * Uploads in parts through the Worker (upload mode "worker", no R2 API credentials): the renderer sends a file
@@ -14,19 +16,11 @@ import { hmacBase64Url, toBase64Url } from "./signing";
  *   one a crashed renderer leaves behind does not linger.
  */
 
-/** R2's smallest allowed part (all but the last). */
-export const R2_MIN_PART_BYTES = 5 * 1024 * 1024;
-export const R2_MAX_PARTS = 10_000;
-/** R2's largest object: 5 TiB minus 5 GiB. */
-export const R2_MAX_OBJECT_BYTES = 5 * 1024 ** 4 - 5 * 1024 ** 3;
-/** Cloudflare's request body limit on the Free and Pro plans: no single request to the Worker may exceed it. */
-export const WORKER_MAX_REQUEST_BYTES = 100_000_000;
-export const DEFAULT_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
+export { R2_MAX_OBJECT_BYTES, R2_MAX_PARTS, R2_MIN_PART_BYTES, WORKER_MAX_REQUEST_BYTES } from "./platform-limits";
 
-/** The part size this Worker hands out: UPLOAD_PART_BYTES when it lies within R2's and Cloudflare's limits. */
-export function uploadPartBytes(env: { UPLOAD_PART_BYTES?: string }): number {
-  const n = Number(env.UPLOAD_PART_BYTES);
-  return Number.isSafeInteger(n) && n >= R2_MIN_PART_BYTES && n <= WORKER_MAX_REQUEST_BYTES ? n : DEFAULT_UPLOAD_PART_BYTES;
+/** The part size this Worker hands out (UPLOAD_PART_BYTES, checked against the limits by config.ts). */
+export function uploadPartBytes(env: ConfigInput): number {
+  return workerConfig(env).uploadPartBytes;
 }
 
 /** Largest file one multipart upload may hold with parts of `partBytes`. */

@@ -1,3 +1,4 @@
+import { workerConfig, type ConfigInput } from "../config";
 import { isIpv4, parseIpv6 } from "../lib/client-bucket";
 
 /**
@@ -20,9 +21,9 @@ export interface TargetPolicy {
   allowLoopback: boolean;
 }
 
-/** Reads the setting: only the exact text "true" turns it on. */
-export function targetPolicy(env: { WEBHOOK_ALLOW_LOOPBACK?: string }): TargetPolicy {
-  return { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK?.trim().toLowerCase() === "true" };
+/** Reads the setting (config.ts): "true" turns it on, unset or "false" leaves it off, anything else is refused. */
+export function targetPolicy(env: ConfigInput): TargetPolicy {
+  return { allowLoopback: workerConfig(env).webhookAllowLoopback };
 }
 
 /** Name suffixes that only resolve inside a network (RFC 6761, RFC 6762, RFC 8375, ICANN's .internal). */

@@ -1,5 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
+import { assign, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
 /** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
 const FORWARDED_ENV = [
@@ -14,14 +15,11 @@ const FORWARDED_ENV = [
   "ENCODE_CONCURRENCY",
 ] as const;
 
-/** The task this instance runs (stored, because the object may be evicted and woken by its alarm). */
-export interface Assignment {
-  job_id: string;
-  task_id: string;
-  attempt: number;
-}
-
-const ASSIGNMENT_KEY = "assignment";
+/** A task's job object (the one that knows whether the task still runs). */
+const jobsOf =
+  (env: Env): OwnerOf =>
+  (jobId) =>
+    env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
 
 /**
  * One renderer container instance per task in production (Cloudflare Containers); the object is named after the
@@ -53,7 +51,7 @@ export class RenderContainer extends Container<Env> {
 
   /** Starts the container if needed and hands it the task; returns the renderer's (or the platform's) answer. */
   async startTask(assignment: Assignment, body: string, token: string | null): Promise<{ status: number; body: string }> {
-    await this.ctx.storage.put(ASSIGNMENT_KEY, assignment);
+    await assign(this.ctx.storage, assignment);
     const headers = new Headers({ "content-type": "application/json" });
     if (token) headers.set("authorization", `Bearer ${token}`);
     // containerFetch starts the instance and answers 503 when no instance can be provided (max_instances).
@@ -71,30 +69,18 @@ export class RenderContainer extends Container<Env> {
 
   /** The task ended: forget it and stop the instance. */
   async finishTask(): Promise<void> {
-    await this.ctx.storage.delete(ASSIGNMENT_KEY);
+    await unassign(this.ctx.storage);
     if (this.ctx.container?.running) await this.stop();
   }
 
+  // The decisions live in container-assignment.ts (tested there: this class needs a container runtime to exist).
   override async onActivityExpired(): Promise<void> {
-    const assignment = await this.ctx.storage.get<Assignment>(ASSIGNMENT_KEY);
-    if (assignment) {
-      const job = this.env.JOB_STATE.get(this.env.JOB_STATE.idFromName(assignment.job_id));
-      if (await job.isTaskRunning(assignment.task_id, assignment.attempt)) {
-        this.renewActivityTimeout();
-        return;
-      }
-    }
-    await this.ctx.storage.delete(ASSIGNMENT_KEY);
-    await this.stop();
+    if ((await onActivityExpiry(this.ctx.storage, jobsOf(this.env))) === "renew") this.renewActivityTimeout();
+    else await this.stop();
   }
 
   override async onStop(): Promise<void> {
-    const assignment = await this.ctx.storage.get<Assignment>(ASSIGNMENT_KEY);
-    if (!assignment) return;
-    await this.ctx.storage.delete(ASSIGNMENT_KEY);
-    // Stopped while its task still ran and nothing was reported (crash, OOM, eviction without SIGTERM handling).
-    const job = this.env.JOB_STATE.get(this.env.JOB_STATE.idFromName(assignment.job_id));
-    await job.taskLost(assignment.task_id, assignment.attempt, "the renderer's container stopped while the task was running");
+    await onContainerStopped(this.ctx.storage, jobsOf(this.env));
   }
 
   private tokenHeaders(): Headers {

@@ -1,7 +1,7 @@
 import { ARTIFACT_RETENTION_DAYS } from "../orchestration/job-lifecycle";
 import { MAX_BODY_BYTES } from "../middleware/json-body";
 import { JOB_CREATION_LIMIT, JOB_CREATION_WINDOW_MS } from "../middleware/rate-limit";
-import { DEFAULT_LINK_TTL_SECONDS } from "../artifacts/links";
+import { DEFAULT_LINK_TTL_SECONDS } from "../config";
 import { pricingTable } from "../routes/pricing";
 import { REDELIVERY_LIMIT } from "../routes/webhooks";
 import { MAX_PAGE } from "../../../common/contract";

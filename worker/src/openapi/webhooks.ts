@@ -1,6 +1,6 @@
 import type { WebhookEventName } from "../../../common/contract";
 import type { ResponseSchemaName } from "./components";
-import { webhookRetryBaseSeconds } from "../orchestration/job-alarm";
+import { DEFAULT_WEBHOOK_RETRY_BASE_SECONDS } from "../config";
 import { retryDelayMs, WEBHOOK_MAX_RETRIES, WEBHOOK_TIMEOUT_MS } from "../webhooks/outbox";
 import { componentRef, type JsonSchema } from "./json-schema";
 
@@ -50,7 +50,7 @@ const deliveryHeaders: JsonSchema[] = [
 ].map((h) => ({ in: "header", ...h }));
 
 function retrySchedule(): string {
-  const base = webhookRetryBaseSeconds({});
+  const base = DEFAULT_WEBHOOK_RETRY_BASE_SECONDS;
   const delays = Array.from({ length: WEBHOOK_MAX_RETRIES }, (_, i) => `${retryDelayMs(i + 1, base) / 1000} s`);
   return (
     `A delivery succeeds when the receiver answers 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} s (redirects are not followed). ` +

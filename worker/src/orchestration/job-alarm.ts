@@ -1,3 +1,4 @@
+import { workerConfig, type ConfigInput } from "../config";
 import { WebhookOutbox } from "../webhooks/outbox";
 
 /**
@@ -8,16 +9,11 @@ import { WebhookOutbox } from "../webhooks/outbox";
 /** Epoch ms by which the renderer must report again; present only while the job is running. */
 export const WATCHDOG_KEY = "watchdog_at";
 
-export function webhookRetryBaseSeconds(env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): number {
-  const n = Number(env.WEBHOOK_RETRY_BASE_SECONDS);
-  return Number.isFinite(n) && n > 0 ? n : 30;
+export function jobOutbox(storage: DurableObjectStorage, env: ConfigInput): WebhookOutbox {
+  return new WebhookOutbox(storage.sql, workerConfig(env).webhookRetryBaseSeconds);
 }
 
-export function jobOutbox(storage: DurableObjectStorage, env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): WebhookOutbox {
-  return new WebhookOutbox(storage.sql, webhookRetryBaseSeconds(env));
-}
-
-export async function armJobAlarm(storage: DurableObjectStorage, env: { WEBHOOK_RETRY_BASE_SECONDS?: string }): Promise<number | null> {
+export async function armJobAlarm(storage: DurableObjectStorage, env: ConfigInput): Promise<number | null> {
   const watchdogAt = (await storage.get<number>(WATCHDOG_KEY)) ?? null;
   const webhookAt = jobOutbox(storage, env).nextDueAt();
   const candidates = [watchdogAt, webhookAt].filter((t): t is number => t !== null);

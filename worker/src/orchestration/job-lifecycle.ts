@@ -2,33 +2,12 @@ import type { JobError, JobStatus } from "../../../common/contract";
 import { cancelRefundCredits } from "../domain/refund-tiers";
 import type { LengthDecrease } from "../domain/vod-length";
 import type { LedgerPurpose } from "../storage/schema";
+import type { JobLifecycle } from "../domain/job-transition";
 
 /** Files are kept this long after the job last changed (spec 2.12). */
 export const ARTIFACT_RETENTION_DAYS = 30;
 
-/** The mutable part of a job: what its JobState Durable Object owns and mirrors into D1. */
-export interface JobLifecycle {
-  job_id: string;
-  account_id: string;
-  status: JobStatus;
-  progress: number;
-  stage: string | null;
-  /** Credits reserved for the job: the price at acceptance plus any difference reserved for a longer VOD. */
-  credit_cost: number;
-  refunded_credits: number;
-  /**
-   * The VOD length credit_cost's processing part is for, and the real length once the analysis measured it
-   * (domain/vod-length.ts). Absent on objects created before the real length was billed.
-   */
-  billed_vod_seconds?: number | null;
-  real_vod_seconds?: number | null;
-  error: JobError | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  artifacts_expires_at: string | null;
-}
+export type { JobLifecycle } from "../domain/job-transition";
 
 export const CANCELLED_BY_USER: JobError = { code: "cancelled_by_user", message: "Cancelled by user" };
 

@@ -21,7 +21,8 @@ import { isCheckConstraintError, isUniqueConstraintError, nowIso, openDb } from 
 import { findJobById, jobCreationBatch, lifecycleUpdate, type NewJob } from "../storage/jobs";
 import { billedOutputs, MAX_VOD_HOURS, MAX_VOD_SECONDS, undeliveredCredits } from "../domain/pricing";
 import { atAnalysis, atCompletion, increaseReason, tooLongMessage, unpaidLengthMessage, type LengthDecrease } from "../domain/vod-length";
-import { transitionHooks, type JobTransition } from "../durable/transition-hooks";
+import type { JobTransition } from "../domain/job-transition";
+import { enqueueWebhooks } from "../webhooks/enqueue";
 import { ANALYSE_TASK_ID, taskKey, type JobPlan, type TaskEvent, type TaskKind, type TaskResult } from "../../../common/contract/job-plan";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
 import { deleteReelParts, finaliseInWorker } from "./finalise";
@@ -79,7 +80,7 @@ export type TaskEventOutcome =
 /** Highest renderer event sequence number applied; older and repeated events are ignored. */
 const SEQ_KEY = "render_seq";
 
-/** A lifecycle step taken while holding the serial chain; its transitions' hooks run after the chain is released. */
+/** A lifecycle step taken while holding the serial chain; its transitions' webhooks are enqueued after the chain is released. */
 type StepFn = (cause: JobTransition["cause"], fn: (s: JobLifecycle, now: string) => Step, resultJson?: string) => Promise<void>;
 
 interface Locked<T> {
@@ -223,7 +224,7 @@ export class JobState extends DurableObject<Env> {
       if (state.status === "running") await this.extendWatchdog();
       return { result: { outcome: "applied", state }, transitions };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -251,7 +252,7 @@ export class JobState extends DurableObject<Env> {
       const done = await this.transitionLocked("failed", (s, now) => failStep(s, error, "full", now));
       return { result: done.result.changed, transitions: done.transitions };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -339,7 +340,7 @@ export class JobState extends DurableObject<Env> {
       await this.armTaskWatchdog(book);
       return { result: { stop: false }, transitions: started?.transitions ?? [] };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -370,7 +371,7 @@ export class JobState extends DurableObject<Env> {
       const done = await this.transitionLocked("failed", (s, now) => failStep(s, { code: "dispatch_failed", message }, "full", now));
       return { result: done.result.changed, transitions: done.transitions };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -403,7 +404,7 @@ export class JobState extends DurableObject<Env> {
       await this.armTaskWatchdog(book);
       return { result: { outcome: "applied", state: (await this.load())! }, transitions };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -454,7 +455,7 @@ export class JobState extends DurableObject<Env> {
       await this.armTaskWatchdog(book);
       return { result: { outcome: "applied", state: (await this.load())! }, transitions: [] };
     });
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
@@ -599,11 +600,11 @@ export class JobState extends DurableObject<Env> {
     resultJson?: string,
   ): Promise<TransitionResult> {
     const locked = await this.serial(() => this.transitionLocked(cause, step, resultJson));
-    await this.runAllHooks(locked.transitions);
+    await this.afterTransitions(locked.transitions);
     return locked.result;
   }
 
-  /** One lifecycle step; callers hold the serial chain and run the hooks of the returned transitions after it. */
+  /** One lifecycle step; callers hold the serial chain and pass the returned transitions to afterTransitions after it. */
   private async transitionLocked(
     cause: JobTransition["cause"],
     step: (s: JobLifecycle, now: string) => Step,
@@ -671,7 +672,7 @@ export class JobState extends DurableObject<Env> {
    * `reserve`, purpose `vod_length`) in the batch that raises credit_cost, or, when the account cannot cover it,
    * the job fails with every credit back and an error naming the real length (as it does for a VOD over the
    * 24 h maximum, which only a job accepted without the probe can meet). Callers hold the serial chain; the
-   * job's failure goes through `step` so its hooks run. Returns whether the job goes on.
+   * job's failure goes through `step` so its webhooks go out. Returns whether the job goes on.
    *
    * Exactly once: the first call stores the real length and later ones (a duplicate event, a retried analysis)
    * change nothing; should the object lose its write after D1 took the batch, the ledger's unique index refuses
@@ -741,19 +742,22 @@ export class JobState extends DurableObject<Env> {
     await armJobAlarm(this.ctx.storage, this.env);
   }
 
-  private async runAllHooks(transitions: JobTransition[]): Promise<void> {
-    for (const transition of transitions) await this.runHooks(transition);
-  }
-
-  private async runHooks(transition: JobTransition): Promise<void> {
-    for (const hook of transitionHooks) {
+  /**
+   * Follow-up of status changes, after they are durable: their webhook events go into the job's outbox and the
+   * alarm is armed to deliver them. An event that cannot be built is logged; it does not undo the change, and
+   * whatever was enqueued before it still goes out.
+   */
+  private async afterTransitions(transitions: JobTransition[]): Promise<void> {
+    if (transitions.length === 0) return;
+    const outbox = jobOutbox(this.ctx.storage, this.env);
+    for (const transition of transitions) {
       try {
-        await hook(transition, { env: this.env, ctx: this.ctx });
+        await enqueueWebhooks(this.env, outbox, transition);
       } catch (error) {
         console.error(
           JSON.stringify({
             level: "error",
-            msg: "job transition hook failed",
+            msg: "job webhook not enqueued",
             job_id: transition.job_id,
             to: transition.to,
             error: error instanceof Error ? error.message : String(error),
@@ -761,6 +765,7 @@ export class JobState extends DurableObject<Env> {
         );
       }
     }
+    await armJobAlarm(this.ctx.storage, this.env);
   }
 
   private async load(): Promise<JobLifecycle | null> {

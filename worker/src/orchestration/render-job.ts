@@ -2,6 +2,7 @@ import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
+import { workerConfig } from "../config";
 import type { Env } from "../env";
 import type { JobRow } from "../storage/schema";
 import { watchdogMs } from "./watchdog";
@@ -21,13 +22,13 @@ export interface DispatchSettings {
 }
 
 export function dispatchSettings(env: Env): DispatchSettings {
-  const baseUrl = env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") ?? "";
+  const baseUrl = workerConfig(env).publicBaseUrl;
   const missing: string[] = [];
   // The renderer runs elsewhere and calls back; there is no incoming request to derive the address from.
   if (!baseUrl) missing.push("PUBLIC_BASE_URL");
   if (!env.LINK_SIGNING_KEY) missing.push("LINK_SIGNING_KEY");
   if (missing.length) throw new DispatchConfigError(missing);
-  return { baseUrl, linkSigningKey: env.LINK_SIGNING_KEY! };
+  return { baseUrl: baseUrl!, linkSigningKey: env.LINK_SIGNING_KEY! };
 }
 
 /** The probe result, or what the row knows when vod_length_hours skipped the probe. */
@@ -50,7 +51,7 @@ function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, token
     return {
       mode: "s3",
       endpoint: s3Endpoint(env),
-      bucket: env.R2_BUCKET_NAME || "highlight-artifacts",
+      bucket: workerConfig(env).r2BucketName,
       access_key_id: env.R2_ACCESS_KEY_ID!,
       secret_access_key: env.R2_SECRET_ACCESS_KEY!,
       region: "auto",
@@ -75,7 +76,7 @@ export async function buildRenderJob(env: Env, settings: DispatchSettings, row: 
       heartbeat_seconds: Math.max(1, Math.floor(watchdogMs(env) / 4000)),
     },
     upload: uploadTarget(env, settings, row.id, token),
-    twitch: { gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL },
+    twitch: { gql_url: workerConfig(env).twitchGqlUrl, usher_url: workerConfig(env).twitchUsherUrl },
     // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks and uploads.
     ai: workersAi(env) ? { url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/ai/v1`, token } : null,
   };

@@ -1,4 +1,5 @@
 import { taskKey, type RenderTaskRequest } from "../../../common/contract/job-plan";
+import { workerConfig } from "../config";
 import type { RenderContainer } from "../durable/render-container";
 
 export interface RendererBindings {
@@ -26,11 +27,7 @@ export class RendererUnavailableError extends Error {
 
 const CONTAINER_PREFIX = "container:";
 
-export const rendererUrls = (env: Pick<RendererBindings, "RENDER_URL">): string[] =>
-  (env.RENDER_URL ?? "")
-    .split(",")
-    .map((u) => u.trim().replace(/\/+$/, ""))
-    .filter(Boolean);
+export const rendererUrls = (env: Pick<RendererBindings, "RENDER_URL">): string[] => workerConfig(env).rendererUrls;
 
 /** The Container Durable Object of one task: one instance per task, named after it. */
 export function taskContainer(env: Pick<RendererBindings, "RENDER_CONTAINER">, name: string): DurableObjectStub<RenderContainer> {

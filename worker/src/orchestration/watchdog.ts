@@ -1,11 +1,9 @@
 import type { JobError } from "../../../common/contract";
+import { workerConfig, type ConfigInput } from "../config";
 
-/** How long a running job may go without hearing from the renderer unless WATCHDOG_SECONDS says otherwise. */
-export const DEFAULT_WATCHDOG_SECONDS = 600;
-
-export function watchdogMs(env: { WATCHDOG_SECONDS?: string }): number {
-  const n = Number(env.WATCHDOG_SECONDS);
-  return Math.round((Number.isFinite(n) && n > 0 ? n : DEFAULT_WATCHDOG_SECONDS) * 1000);
+/** How long a running job (or task) may go without hearing from the renderer: WATCHDOG_SECONDS. */
+export function watchdogMs(env: ConfigInput): number {
+  return Math.round(workerConfig(env).watchdogSeconds * 1000);
 }
 
 /** The error of a job whose renderer went silent (crashed container, lost network, killed process). */

@@ -1,3 +1,4 @@
+import { ConfigError, workerConfig } from "../config";
 import type { Env, JobQueueMessage } from "../env";
 import { dispatchJob } from "../orchestration/dispatch-job";
 import { dispatchTask } from "../orchestration/dispatch-task";
@@ -52,14 +53,15 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, _ctx: 
     }
     try {
       // RENDER_MODE=job: one renderer runs the whole job (a single machine); otherwise the job fans out over tasks.
-      const outcome = env.RENDER_MODE === "job" && !taskId ? await dispatchJob(env, jobId) : await dispatchTask(env, jobId, taskId);
+      const outcome = workerConfig(env).renderMode === "job" && !taskId ? await dispatchJob(env, jobId) : await dispatchTask(env, jobId, taskId);
       log("info", "dispatch", { job_id: jobId, attempt: message.attempts, ...outcome });
       message.ack();
     } catch (error) {
-      if (error instanceof DispatchConfigError || (error instanceof RendererUnavailableError && error.permanent)) {
+      const misconfigured = error instanceof DispatchConfigError || error instanceof ConfigError;
+      if (misconfigured || (error instanceof RendererUnavailableError && error.permanent)) {
         // Retrying cannot help: fail the job now, clearly, with every credit back.
         log("error", "dispatch impossible", { job_id: jobId, task_id: taskId, error: error.message });
-        await fail(error instanceof DispatchConfigError ? `the service is misconfigured (${error.message})` : "the rendering service rejected the job");
+        await fail(misconfigured ? `the service is misconfigured (${error.message})` : "the rendering service rejected the job");
         continue;
       }
       if (error instanceof RendererBusyError) {

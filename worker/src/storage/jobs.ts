@@ -1,6 +1,6 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { JobRecord, ListJobsQuery, NormalizedJobRequest, VodInfo } from "../../../common/contract";
-import type { JobLifecycle } from "../orchestration/job-lifecycle";
+import type { JobLifecycle } from "../domain/job-transition";
 import { movementStatements } from "./credits";
 import type { Db } from "./db";
 import { jobs, type JobRow } from "./schema";

@@ -1,6 +1,6 @@
 import { TwitchUnavailableError } from "../../../common/twitch/errors";
-import { DEFAULT_GQL_URL, DEFAULT_USHER_URL } from "../../../common/twitch/gql";
 import { probeVod, type VodProbe } from "../../../common/twitch/probe";
+import { workerConfig } from "../config";
 import type { Env } from "../env";
 
 /** A probe is a handful of small requests; a Twitch that takes longer than this is treated as unreachable. */
@@ -11,7 +11,7 @@ export async function lookupVod(env: Pick<Env, "TWITCH_GQL_URL" | "TWITCH_USHER_
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
     return await probeVod(
-      { gqlUrl: env.TWITCH_GQL_URL || DEFAULT_GQL_URL, usherUrl: env.TWITCH_USHER_URL || DEFAULT_USHER_URL, signal },
+      { gqlUrl: workerConfig(env).twitchGqlUrl, usherUrl: workerConfig(env).twitchUsherUrl, signal },
       vodId,
     );
   } catch (error) {

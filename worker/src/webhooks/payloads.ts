@@ -1,6 +1,7 @@
 import type { JobFailedPayload, JobRunningPayload } from "../../../common/contract/webhooks";
-import type { JobLifecycle } from "../orchestration/job-lifecycle";
+import type { JobLifecycle } from "../domain/job-transition";
 import { publishResults, type PublishedResults, type StoredResult } from "../artifacts/results";
+import { workerConfig } from "../config";
 import type { Env } from "../env";
 import { logEvent } from "../lib/log";
 import { openDb } from "../storage/db";
@@ -28,7 +29,7 @@ export function failedPayload(s: JobLifecycle): FailedPayload {
 
 /** Links in a webhook are built from PUBLIC_BASE_URL: there is no incoming request to take an origin from. */
 export async function completedPayload(env: Env, row: JobRow): Promise<CompletedPayload> {
-  const baseUrl = env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "");
+  const baseUrl = workerConfig(env).publicBaseUrl;
   if (!baseUrl) throw new Error("PUBLIC_BASE_URL is not set: job.completed links cannot be built");
   if (!env.LINK_SIGNING_KEY) throw new Error("LINK_SIGNING_KEY is not set: job.completed links cannot be signed");
   if (!row.resultJson) throw new Error(`completed job ${row.id} has no stored result`);

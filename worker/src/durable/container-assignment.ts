@@ -1,0 +1,67 @@
+/**
+ * What a task's container instance decides about its own life, apart from the Container class (which cannot be
+ * constructed without a container runtime, so tests drive these with real Durable Object storage and the real
+ * JobState namespace instead). The instance stores the task it runs; the job's object is the one that knows
+ * whether that task still runs.
+ */
+
+/** The task an instance runs (stored, because the object may be evicted and woken by its alarm). */
+export interface Assignment {
+  job_id: string;
+  task_id: string;
+  attempt: number;
+}
+
+/** The instance's own storage: only the assignment lives here. */
+export type AssignmentStorage = Pick<DurableObjectStorage, "get" | "put" | "delete">;
+
+/** The job's Durable Object as seen from one of its task's instances. */
+export interface TaskOwner {
+  isTaskRunning(taskId: string, attempt: number): Promise<boolean>;
+  taskLost(taskId: string, attempt: number, reason: string): Promise<void>;
+}
+
+/** Finds a job's object (in the Worker: `JOB_STATE.get(idFromName(job_id))`). */
+export type OwnerOf = (jobId: string) => TaskOwner;
+
+const ASSIGNMENT_KEY = "assignment";
+
+export const LOST_REASON = "the renderer's container stopped while the task was running";
+
+export async function assign(storage: AssignmentStorage, assignment: Assignment): Promise<void> {
+  await storage.put(ASSIGNMENT_KEY, assignment);
+}
+
+export async function currentAssignment(storage: AssignmentStorage): Promise<Assignment | null> {
+  return (await storage.get<Assignment>(ASSIGNMENT_KEY)) ?? null;
+}
+
+/** The task ended (done, failed, cancelled, given up): forget it, so that stopping the instance reports nothing. */
+export async function unassign(storage: AssignmentStorage): Promise<void> {
+  await storage.delete(ASSIGNMENT_KEY);
+}
+
+/**
+ * The activity timer ran out (it counts only requests into the container, and a task's reports go out): keep
+ * the instance while the job's object still runs this attempt, otherwise forget the task and stop. An instance
+ * without an assignment has nothing to do and stops too.
+ */
+export async function onActivityExpiry(storage: AssignmentStorage, ownerOf: OwnerOf): Promise<"renew" | "stop"> {
+  const assignment = await currentAssignment(storage);
+  if (assignment && (await ownerOf(assignment.job_id).isTaskRunning(assignment.task_id, assignment.attempt))) return "renew";
+  await unassign(storage);
+  return "stop";
+}
+
+/**
+ * The container stopped. With an assignment still stored, nobody ended the task (crash, OOM, eviction without
+ * SIGTERM handling): the job's object hears that the attempt was lost (it ignores a superseded attempt).
+ * Returns whether it was told.
+ */
+export async function onContainerStopped(storage: AssignmentStorage, ownerOf: OwnerOf): Promise<boolean> {
+  const assignment = await currentAssignment(storage);
+  if (!assignment) return false;
+  await unassign(storage);
+  await ownerOf(assignment.job_id).taskLost(assignment.task_id, assignment.attempt, LOST_REASON);
+  return true;
+}
