@@ -5,7 +5,7 @@ import type { ChatComment } from "../../../common/twitch";
 import { buildJobPlan, type Analysis } from "../../../render-container/src/pipeline/build-plan";
 import { buildRenderPlan } from "../../../render-container/src/pipeline/render-plan";
 import { snapWindows } from "../../../render-container/src/pipeline/snap-windows";
-import { facecamSampleSegments } from "../../../render-container/src/pipeline/stages/decide-facecam";
+import { facecamSampleSegments, widerFacecamSample } from "../../../render-container/src/pipeline/stages/decide-facecam";
 import { momentIds, type WrittenTexts } from "../../../render-container/src/pipeline/stages/write-texts";
 import { refineMoments } from "../../../render-container/src/selection";
 import type { Moment } from "../../../render-container/src/selection/types";
@@ -87,6 +87,15 @@ describe("facecamSampleSegments", () => {
     expect(picked).toEqual([...picked].sort((a, b) => a - b));
     expect(picked.filter((i) => i < 20)).toHaveLength(3);
     expect(picked.filter((i) => i >= 60)).toHaveLength(3);
+  });
+
+  it("looks again across the whole VOD, at segments not fetched yet, when the first look said too little", () => {
+    const first = facecamSampleSegments(playlist, [{ start: 95, end: 121 }]);
+    const wider = widerFacecamSample(playlist, first, 6).map((s) => s.index);
+    expect(wider).toHaveLength(6);
+    expect(wider.filter((i) => first.some((s) => s.index === i))).toEqual([]);
+    expect(Math.min(...wider)).toBeLessThan(20);
+    expect(Math.max(...wider)).toBeGreaterThan(80);
   });
 });
 

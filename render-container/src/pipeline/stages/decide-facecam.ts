@@ -1,8 +1,8 @@
 import path from "node:path";
 import { rm } from "node:fs/promises";
 import { fetchMediaPlaylist, type MediaPlaylist, type MediaSegment, type Variant } from "../../../../common/twitch";
-import { chooseFacecamRegion, DEFAULT_FACECAM_REGION, parseFacecamRegion, type FacecamChoice } from "../../render";
-import { downloadCoveringSegments, type ByteCounter, type ResolvedVodMedia, type TimeRange } from "../../source";
+import { chooseFacecamRegion, DEFAULT_FACECAM_REGION, FACECAM_DETECTION as DETECT, parseFacecamRegion, type FacecamChoice } from "../../render";
+import { downloadCoveringSegments, type ByteCounter, type ClipSource, type ResolvedVodMedia, type TimeRange } from "../../source";
 import type { RenderPlan } from "../render-plan";
 import type { TaskRun } from "../task-run";
 import type { Chosen } from "./choose-moments";
@@ -46,10 +46,23 @@ export function facecamSampleSegments(playlist: Pick<MediaPlaylist, "segments">,
 }
 
 /**
+ * Segments for a second look when the places the job shows held too few distinct keyframes (a static scene, a
+ * short VOD): `count` more spread over the whole VOD, none already fetched. The overlay stays where it is for the
+ * stream, so frames from elsewhere tell it from the gameplay as well as frames around the moments do.
+ */
+export function widerFacecamSample(playlist: Pick<MediaPlaylist, "segments">, fetched: readonly MediaSegment[], count: number = FACECAM_SAMPLE.segments): MediaSegment[] {
+  const taken = new Set(fetched.map((s) => s.index));
+  const rest = { segments: playlist.segments.filter((s) => !taken.has(s.index)) };
+  return facecamSampleSegments(rest, [{ start: 0, end: Number.POSITIVE_INFINITY }], count);
+}
+
+/**
  * The facecam region of the job's split shorts (null when no short is split). FACECAM_REGION, when set and
  * well-formed, wins and nothing is fetched; otherwise a few segments of the smallest video rendition around the
- * shorts and the chosen moments go through chooseFacecamRegion. Like the detection itself, a failing fetch never
- * fails the job: the shorts then use the documented default region. Bytes are counted in `bytes`.
+ * shorts and the chosen moments go through chooseFacecamRegion, and when those show too few distinct keyframes
+ * to judge by (DETECT.minFrames), as many again from across the VOD (widerFacecamSample). Like the detection
+ * itself, a failing fetch never fails the job: the shorts then use the documented default region. Bytes are
+ * counted in `bytes`.
  */
 export async function decideFacecam(run: TaskRun, what: { plan: Pick<RenderPlan, "shorts">; chosen: Pick<Chosen, "momentsByProfile">; media: Pick<ResolvedVodMedia, "videoVariants" | "source" | "videoPlaylist"> }, bytes: ByteCounter): Promise<FacecamDecided | null> {
   const { job, ctx, progress } = run;
@@ -66,22 +79,34 @@ export async function decideFacecam(run: TaskRun, what: { plan: Pick<RenderPlan,
   try {
     const playlist = rendition === what.media.source ? what.media.videoPlaylist : await fetchMediaPlaylist({ fetch: ctx.fetchImpl, signal: ctx.signal }, rendition.url);
     const shown = [...what.plan.shorts.map((s) => s.moment), ...Object.values(what.chosen.momentsByProfile).flatMap((ms) => ms ?? [])];
-    const picked = facecamSampleSegments(playlist, shown);
-    segments = picked.length;
-    // The middle of each segment: one range per segment, so each is fetched alone (neighbours share a file).
-    const ranges = picked.map((s) => ({ start: s.start + s.duration / 4, end: s.start + (3 * s.duration) / 4 }));
-    const clips = await downloadCoveringSegments(playlist, ranges, dir, {
-      padSeconds: 0,
-      concurrency: run.downloadConcurrency,
-      signal: ctx.signal,
-      counter: bytes,
-      fetch: ctx.fetchImpl,
-      maxBytes: FACECAM_SAMPLE.maxBytes,
-      onProgress: progress.reporter("downloading_video"),
-    });
-    const { analysis, ...choice } = await chooseFacecamRegion(clips, { configured: null, signal: ctx.signal });
+    const clips: ClipSource[] = [];
+    const fetchSegments = async (picked: readonly MediaSegment[], folder: string) => {
+      segments += picked.length;
+      // The middle of each segment: one range per segment, so each is fetched alone (neighbours share a file).
+      const ranges = picked.map((s) => ({ start: s.start + s.duration / 4, end: s.start + (3 * s.duration) / 4 }));
+      clips.push(
+        ...(await downloadCoveringSegments(playlist, ranges, path.join(dir, folder), {
+          padSeconds: 0,
+          concurrency: run.downloadConcurrency,
+          signal: ctx.signal,
+          counter: bytes,
+          fetch: ctx.fetchImpl,
+          maxBytes: FACECAM_SAMPLE.maxBytes,
+          onProgress: progress.reporter("downloading_video"),
+        })),
+      );
+    };
+    const first = facecamSampleSegments(playlist, shown);
+    await fetchSegments(first, "shown");
+    let decided = await chooseFacecamRegion(clips, { configured: null, signal: ctx.signal });
+    const wider = decided.found === "default" && decided.frames < DETECT.minFrames ? widerFacecamSample(playlist, first) : [];
+    if (wider.length > 0) {
+      await fetchSegments(wider, "wider");
+      decided = await chooseFacecamRegion(clips, { configured: null, signal: ctx.signal });
+    }
+    const { analysis, ...choice } = decided;
     const sample = { rendition: rendition.group_id, segments, bytes: bytes.total - before };
-    ctx.log.info("facecam region", { ...choice, ...sample, candidate: analysis?.best?.region ?? null, runner_up: analysis?.runnerUp?.region ?? null, ms: Math.round(performance.now() - started) });
+    ctx.log.info("facecam region", { ...choice, ...sample, widened: wider.length > 0, candidate: analysis?.best?.region ?? null, runner_up: analysis?.runnerUp?.region ?? null, ms: Math.round(performance.now() - started) });
     return { choice, sample };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
