@@ -43,6 +43,8 @@ export interface LocalStack {
   /** Every renderer process (none in container mode). */
   rendererUrls: string[];
   renderers: Managed[];
+  /** Starts renderer `i` again (same URL, folder and log) with `env` added; see RendererPool.restart. */
+  restartRenderer(i: number, env?: NodeJS.ProcessEnv): Promise<void>;
   rendererToken: string;
   adminToken: string;
   twitch: TwitchServer;
@@ -131,6 +133,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       apiUrl,
       rendererUrls: pool?.urls ?? [],
       renderers,
+      restartRenderer: async (i, env) => {
+        if (!pool) throw new Error("container mode has no renderer processes");
+        await pool.restart(i, env);
+      },
       rendererToken,
       adminToken,
       twitch,

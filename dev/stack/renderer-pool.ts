@@ -23,6 +23,11 @@ export interface RendererPool {
   /** The value for the Worker's RENDER_URL: every renderer, comma-separated. */
   renderUrl: string;
   ready(): Promise<void>;
+  /**
+   * Starts renderer `i` (0-based) again on its own port, folder and log, with `env` added, once its process is
+   * gone (stopped first if it still runs): tests that kill a renderer give the next test a whole pool again.
+   */
+  restart(i: number, env?: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,17 +50,17 @@ export async function startRendererPool(opts: RendererPoolOptions): Promise<Rend
   const processes: Managed[] = [];
   const urls: string[] = [];
   const auth: NodeJS.ProcessEnv = opts.token ? { RENDERER_TOKEN: opts.token } : { RENDERER_DEV_MODE: "1" };
+  const launch = (n: number, port: number, extra: NodeJS.ProcessEnv = {}) =>
+    startProcess(`renderer-${n}`, TSX, [path.join(ROOT, "render-container/src/main.ts")], {
+      cwd: ROOT,
+      env: { PORT: String(port), HOST: "127.0.0.1", WORK_DIR: path.join(opts.stateDir, `renderer-work-${n}`), ...auth, ...opts.env, ...extra },
+      logFile: path.join(opts.stateDir, `renderer-${n}.log`),
+      echo: opts.echo,
+    });
   for (let n = 1; n <= opts.count; n++) {
     const port = await freePort();
     urls.push(`http://127.0.0.1:${port}`);
-    processes.push(
-      startProcess(`renderer-${n}`, TSX, [path.join(ROOT, "render-container/src/main.ts")], {
-        cwd: ROOT,
-        env: { PORT: String(port), HOST: "127.0.0.1", WORK_DIR: path.join(opts.stateDir, `renderer-work-${n}`), ...auth, ...opts.env },
-        logFile: path.join(opts.stateDir, `renderer-${n}.log`),
-        echo: opts.echo,
-      }),
-    );
+    processes.push(launch(n, port));
   }
   return {
     urls,
@@ -63,6 +68,15 @@ export async function startRendererPool(opts: RendererPoolOptions): Promise<Rend
     renderUrl: urls.join(","),
     ready: async () => {
       await Promise.all(urls.map((url, i) => waitForHttp(`${url}/health`, { proc: processes[i] })));
+    },
+    restart: async (i, env) => {
+      const old = processes[i];
+      if (!old) throw new Error(`no renderer ${i} in a pool of ${processes.length}`);
+      await old.stop();
+      const port = Number(new URL(urls[i]!).port);
+      // Replaced in place: whoever holds `processes` (the local stack's `renderers`) sees the new process.
+      processes[i] = launch(i + 1, port, env);
+      await waitForHttp(`${urls[i]}/health`, { proc: processes[i] });
     },
     stop: async () => {
       await Promise.all(processes.map((p) => p.stop()));

@@ -68,6 +68,18 @@ describe("startRendererPool: real renderer processes", () => {
     }
   });
 
+  it("restarts a killed renderer on its own URL and log, with the extra settings it is given", async () => {
+    const before = pool.processes[0]!;
+    process.kill(-before.child.pid!, "SIGKILL");
+    await expect(fetch(`${pool.urls[0]}/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    await pool.restart(0, { MAX_TASKS: "3" });
+    expect(pool.processes[0]!.child.pid).not.toBe(before.child.pid);
+    const health = (await (await fetch(`${pool.urls[0]}/health`)).json()) as { ok: boolean; max_tasks: number };
+    expect(health).toMatchObject({ ok: true, max_tasks: 3 });
+    const log = await readFile(path.join(dir, "renderer-1.log"), "utf8");
+    expect(log.split("\n").filter((l) => l.includes("renderer listening"))).toHaveLength(2);
+  }, 60_000);
+
   it("stops every process", async () => {
     await pool.stop();
     for (const url of pool.urls) await expect(fetch(url + "/health", { signal: AbortSignal.timeout(2000) })).rejects.toThrow();

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../dev/stack/local-stack";
 import { generateSyntheticVod } from "../../dev/synth-vod";
 import { probeMedia } from "../../render-container/src/ffmpeg/probe";
+import { childProcesses, descendantProcesses } from "../support/child-processes";
 import { startWebhookReceiver } from "./webhook-receiver";
 
 /**
@@ -35,7 +36,7 @@ async function getJob(id: string) {
 }
 
 /** Polls the job, recording every distinct status, until it satisfies `done`. */
-async function watch(id: string, done: (j: Awaited<ReturnType<typeof getJob>>) => boolean, timeoutMs = 300_000) {
+async function watch(id: string, done: (j: Awaited<ReturnType<typeof getJob>>) => boolean, timeoutMs = 480_000) {
   const statuses: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -48,9 +49,9 @@ async function watch(id: string, done: (j: Awaited<ReturnType<typeof getJob>>) =
 }
 
 /** The tasks a renderer of the pool is running (GET /health). */
-async function tasksOn(url: string): Promise<{ task_key: string }[]> {
+async function tasksOn(url: string): Promise<{ task_key: string; kind: string }[]> {
   try {
-    return ((await (await fetch(`${url}/health`)).json()) as { tasks: { task_key: string }[] }).tasks;
+    return ((await (await fetch(`${url}/health`)).json()) as { tasks: { task_key: string; kind: string }[] }).tasks;
   } catch {
     return []; // a renderer this test killed
   }
@@ -59,6 +60,57 @@ async function tasksOn(url: string): Promise<{ task_key: string }[]> {
 async function runningTasksOf(jobId: string): Promise<string[]> {
   const all = await Promise.all(stack.rendererUrls.map((u) => tasksOn(u)));
   return all.flat().map((t) => t.task_key).filter((k) => k.startsWith(`${jobId}.`));
+}
+
+/**
+ * Waits until a render task (not the analysis) of the job runs on a renderer of the pool with an FFmpeg process
+ * under it, so a test that stops that renderer stops a render, not the analysis. Returns the renderer's index and
+ * the task's id.
+ */
+async function renderTaskRunning(jobId: string): Promise<{ index: number; taskId: string }> {
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    for (const [index, url] of stack.rendererUrls.entries()) {
+      const render = (await tasksOn(url)).find((t) => t.task_key.startsWith(`${jobId}.`) && t.kind !== "analyse");
+      const pid = stack.renderers[index]!.child.pid!;
+      if (render && descendantProcesses(pid).some((p) => p.name === "ffmpeg")) return { index, taskId: render.task_key.slice(jobId.length + 1) };
+    }
+    const job = await getJob(jobId);
+    if (job.status === "completed" || job.status === "failed") throw new Error(`job ${jobId} ended before a render task was seen running: ${JSON.stringify(job)}`);
+    if (Date.now() > deadline) throw new Error(`no render task of ${jobId} was seen running within 240 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** FFmpeg and recogniser processes anywhere under the pool's renderers. */
+const mediaProcesses = () =>
+  stack.renderers.flatMap((r) => (r.child.exitCode === null && r.child.signalCode === null ? descendantProcesses(r.child.pid!) : [])).filter((p) => p.name === "ffmpeg" || p.name.startsWith("pocketsphinx"));
+
+type LogLine = Record<string, unknown> & { msg?: string };
+
+/** The JSON lines of a log file; wrangler may put text before a Worker's JSON, so each line is read from its first "{". */
+async function jsonLines(file: string): Promise<LogLine[]> {
+  const text = await readFile(file, "utf8").catch(() => "");
+  return text.split("\n").flatMap((l) => {
+    const at = l.indexOf("{");
+    if (at < 0) return [];
+    try {
+      return [JSON.parse(l.slice(at)) as LogLine];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** What renderer `i` of the pool logged about one job (every process it ran there, in order). */
+async function rendererLog(i: number, jobId: string): Promise<LogLine[]> {
+  const lines = await jsonLines(path.join(tmp, "state", `renderer-${i + 1}.log`));
+  return lines.filter((l) => l.job_id === jobId || String(l.task_key ?? "").startsWith(`${jobId}.`));
+}
+
+/** The Worker's "task retried" lines for one job: why each attempt was run again. */
+async function retriesOf(jobId: string): Promise<LogLine[]> {
+  return (await jsonLines(path.join(tmp, "state", "worker.log"))).filter((l) => l.msg === "task retried" && l.job_id === jobId);
 }
 
 async function credits(): Promise<number> {
@@ -77,6 +129,8 @@ beforeAll(async () => {
     // Two renderers, as the dev stack runs: a job's tasks really run side by side, and the crash case below kills
     // the one running a task while the other takes it over.
     renderers: 2,
+    // One task at a time per renderer (the default, said here because the capacity case counts on it).
+    rendererEnv: { MAX_TASKS: "1" },
     vars: { WEBHOOK_RETRY_BASE_SECONDS: "0.2", WATCHDOG_SECONDS: "20" },
   });
   const res = await fetch(`${stack.apiUrl}/admin/accounts`, {
@@ -170,7 +224,8 @@ describe("failure paths", () => {
   it("cancel while running: tiered refund, renderer stopped, job.failed sent", async () => {
     const before = await credits();
     const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/cancel`, parameters: { max_highlight_duration: 25 } });
-    await watch(job.id, (j) => j.status === "running" && j.progress >= 5);
+    // Cancelled while its render tasks run (past the analysis), an FFmpeg process under their renderer.
+    await renderTaskRunning(job.id);
     const res = await api(`/jobs/${job.id}/cancel`, { method: "POST" });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { id: string; status: string; refund_credits: number };
@@ -179,6 +234,8 @@ describe("failure paths", () => {
     expect(body.refund_credits).toBeGreaterThan(0);
     // Every task of the job is stopped on every renderer of the pool.
     await expect.poll(async () => (await runningTasksOf(job.id)).length, { timeout: 20_000 }).toBe(0);
+    // A stopped task's processes are gone by then: no FFmpeg or recogniser is left under any renderer.
+    expect(mediaProcesses()).toEqual([]);
     await expect.poll(() => receiver.forPath("/cancel").find((w) => w.event === "job.failed" && w.payload.job_id === job.id), { timeout: 20_000 }).toBeTruthy();
     const failed = receiver.forPath("/cancel").find((w) => w.event === "job.failed")!;
     expect(failed.signatureValid).toBe(true);
@@ -206,17 +263,12 @@ describe("failure paths", () => {
   it("a renderer killed mid-task: the task is retried on the other renderer and the job completes with every output", async () => {
     const before = await credits();
     const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: { max_highlight_duration: 25 } });
-    await watch(job.id, (j) => j.status === "running" && j.progress >= 5);
-    let victim = -1;
-    await expect
-      .poll(async () => {
-        for (let i = 0; i < stack.rendererUrls.length; i++) if ((await tasksOn(stack.rendererUrls[i]!)).some((t) => t.task_key.startsWith(`${job.id}.`))) victim = i;
-        return victim;
-      }, { timeout: 30_000 })
-      .toBeGreaterThanOrEqual(0);
+    // Killed while it renders: the analysis is not the task under test.
+    const { index: victim, taskId } = await renderTaskRunning(job.id);
     // SIGKILL, no goodbye: the Worker finds the task lost after WATCHDOG_SECONDS (20 s here) and runs it again.
     process.kill(-stack.renderers[victim]!.child.pid!, "SIGKILL");
-    const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 240_000);
+    // The retry waits for the other renderer's own task (one slot each), then renders: minutes on a busy machine.
+    const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 540_000);
     expect(done.error).toBeNull();
     expect(done.status).toBe("completed");
     const results = (await (await api(`/jobs/${job.id}/results`)).json()) as { deliverables: { type: string }[] };
@@ -224,5 +276,70 @@ describe("failure paths", () => {
     expect(results.deliverables.filter((d) => d.type === "reel")).toHaveLength(1);
     await expect.poll(() => receiver.forPath("/crash").find((w) => w.event === "job.completed"), { timeout: 20_000 }).toBeTruthy();
     expect(await credits()).toBe(before - job.credit_cost + done.refunded_credits);
-  }, 300_000);
+    // Only the watchdog could know: the killed task was found lost and run again.
+    expect(await retriesOf(job.id)).toEqual([expect.objectContaining({ task_id: taskId, why: "lost", ended_attempt: 1 })]);
+    // The next test gets a whole pool again.
+    await stack.restartRenderer(victim);
+  }, 900_000);
+
+  it("a renderer told to stop (SIGTERM) mid-render reports the task interrupted: it runs again at once on the other renderer and the job completes", async () => {
+    // Two shorts, no reel: two render tasks, one per renderer, and a lighter job than the crash case's.
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/sigterm`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const { index: victim, taskId } = await renderTaskRunning(job.id);
+    const tsx = stack.renderers[victim]!.child;
+    // The renderer itself (tsx's one child), not its process group: its FFmpeg must be stopped by the renderer,
+    // after it has told the Worker, as on a rollout or an eviction.
+    const renderer = childProcesses(tsx.pid!);
+    expect(renderer).toHaveLength(1);
+    const exited = new Promise<number | null>((r) => (tsx.exitCode !== null ? r(tsx.exitCode) : tsx.once("exit", (code) => r(code))));
+    process.kill(renderer[0]!.pid, "SIGTERM");
+    expect(await exited).toBe(0);
+
+    const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 540_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe("completed");
+    const results = (await (await api(`/jobs/${job.id}/results`)).json()) as { deliverables: { type: string }[] };
+    expect(results.deliverables.filter((d) => d.type === "short")).toHaveLength(2);
+    // The renderer said so before it exited ...
+    expect((await rendererLog(victim, job.id)).filter((l) => l.msg === "task interrupted").map((l) => l.task_id)).toEqual([taskId]);
+    // ... so the Worker ran the task again on that report, not when its watchdog (WATCHDOG_SECONDS) found it lost ...
+    expect(await retriesOf(job.id)).toEqual([expect.objectContaining({ task_id: taskId, why: "interrupted", ended_attempt: 1 })]);
+    // ... and the second attempt ran, to the end, on the other renderer.
+    const other = await rendererLog(1 - victim, job.id);
+    expect(other.filter((l) => l.msg === "task completed" && l.task_id === taskId).map((l) => l.attempt)).toEqual([2]);
+    await stack.restartRenderer(victim);
+  }, 900_000);
+});
+
+describe("capacity", () => {
+  it("a job with more tasks than renderer slots (one renderer, MAX_TASKS=1) waits for a slot, never runs two at once, and completes", async () => {
+    // One slot in the whole pool: the second renderer is stopped, so the Worker finds it unreachable and the first
+    // one busy (503), and a task waits in the queue with backoff.
+    await stack.renderers[1]!.stop();
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/capacity`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 480_000);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe("completed");
+    const results = (await (await api(`/jobs/${job.id}/results`)).json()) as { deliverables: { type: string }[] };
+    expect(results.deliverables.filter((d) => d.type === "short")).toHaveLength(2);
+
+    const log = await rendererLog(0, job.id);
+    const started = log.filter((l) => l.msg === "task started").map((l) => String(l.task_id));
+    // The analysis and at least two render tasks ran here, each once, each to completion.
+    expect(started).toContain("analyse");
+    expect(started.filter((id) => id !== "analyse").length).toBeGreaterThanOrEqual(2);
+    expect(new Set(started).size).toBe(started.length);
+    expect(log.filter((l) => l.msg === "task completed").map((l) => String(l.task_id)).sort()).toEqual([...started].sort());
+    // At least one task was refused (503 busy) while another ran ...
+    expect(log.filter((l) => l.msg === "task refused: busy").length).toBeGreaterThan(0);
+    // ... and never did two run at once (one process's log: its lines are in the order things happened).
+    let running = 0;
+    let most = 0;
+    for (const l of log) {
+      if (l.msg === "task started") most = Math.max(most, ++running);
+      else if (/^task (completed|failed|cancelled|interrupted)$/.test(String(l.msg))) running -= 1;
+    }
+    expect(most).toBe(1);
+    expect(await retriesOf(job.id)).toEqual([]);
+  }, 600_000);
 });

@@ -26,3 +26,16 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Every process below `root` (children, their children, ...): a renderer started by tsx runs FFmpeg two levels down. */
+export function descendantProcesses(root: number): { pid: number; name: string }[] {
+  const out: { pid: number; name: string }[] = [];
+  const todo = [root];
+  while (todo.length) {
+    for (const c of childProcesses(todo.pop()!)) {
+      out.push(c);
+      todo.push(c.pid);
+    }
+  }
+  return out;
+}

@@ -46,7 +46,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     }
   };
 
-  const source = await timed("acquire_analyse", () => acquireSource(req, ctx, run.progress, bytes.audio, config.downloadConcurrency, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
+  const source = await timed("acquire_analyse", () => acquireSource(run, bytes.audio, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
   const selection = await timed("select", () => selectMoments(run, source, bytes.video));
 
   const languages = jobLanguages(request, [req.vod.language, source.media.probe.language]);
@@ -58,7 +58,9 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     ctx.signal,
     async (signal) => {
       const branch = { ...ctx, signal };
-      const words = await timed("transcribe", () => transcribeRanges(storyRanges(selection.plan, transcriber.local), source.audioParts, transcriber, language, captionPlan, branch, run.progress));
+      const words = await timed("transcribe", () =>
+        transcribeRanges({ ...run, ctx: branch }, { ranges: storyRanges(selection.plan, transcriber.local), audio: source.audioParts, transcriber, language, captionPlan }),
+      );
       const transcripts = transcriptsFrom(words, captionPlan);
       const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata }, branch, run.progress, config.env));
       return { transcripts, texts };

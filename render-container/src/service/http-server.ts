@@ -81,6 +81,8 @@ export function createRenderServer(services: RenderServices, log: Logger, opts: 
         const key = taskKey(parsed.data.job_id, parsed.data.task.id);
         const outcome = tasks.start(parsed.data);
         if (outcome === "busy") {
+          // Logged so an operator (and the capacity test) can see tasks waiting for a slot, not only running ones.
+          log.info("task refused: busy", { task_key: key, attempt: parsed.data.task.attempt, running_tasks: tasks.runningCount, max_tasks: tasks.capacity });
           res.setHeader("retry-after", "10");
           return send(res, 503, errorBody("busy", `This renderer already runs ${tasks.capacity} task(s); try again later.`));
         }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { NormalizedParameters } from "../../../common/contract/normalized-request";
 import type { Cue } from "../../../render-container/src/captions/types";
 import { shortOptions } from "../../../render-container/src/pipeline/stages/render-options";
-import { DEFAULT_FACECAM_REGION } from "../../../render-container/src/render/facecam";
+import { DEFAULT_FACECAM_REGION, type RelativeRect } from "../../../render-container/src/render/facecam";
 import type { ClipSource } from "../../../render-container/src/source";
 import { moment, normalizedRequest } from "./plan-fixtures";
 
@@ -15,25 +16,27 @@ const source = { width: 1280, height: 720 };
 describe("shortOptions", () => {
   const short = { index: 1, moment: m1 };
   const transcripts = (burn: boolean, said: Cue[] = cues) => ({ burn, cuesFor: () => said });
+  const draw = (parameters: NormalizedParameters, o: { burn?: boolean; said?: Cue[]; facecam?: RelativeRect } = {}) =>
+    shortOptions({ short, clip, source, texts, transcripts: transcripts(o.burn ?? true, o.said), parameters, facecam: o.facecam ?? DEFAULT_FACECAM_REGION });
 
   it("draws the split layout as asked: ratio, facecam region in source pixels, outline colour", () => {
     const p = normalizedRequest({ parameters: { shorts_crop_mode: "split", shorts_split_ratio: 0.35, shorts_facecam_frame_enabled: true, shorts_facecam_frame_color: "black" } }).parameters;
-    const o = shortOptions(short, clip, source, texts, transcripts(true), p, DEFAULT_FACECAM_REGION);
+    const o = draw(p);
     expect(o).toMatchObject({ clip, start: 100, end: 130, layout: "split", splitRatio: 0.35, frame: { enabled: true, color: "black" } });
     expect(o.facecam).toEqual({ x: 0, y: 0, w: 320, h: 180 });
-    expect(shortOptions(short, clip, source, texts, transcripts(true), p, { x: 0.5, y: 0.5, w: 0.5, h: 0.5 }).facecam).toEqual({ x: 640, y: 360, w: 640, h: 360 });
+    expect(draw(p, { facecam: { x: 0.5, y: 0.5, w: 0.5, h: 0.5 } }).facecam).toEqual({ x: 640, y: 360, w: 640, h: 360 });
   });
 
   it("flashes the generated title only when shorts_title_card_enabled", () => {
     const on = normalizedRequest({ parameters: { shorts_title_card_enabled: true } }).parameters;
-    expect(shortOptions(short, clip, source, texts, transcripts(true), on, DEFAULT_FACECAM_REGION).titleText).toBe("Short title");
-    expect(shortOptions(short, clip, source, texts, transcripts(true), normalizedRequest().parameters, DEFAULT_FACECAM_REGION).titleText).toBeNull();
+    expect(draw(on).titleText).toBe("Short title");
+    expect(draw(normalizedRequest().parameters).titleText).toBeNull();
   });
 
   it("burns captions only when burn_captions and something was said", () => {
     const p = normalizedRequest().parameters;
-    expect(shortOptions(short, clip, source, texts, transcripts(true), p, DEFAULT_FACECAM_REGION).captions).toEqual(cues);
-    expect(shortOptions(short, clip, source, texts, transcripts(false), p, DEFAULT_FACECAM_REGION).captions).toBeNull();
-    expect(shortOptions(short, clip, source, texts, transcripts(true, []), p, DEFAULT_FACECAM_REGION).captions).toBeNull();
+    expect(draw(p).captions).toEqual(cues);
+    expect(draw(p, { burn: false }).captions).toBeNull();
+    expect(draw(p, { said: [] }).captions).toBeNull();
   });
 });

@@ -57,7 +57,10 @@ describe("transcribeRanges with the job's Workers AI endpoint", () => {
   it("sends a 890 s range in requests of at most 300 s and puts every word on the VOD's clock", async () => {
     const transcriber = createTranscriber({}, fetch, { url: `${worker.url}/internal/jobs/job_x/ai/v1`, token: "t" });
     const ctx = { signal: new AbortController().signal, workDir: dir, reporter: { progress: () => undefined }, uploader: new LocalDirUploader(dir), log: silentLogger, fetchImpl: fetch };
-    const result = await transcribeRanges([{ start: 1005, end: 1895 }], [audio], transcriber, "en", { transcribe: true, burn: true, warning: null }, ctx, new JobProgress(ctx.reporter));
+    const result = await transcribeRanges(
+      { ctx, progress: new JobProgress(ctx.reporter) },
+      { ranges: [{ start: 1005, end: 1895 }], audio: [audio], transcriber, language: "en", captionPlan: { transcribe: true, burn: true, warning: null } },
+    );
 
     expect(result.warnings).toEqual([]);
     const sent = await Promise.all(worker.requests.map(async (r) => (await sentSamples(r)).length / 16_000));

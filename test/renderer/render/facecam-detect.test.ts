@@ -120,7 +120,15 @@ describe("a split short of a bottom-right facecam VOD", () => {
     const clip = clips.find((c) => c.media_start_seconds <= 21 && c.media_end_seconds >= 24)!;
     const info = await probeMedia(clip.path);
     await renderShort({
-      ...shortOptions({ index: 1, moment: m }, clip, { width: info.video!.width!, height: info.video!.height! }, { shorts: {} }, { burn: false, cuesFor: () => [] }, request.parameters, found.region),
+      ...shortOptions({
+        short: { index: 1, moment: m },
+        clip,
+        source: { width: info.video!.width!, height: info.video!.height! },
+        texts: { shorts: {} },
+        transcripts: { burn: false, cuesFor: () => [] },
+        parameters: request.parameters,
+        facecam: found.region,
+      }),
       out: path.join(out, "up", "short-01.mp4"),
     });
 

@@ -4,13 +4,11 @@ import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/c
 import { silentLogger } from "../../../render-container/src/log";
 import { JobProgress } from "../../../render-container/src/pipeline/progress";
 import { chooseMoments } from "../../../render-container/src/pipeline/stages/choose-moments";
-import type { JobContext } from "../../../render-container/src/pipeline/types";
 import type { Moment } from "../../../render-container/src/selection/types";
 import { normalizedRequest } from "../pipeline/plan-fixtures";
 import { audio } from "./signals";
 
 const N = 900;
-const ctx = { log: silentLogger } as JobContext;
 const progress = () => new JobProgress({ progress() {} });
 const dur = (m: { start: number; end: number }) => m.end - m.start;
 const total = (ms: readonly Moment[] = []) => ms.reduce((s, m) => s + dur(m), 0);
@@ -25,7 +23,7 @@ const manual = (start: number, end: number, run_profiles: NormalizedManualHighli
 });
 
 function choose(req: Parameters<typeof normalizedRequest>[0], a = loud, duration = N) {
-  return chooseMoments(normalizedRequest(req), a, [], duration, ctx, progress());
+  return chooseMoments({ job: { request: normalizedRequest(req) }, ctx: { log: silentLogger }, progress: progress() }, { audio: a, comments: [], durationSeconds: duration });
 }
 
 describe("chooseMoments: edge cases a client can ask for", () => {

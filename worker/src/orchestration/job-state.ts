@@ -451,6 +451,9 @@ export class JobState extends DurableObject<Env> {
         return { result: { outcome: "applied", state: (await this.load())! }, transitions: done.transitions };
       }
       await this.saveBook(book);
+      // Says why an attempt runs again (a renderer's failure or interruption report, or the watchdog finding it
+      // lost): the one place that tells a SIGTERM handled by the renderer from a crash found minutes later.
+      console.log(JSON.stringify({ level: "info", msg: "task retried", job_id: (await this.load())?.job_id, task_id: taskId, why, ended_attempt: attempt, error: error.code }));
       await this.sendTasks([task]);
       await this.armTaskWatchdog(book);
       return { result: { outcome: "applied", state: (await this.load())! }, transitions: [] };

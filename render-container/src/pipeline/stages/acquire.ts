@@ -1,11 +1,9 @@
 import path from "node:path";
-import type { RenderJob } from "../../../../common/contract/render";
 import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
 import type { AudioAnalysis } from "../../analysis";
 import { resolveVodMedia, type ByteCounter, type ClipSource, type ResolvedVodMedia } from "../../source";
 import { analyseWhileDownloading } from "../analyse-while-downloading";
-import type { JobContext } from "../types";
-import type { JobProgress } from "../progress";
+import type { TaskRun } from "../task-run";
 
 export interface Acquired {
   media: ResolvedVodMedia;
@@ -22,7 +20,8 @@ export interface Acquired {
  * downloads and is analysed as it arrives (both cores). Only audio is downloaded here: the video comes later,
  * and only where moments were chosen.
  */
-export async function acquireSource(job: RenderJob, ctx: JobContext, progress: JobProgress, bytes: ByteCounter, concurrency: number, opts: { splitAboveSeconds?: number } = {}): Promise<Acquired> {
+export async function acquireSource(run: Pick<TaskRun, "job" | "ctx" | "progress" | "downloadConcurrency">, bytes: ByteCounter, opts: { splitAboveSeconds?: number } = {}): Promise<Acquired> {
+  const { job, ctx, progress, downloadConcurrency: concurrency } = run;
   const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl };
   progress.report("resolving", 0);
   const media = await resolveVodMedia(twitch, job.vod.vod_id);

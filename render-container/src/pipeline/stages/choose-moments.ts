@@ -1,11 +1,11 @@
 import type { RunProfile } from "../../../../common/contract/enums";
-import type { NormalizedJobRequest } from "../../../../common/contract/normalized-request";
-import type { ChatComment } from "../../../../common/twitch";
-import { analyzeChat, type AudioAnalysis } from "../../analysis";
+import type { RenderJob } from "../../../../common/contract/render";
+import { analyzeChat } from "../../analysis";
 import { manualRangeWarnings, pickShorts, reelWarnings, selectProfileMoments, shortsWarning } from "../../selection";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
 import type { JobContext } from "../types";
+import type { Acquired } from "./acquire";
 
 export interface Chosen {
   momentsByProfile: Partial<Record<RunProfile, Moment[]>>;
@@ -18,8 +18,18 @@ export interface Chosen {
   warnings?: string[];
 }
 
+/** What choosing reads of a task's run: the job's request, where to log, and the progress to report. */
+export interface ChoosingRun {
+  job: Pick<RenderJob, "request">;
+  ctx: Pick<JobContext, "log">;
+  progress: JobProgress;
+}
+
 /** Scores the whole VOD from its audio and chat, then picks each executed profile's moments and the shorts. */
-export function chooseMoments(request: NormalizedJobRequest, audio: AudioAnalysis, comments: ChatComment[], durationSeconds: number, ctx: JobContext, progress: JobProgress): Chosen {
+export function chooseMoments(run: ChoosingRun, source: Pick<Acquired, "audio" | "comments" | "durationSeconds">): Chosen {
+  const { ctx, progress } = run;
+  const request = run.job.request;
+  const { audio, comments, durationSeconds } = source;
   const chat = analyzeChat(comments, durationSeconds);
   progress.report("selecting", 0);
 

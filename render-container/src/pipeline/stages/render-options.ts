@@ -9,12 +9,25 @@ import type { Transcripts } from "./transcribe";
 
 type WhatToDraw<T> = Omit<T, "out" | "signal" | "onProgress" | "concurrency" | "size">;
 
+/** Everything a short's look is decided from. */
+export interface ShortToDraw {
+  short: PlannedShort;
+  clip: ClipSource;
+  /** The clip's picture size (the facecam region is given in shares of it). */
+  source: Size;
+  texts: Pick<Texts, "shorts">;
+  transcripts: Pick<Transcripts, "burn" | "cuesFor">;
+  parameters: NormalizedParameters;
+  facecam: RelativeRect;
+}
+
 /**
  * What a short shows, from the request's parameters: layout (split ratio, facecam region in this source's
  * pixels, outline colour), the title flash when shorts_title_card_enabled, burned captions when burn_captions
  * (and something was said).
  */
-export function shortOptions(short: PlannedShort, clip: ClipSource, source: Size, texts: Pick<Texts, "shorts">, transcripts: Pick<Transcripts, "burn" | "cuesFor">, p: NormalizedParameters, facecam: RelativeRect): WhatToDraw<ShortRenderOptions> {
+export function shortOptions(what: ShortToDraw): WhatToDraw<ShortRenderOptions> {
+  const { short, clip, source, texts, transcripts, parameters: p, facecam } = what;
   const m = short.moment;
   const cues = transcripts.cuesFor(m.start, m.end);
   return {

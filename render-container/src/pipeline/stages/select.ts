@@ -22,9 +22,9 @@ export interface Selection {
  * took every moment away, before any video segment is downloaded.
  */
 export async function selectMoments(run: TaskRun, source: Pick<Acquired, "audio" | "comments" | "durationSeconds" | "media">, initBytes: ByteCounter): Promise<Selection> {
-  const { job, ctx, progress } = run;
+  const { job, ctx } = run;
   const request = job.request;
-  const picked = chooseMoments(request, source.audio, source.comments, source.durationSeconds, ctx, progress);
+  const picked = chooseMoments(run, source);
   const limits = { minDuration: request.parameters.min_highlight_duration, durationSeconds: source.durationSeconds };
   const placed = await placeAroundFormatSwitches(picked, source.media.videoPlaylist, limits, { concurrency: run.downloadConcurrency, signal: ctx.signal, counter: initBytes, fetch: ctx.fetchImpl });
   if (placed.adjusted.length > 0) ctx.log.info("moments moved off format switches", { switches: placed.switches.map((s) => s.at), adjusted: placed.adjusted });

@@ -6,8 +6,7 @@ import { mapLimit } from "../../render/pool";
 import type { ClipSource, TimeRange } from "../../source";
 import { JobError } from "../job-error";
 import { mergeRanges, type RenderPlan } from "../render-plan";
-import type { JobProgress } from "../progress";
-import type { JobContext } from "../types";
+import type { TaskRun } from "../task-run";
 
 export interface Transcripts {
   /** Words with VOD times, from every rendered range. */
@@ -57,14 +56,27 @@ const JOIN_GAP_SECONDS = 1;
 /** Upper bound of one recogniser run (remote speech APIs limit uploads to about 25 MB, i.e. 13 min of wav). */
 const MAX_BIN_SECONDS = 600;
 
+/** What to transcribe, with what, from which audio. */
+export interface RangesToTranscribe {
+  ranges: readonly TimeRange[];
+  /** The audio-only rendition on disk, in parts with their VOD times. */
+  audio: readonly ClipSource[];
+  transcriber: Transcriber;
+  language: string | null;
+  captionPlan: CaptionPlan;
+  /** An earlier result: only what it did not cover is transcribed (moments moved a little when snapped). */
+  done?: TranscribedRanges;
+}
+
 /**
  * Transcribes only what is rendered, from the audio-only rendition the analysis downloaded (so it can run
  * while the video segments download): each merged range once (shorts usually overlap reel moments). The
  * ranges are packed into one joined wav per core, so the recogniser starts twice, not once per range, and
- * the words are mapped back to VOD times. Pass an earlier result as `done` to transcribe only what it did not
- * cover (moments moved a little when snapped to scene cuts).
+ * the words are mapped back to VOD times.
  */
-export async function transcribeRanges(ranges: readonly TimeRange[], audio: readonly ClipSource[], transcriber: Transcriber, language: string | null, captionPlan: CaptionPlan, ctx: JobContext, progress: JobProgress, done?: TranscribedRanges): Promise<TranscribedRanges> {
+export async function transcribeRanges(run: Pick<TaskRun, "ctx" | "progress">, input: RangesToTranscribe): Promise<TranscribedRanges> {
+  const { ctx, progress } = run;
+  const { ranges, audio, transcriber, language, captionPlan, done } = input;
   const words: Word[] = [...(done?.words ?? [])];
   const covered: TimeRange[] = [...(done?.covered ?? [])];
   const warnings = [...(done?.warnings ?? [])];

@@ -53,16 +53,16 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const name = artifactNames.short(task.index);
   const outDir = path.join(ctx.workDir, "out");
   const video = await renderShort({
-    ...shortOptions(
-      { index: task.index, moment },
+    ...shortOptions({
+      short: { index: task.index, moment },
       clip,
       source,
       // The plan already said whether the title is flashed (null when shorts_title_card_enabled is false).
-      { shorts: task.title_text === null ? {} : { [task.index]: { title: task.title_text, description: task.description, tags: task.tags } } },
-      { burn: captionPlan.burn, cuesFor: () => cues },
-      req.request.parameters,
-      plan.facecam ?? DEFAULT_FACECAM_REGION,
-    ),
+      texts: { shorts: task.title_text === null ? {} : { [task.index]: { title: task.title_text, description: task.description, tags: task.tags } } },
+      transcripts: { burn: captionPlan.burn, cuesFor: () => cues },
+      parameters: req.request.parameters,
+      facecam: plan.facecam ?? DEFAULT_FACECAM_REGION,
+    }),
     captionLook: req.request.parameters.caption_style,
     out: path.join(outDir, name),
     signal: ctx.signal,

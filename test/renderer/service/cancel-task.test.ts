@@ -1,0 +1,130 @@
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { TaskEvent, type ShortTask } from "../../../common/contract/job-plan";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { silentLogger } from "../../../render-container/src/log";
+import { runTask } from "../../../render-container/src/pipeline/run-task";
+import { TaskRegistry } from "../../../render-container/src/service/task-registry";
+import { ONE_MOMENT_VOD } from "../../dev/fixture-vods";
+import { childProcesses } from "../../support/child-processes";
+import { startRecorder } from "../../support/http-recorder";
+import { holdUntilDropped, startHoldingProxy } from "../../support/holding-proxy";
+import { serveVodForTests } from "../../support/twitch-fixture";
+import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+
+/**
+ * The task model's cancel (POST /tasks/:key/cancel, and the Worker's cancel of a job) on a real short task:
+ * whatever it is doing (encoding, recognising speech, downloading), when cancel returns its processes are gone,
+ * its folder is gone and it reports nothing more. The whole-job path has the same cases in cancel-job.test.ts.
+ */
+const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
+const VIDEO_SEGMENT = /\/chunked\/[^/]+\.(ts|mp4)$/;
+
+// A short over the VOD's one moment, captions burnt in: download, recogniser and encode each run long enough.
+const SHORT: ShortTask = {
+  kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 35, end: 62, peak: 50, snap: false, title_text: "Look",
+  title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 30,
+};
+
+interface CancelCase {
+  /** What must be running when the task is cancelled. */
+  busy: (events: TaskEvent[]) => boolean;
+  /** Says why `busy` can no longer happen (the awaited step came and went between two looks), or null. */
+  missed: (events: TaskEvent[]) => string | null;
+  /** Video segment requests wait until the task drops them, so its download cannot end before the cancel. */
+  holdVideoDownload?: boolean;
+}
+
+/** A child process of this name (/proc shortens names to 15 characters: pocketsphinx_co). */
+const hasChild = (name: string) => childProcesses().some((c) => c.name === name.slice(0, 15));
+const reached = (events: TaskEvent[], stage: string, above = -1) => events.some((e) => e.type === "progress" && e.stage === stage && e.fraction > above);
+
+async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
+  const events: TaskEvent[] = [];
+  const worker = await startRecorder((q, res) => {
+    if (q.url.startsWith("/events")) events.push(TaskEvent.parse(JSON.parse(q.body.toString())));
+    res.writeHead(200).end();
+  });
+  // The task talks to Twitch through a proxy, which can hold its video download open.
+  const twitch = twitchServer();
+  const proxy = await startHoldingProxy(twitch.url, c.holdVideoDownload ? holdUntilDropped((p) => VIDEO_SEGMENT.test(p), 120_000) : undefined);
+  const root = await mkdtemp(path.join(os.tmpdir(), "renderer-cancel-task-"));
+  const registry = new TaskRegistry(root, (req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger, { maxTasks: 1 });
+  const videoRequestsOpen = () => proxy.seen.filter((p) => VIDEO_SEGMENT.test(p)).length - [...proxy.answered, ...proxy.dropped].filter((p) => VIDEO_SEGMENT.test(p)).length;
+  const key = `${jobId}.short-01`;
+  try {
+    const job = await localRenderJob(
+      { vod_url: `https://www.twitch.tv/videos/${ONE_MOMENT_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
+      {
+        twitch: { gqlUrl: proxy.via(twitch.gqlUrl), usherUrl: proxy.url },
+        jobId,
+        callback: { url: `${worker.url}/events`, token: "cb" },
+        upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" },
+      },
+    );
+    const plan = handMadePlan(jobId, ONE_MOMENT_VOD.durationSeconds, [planMoment("m1", 35, 62, 50)], [SHORT]);
+    expect(registry.start(taskRequest(job, plan, "short-01"))).toBe("started");
+
+    // With the download held, also wait until its segment requests are out (and held), so it is under way.
+    const busy = () => c.busy(events) && (!c.holdVideoDownload || videoRequestsOpen() > 0);
+    const deadline = Date.now() + 120_000;
+    while (!busy()) {
+      const ended = events.find((e) => e.type === "completed" || e.type === "failed");
+      if (ended || registry.status(key) !== "running") throw new Error(`the task ended (${ended?.type ?? registry.status(key)}) before the state to cancel in was seen`);
+      const missed = c.missed(events);
+      if (missed) throw new Error(missed);
+      if (Date.now() > deadline) throw new Error(`the state to cancel in was not reached within 120 s; events: ${JSON.stringify(events)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(existsSync(path.join(root, `${key}.1`))).toBe(true);
+
+    expect(await registry.cancel(key)).toBe(true);
+    expect(registry.status(key)).toBe("cancelled");
+    // When cancel returns, the task's processes are gone and so is its disk.
+    expect(childProcesses()).toEqual([]);
+    expect(readdirSync(root)).toEqual([]);
+    // A held video download was stopped too: the task closed those requests unanswered.
+    if (c.holdVideoDownload) {
+      await expect.poll(videoRequestsOpen, { timeout: 5000 }).toBe(0);
+      expect(proxy.answered.filter((p) => VIDEO_SEGMENT.test(p))).toEqual([]);
+    }
+    const sent = events.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events.length).toBe(sent);
+    expect(events.map((e) => e.type)).not.toContain("failed");
+    expect(events.map((e) => e.type)).not.toContain("completed");
+    expect(worker.requests.filter((q) => q.url.startsWith("/upload"))).toEqual([]);
+  } finally {
+    await registry.interruptAll("test over");
+    await worker.close();
+    await proxy.close();
+  }
+}
+
+describe("cancelling a real render task on the task registry", () => {
+  it("mid-encode: kills its FFmpeg processes, deletes its work folder and reports nothing more", async () => {
+    await cancelWhen("job_cancel_task_encode", {
+      // The encode owns the short's bar from 0.35 on (the start of "rendering_shorts"), so its FFmpeg runs by then.
+      busy: (events) => reached(events, "rendering_shorts", 0.35) && hasChild("ffmpeg"),
+      missed: (events) => (reached(events, "uploading") ? "the encode finished before an FFmpeg process was seen" : null),
+    });
+  }, 180_000);
+
+  it("while the recogniser transcribes the short's captions: stops pocketsphinx too before the folder goes", async () => {
+    await cancelWhen("job_cancel_task_captions", {
+      busy: () => hasChild("pocketsphinx_continuous"),
+      missed: (events) => (reached(events, "rendering_shorts") ? "the recogniser finished before it was seen running" : null),
+    });
+  }, 180_000);
+
+  it("while its video download is held open: closes those requests unanswered", async () => {
+    await cancelWhen("job_cancel_task_download", {
+      holdVideoDownload: true,
+      busy: (events) => reached(events, "downloading_video"),
+      missed: (events) => (reached(events, "transcribing") || reached(events, "rendering_shorts") ? "the video download finished before the cancel" : null),
+    });
+  }, 180_000);
+});
