@@ -3,6 +3,7 @@ import type { RenderJob } from "../../../../common/contract/render";
 import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
 import type { AudioAnalysis } from "../../analysis";
 import { resolveVodMedia, type ByteCounter, type ClipSource, type ResolvedVodMedia } from "../../source";
+import { measuredLength } from "../../source/measured-length";
 import { analyseWhileDownloading } from "../analyse-while-downloading";
 import type { JobContext } from "../types";
 import type { JobProgress } from "../progress";
@@ -26,7 +27,7 @@ export async function acquireSource(job: RenderJob, ctx: JobContext, progress: J
   const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl };
   progress.report("resolving", 0);
   const media = await resolveVodMedia(twitch, job.vod.vod_id);
-  const durationSeconds = media.audioPlaylist.total_duration || media.probe.duration_seconds || job.vod.duration_seconds;
+  const durationSeconds = measuredLength(media.audioPlaylist);
   progress.report("resolving", 1);
 
   const warnings: string[] = [];
