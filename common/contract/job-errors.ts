@@ -10,7 +10,7 @@ export const JOB_ERROR_CODES = {
   vod_subscriber_only: "the VOD became subscriber-only",
   vod_live: "the VOD is a broadcast still in progress",
   twitch_unavailable: "Twitch (GQL, usher, playlists) still failed after retries",
-  vod_segment_unavailable: "a media segment still failed after retries",
+  vod_segment_unavailable: "a media segment still failed after retries, or the VOD's playlist lists no media to measure its length from",
   vod_format_unsupported:
     "a manual highlight spans a change of the fMP4 VOD's media format (a new initialisation section), or no chosen moment could be kept clear of such changes",
   source_too_large: "the covering video exceeds the renderer's MAX_VIDEO_BYTES_PER_JOB",

@@ -89,7 +89,7 @@ export const ManualHighlightInput = z
         code: "custom",
         input: end,
         path: ["end_seconds"],
-        message: `must end 20 to 180 seconds after start_seconds (end_seconds - start_seconds = ${round2(length)})`,
+        message: `must be 20 to 180 seconds after start_seconds, not ${round2(length)}`,
       });
     }
   })

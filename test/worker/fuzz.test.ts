@@ -149,11 +149,30 @@ async function expectNo5xx(outcomes: Outcome[]): Promise<Map<number, number>> {
     statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
     expect(o.status, `${o.status} for ${o.input.slice(0, 300)}: ${o.text.slice(0, 300)}`).toBeLessThan(500);
     if (o.status >= 400) {
-      const error = (JSON.parse(o.text) as { error: { code: string; message: string } }).error;
+      const error = (JSON.parse(o.text) as { error: { code: string; message: string; detail?: { field: string; message: string }[] } }).error;
       expect(typeof error.code === "string" && error.message.length > 0, o.input.slice(0, 300)).toBe(true);
+      if (o.status === 422) expectCleanWording(error, o.input);
     }
   }
   return statuses;
+}
+
+/**
+ * Every 422 reads as one sentence: the field, then a message in lower case that neither starts with zod's
+ * "Invalid input" nor names its own field again ("page page must ..."), with no second sentence inside it.
+ */
+function expectCleanWording(error: { message: string; detail?: { field: string; message: string }[] }, input: string): void {
+  const where = `${error.message} <- ${input.slice(0, 200)}`;
+  expect(error.message, where).toMatch(/^[A-Z][^]*\.$/);
+  expect(error.message.slice(0, -1), where).not.toMatch(/[.!?]\s/);
+  for (const d of error.detail ?? []) {
+    const sentence = `${d.field} ${d.message} <- ${input.slice(0, 200)}`;
+    const own = d.field.split(".").at(-1)!.replace(/\[\d+\]$/, "");
+    expect(d.message, sentence).toMatch(/^[a-z]/);
+    expect(d.message, sentence).not.toMatch(/^invalid input/i);
+    expect(d.message, sentence).not.toMatch(/[.!?](\s|$)/);
+    expect(d.message.startsWith(d.field) || new RegExp(`\\b${own.replace(/[^\w]/g, "\\$&")}\\b`).test(d.message), sentence).toBe(false);
+  }
 }
 
 /** Runs `count` requests, `parallel` at a time. */

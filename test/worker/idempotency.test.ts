@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "../../common/client";
 import type { JobAck } from "../../common/contract";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
@@ -88,6 +88,74 @@ describe("POST /jobs with Idempotency-Key", () => {
     expect(await reserves(a.account_id)).toBe(1);
     expect(await accountCredits(a.account_id)).toBe(10_000 - ack.credit_cost);
     expect(sent).toEqual([{ job_id: ack.id }]);
+  });
+
+  describe("one of two concurrent requests fails while the other creates the job", () => {
+    // Without vod_length_hours the job needs the Twitch probe; the failing request's Twitch answers 404.
+    const probed = () => ({ vod_url: vodUrl(FIXTURE_VODS.hour), num_shorts: 1 });
+    const noTwitch = { TWITCH_GQL_URL: `${env.TWITCH_USHER_URL}/no-gql-here` };
+    const jobsOf = async (accountId: string) =>
+      (await env.DB.prepare("SELECT id FROM jobs WHERE account_id = ?").bind(accountId).all<{ id: string }>()).results.map((r) => r.id);
+    afterEach(() => void vi.restoreAllMocks());
+
+    it("a failure after the other request created the job keeps the key on that job", async () => {
+      const a = await createAccount({ plan: "pro", credits: 10_000, purchase: true });
+      const key = crypto.randomUUID();
+      let failed: Response | undefined;
+      // The winner has created the job and is queueing it when the other request with the key fails.
+      const gated = {
+        send: async () => {
+          failed = await postWithKey(key, probed(), noTwitch, a.api_key);
+        },
+      } as unknown as Queue<JobQueueMessage>;
+      const winner = await postWithKey(key, probed(), { JOBS_QUEUE: gated }, a.api_key);
+      expect(winner.status).toBe(202);
+      expect(failed!.status).toBe(422);
+      const ack = (await winner.json()) as JobAck;
+
+      const retry = await postWithKey(key, probed(), {}, a.api_key);
+      expect(retry.status).toBe(202);
+      expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(((await retry.json()) as JobAck).id).toBe(ack.id);
+      expect(await jobsOf(a.account_id)).toEqual([ack.id]);
+      expect(await reserves(a.account_id)).toBe(1);
+    });
+
+    it("a failure before the other request created the job moves that request to a fresh claim", async () => {
+      const a = await createAccount({ plan: "pro", credits: 10_000, purchase: true });
+      const key = crypto.randomUUID();
+      // Order the two requests through their Twitch probes (real requests to the local Twitch server): the failing
+      // one fails once the other has claimed the key, and the other probes only after the failure has answered.
+      let otherClaimed!: () => void;
+      const claimed = new Promise<void>((resolve) => (otherClaimed = resolve));
+      let failureAnswered!: () => void;
+      const answered = new Promise<void>((resolve) => (failureAnswered = resolve));
+      const realFetch = globalThis.fetch;
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes("/no-gql-here")) await claimed;
+        else if (url.startsWith(env.TWITCH_GQL_URL)) {
+          otherClaimed();
+          await answered;
+        }
+        return realFetch(input, init);
+      });
+      const { queue, sent } = capturingQueue();
+      const failing = postWithKey(key, probed(), noTwitch, a.api_key).then((r) => (failureAnswered(), r));
+      const other = postWithKey(key, probed(), { JOBS_QUEUE: queue }, a.api_key);
+      expect((await failing).status).toBe(422);
+      const winner = await other;
+      expect(winner.status).toBe(202);
+      const ack = (await winner.json()) as JobAck;
+      vi.restoreAllMocks();
+
+      const retry = await postWithKey(key, probed(), {}, a.api_key);
+      expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(((await retry.json()) as JobAck).id).toBe(ack.id);
+      expect(await jobsOf(a.account_id)).toEqual([ack.id]);
+      expect(sent).toEqual([{ job_id: ack.id }]);
+      expect(await reserves(a.account_id)).toBe(1);
+    });
   });
 
   it("an answer without a job (422, 402, queue down) frees the key for a corrected retry", async () => {

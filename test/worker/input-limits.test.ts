@@ -110,6 +110,7 @@ describe("validation messages read as one clean sentence", () => {
     ["/jobs?page=abc", "page"],
     ["/jobs?page_size=101", "page_size"],
     ["/jobs?status=cancelled", "status"],
+    ["/jobs?page=1&page=2", "page"],
   ];
   it.each(bad)("GET %s names %s once", async (path, field) => {
     const res = await get(acct.api_key, path);
@@ -120,6 +121,13 @@ describe("validation messages read as one clean sentence", () => {
     expect(err.message.slice(0, -1)).not.toMatch(/\.\s/);
   });
 
+  it("a repeated query parameter is reported as repeated, not as the wrong type", async () => {
+    const err = await expectError(await get(acct.api_key, "/jobs?page=1&page=2&status=failed"), 422, "validation_failed");
+    expect(err.message).toBe("Invalid request: page must be given once.");
+    const two = await expectError(await get(acct.api_key, "/jobs?page=1&page=2&page_size=0&page_size=3"), 422, "validation_failed");
+    expect(two.detail).toEqual([{ field: "page", message: "must be given once" }, { field: "page_size", message: "must be given once" }]);
+  });
+
   it("POST /jobs problems: field, then a message that does not repeat it or add a code in brackets", async () => {
     const bodies = [
       { vod_url: "https://www.twitch.tv/videos/1002" },
@@ -128,17 +136,23 @@ describe("validation messages read as one clean sentence", () => {
       minimalJob({ num_shorts: 1, manual_highlights: [{ start_seconds: 10, end_seconds: 15 }] }),
       minimalJob({ num_shorts: 0, manual_highlights: [{ start_seconds: 10, end_seconds: 40 }] }),
       minimalJob({ page: 1, vod_length_hours: -1 }),
+      // Two overlapping ranges for the same profile, and a profile that is not selected.
+      minimalJob({ num_shorts: 3, run_profiles: ["balanced"], manual_highlights: [{ start_seconds: 10, end_seconds: 40 }, { start_seconds: 30, end_seconds: 60 }, { start_seconds: 100, end_seconds: 130, run_profiles: ["streamer"] }] }),
     ];
+    const seen: string[] = [];
     for (const body of bodies) {
       const res = await postJob(acct.api_key, body);
       const err = await expectError(res, 422, "validation_failed");
       for (const d of err.detail ?? []) {
+        seen.push(d.field);
         const sentence = `${d.field} ${d.message}`;
         expect(d.message, sentence).toMatch(/^(must|may|is|are|points|could|overlaps|overrides)\b/);
         expect(d.message, sentence).not.toContain(d.field.replace(/\[\d+\].*$/, ""));
+        expect(d.message, sentence).not.toContain(d.field.split(".").at(-1)!.replace(/\[\d+\]$/, ""));
         expect(d.message, sentence).not.toMatch(/\((deleted|live|private|subscriber_only)\)$/);
       }
       if (err.detail?.length === 1) expect(err.message).toBe(`Invalid request: ${err.detail[0]!.field} ${err.detail[0]!.message}.`);
     }
+    expect(seen).toEqual(expect.arrayContaining(["manual_highlights[1]", "manual_highlights[2].run_profiles"]));
   });
 });

@@ -375,6 +375,48 @@ const NAMED_NOT_FETCHED: Record<string, string> = {
   base: "placeholder base URL",
 };
 
+describe("answers that only a retry or a repeat produces", () => {
+  type Documented = { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+  const documentedOp = async (method: string, template: string) => operationOf(await servedDocument(), method, template) as unknown as Documented;
+
+  it("a replayed POST /jobs (same Idempotency-Key) is a documented 202 with its Idempotent-Replayed header", async () => {
+    const doc = await servedDocument();
+    const op = await documentedOp("post", "/jobs");
+    expect(op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key")).toBe(true);
+    expect(op.responses["202"]!.headers).toHaveProperty("Idempotent-Replayed");
+    const key = crypto.randomUUID();
+    const send = () => call("/jobs", jsonInit("POST", minimalJob(), { "X-API-Key": acct.api_key, "CF-Connecting-IP": nextIp(), "Idempotency-Key": key }));
+    const first = await send();
+    const firstBody = (await expectDocumented(doc, "post", "/jobs", first)) as JobAck;
+    const replay = await send();
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(((await expectDocumented(doc, "post", "/jobs", replay)) as JobAck).id).toBe(firstBody.id);
+  });
+
+  it("a redelivery beyond the limit is a documented 429 with Retry-After", async () => {
+    const doc = await servedDocument();
+    const op = await documentedOp("post", "/jobs/{id}/webhooks/{delivery_id}/redeliver");
+    expect(op.responses["429"]!.headers).toHaveProperty("Retry-After");
+    const key = { "X-API-Key": acct.api_key };
+    const box = await webhookBox();
+    const job = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
+    await completeWithFiles(job.id);
+    const log = await eventually(async () => {
+      const list = (await (await call(`/jobs/${job.id}/webhooks`, { headers: key })).json()) as WebhookDeliveryList;
+      return list.deliveries.length > 0 && list;
+    }, 10_000, "a webhook delivery");
+    const redeliver = () => call(`/jobs/${job.id}/webhooks/${log.deliveries[0]!.id}/redeliver`, { method: "POST", headers: key });
+    let res = await redeliver();
+    for (let i = 0; i < 20 && res.status === 202; i++) {
+      await res.body?.cancel();
+      res = await redeliver();
+    }
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await expectDocumented(doc, "post", "/jobs/{id}/webhooks/{delivery_id}/redeliver", res);
+  });
+});
+
 describe("GET /docs", () => {
   it("serves the interactive reference with a server-rendered list of every endpoint and webhook", async () => {
     const doc = await servedDocument();

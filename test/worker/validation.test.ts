@@ -425,7 +425,7 @@ describe("manual_highlights", () => {
         manual_highlights: [range(100, 160, { run_profiles: ["balanced"] }), range(120, 180)],
       },
       "manual_highlights[1]",
-      /overlaps manual_highlights\[0\].*balanced/,
+      /^overlaps entry 0 \(100-160 s\) and both apply to balanced;/,
     );
     // Touching ends are not an overlap.
     await ok({ vod_url: short, num_shorts: 2, manual_highlights: [range(100, 130), range(130, 160)] });

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobPlan, RenderTaskRequest, unitTasks, type ReelMomentTask, type RenderTaskSpec } from "../../../common/contract/job-plan";
-import { Manifest, type RenderStage } from "../../../common/contract/render";
+import { Manifest, type RenderJob, type RenderStage } from "../../../common/contract/render";
 import { finaliseJob } from "../../../common/plan/finalise";
 import { generateSyntheticVod, synthCacheRoot, writeLowRenditionVariant, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
@@ -51,8 +51,8 @@ afterAll(async () => {
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function analyse(vodId: string, body: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
-  const job = await localRenderJob({ vod_url: `https://www.twitch.tv/videos/${vodId}`, ...body }, { twitch, jobId: "job_analysis" });
+async function analyse(vodId: string, body: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, adjust: (job: RenderJob) => RenderJob = (job) => job) {
+  const job = adjust(await localRenderJob({ vod_url: `https://www.twitch.tv/videos/${vodId}`, ...body }, { twitch, jobId: "job_analysis" }));
   const req = RenderTaskRequest.parse({ ...job, task: { id: "analyse", kind: "analyse", attempt: 1 }, plan: null });
   const work = await mkdtemp(path.join(os.tmpdir(), "analyse-work-"));
   const out = await mkdtemp(path.join(os.tmpdir(), "analyse-out-"));
@@ -69,6 +69,26 @@ const segmentBytes = (vodId: string, group: string, served: readonly string[]) =
   Promise.all(served.filter((s) => s.startsWith(`${vodId}/${group}/`)).map(async (s) => (await stat(path.join(root, s))).size)).then((sizes) => sizes.reduce((a, b) => a + b, 0));
 
 const isMoment = (t: RenderTaskSpec): t is ReelMomentTask => t.kind === "reel_moment";
+
+/** A job accepted while Twitch was unreachable carries the client's claim (vod_length_hours) as its length. */
+const claimed = (seconds: number) => (job: RenderJob): RenderJob => ({ ...job, vod: { ...job.vod, duration_seconds: seconds } });
+
+describe("the VOD length the analysis reports (the job is billed on it)", () => {
+  it("fails the job when the playlist lists no media, rather than falling back to Twitch's metadata or the claim", async () => {
+    // The same VOD as Twitch may list an archive: metadata length 0 and playlists without segments.
+    const emptyId = "900000343";
+    const dir = path.join(root, emptyId);
+    scratch.push(dir);
+    const video = JSON.parse(await readFile(path.join(root, SOURCE_ID, "video.json"), "utf8")) as { lengthSeconds: number; renditions: { group_id: string }[] };
+    for (const r of video.renditions) {
+      await mkdir(path.join(dir, r.group_id), { recursive: true });
+      await writeFile(path.join(dir, r.group_id, "index-dvr.m3u8"), "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-ENDLIST\n");
+    }
+    await writeFile(path.join(dir, "video.json"), JSON.stringify({ ...video, id: emptyId, lengthSeconds: 0 }));
+    const onEmptyVod = (job: RenderJob): RenderJob => claimed(1800)({ ...job, vod: { ...job.vod, vod_id: emptyId } });
+    await expect(analyse(SOURCE_ID, { num_shorts: 1 }, {}, onEmptyVod)).rejects.toMatchObject({ name: "SourceError", code: "vod_segment_unavailable", message: expect.stringMatching(/lists no media/) });
+  }, 600_000);
+});
 
 describe("the analysis task of a full job (two profiles, teasers, title cards, split shorts, a manual highlight)", () => {
   let ran: Awaited<ReturnType<typeof analyse>>;
@@ -88,12 +108,15 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
         shorts_title_card_enabled: true,
         shorts_crop_mode: "split",
       },
-    });
+      // Claimed far below the real 240 s: the plan must still say 240 s (the length the job is billed on).
+    }, {}, claimed(36));
   }, 600_000);
 
   it("returns a plan the Worker can read back from JSON", () => {
     expect(JobPlan.parse(JSON.parse(JSON.stringify(ran.plan)))).toEqual(ran.plan);
     expect(ran.plan).toMatchObject({ version: 1, job_id: "job_analysis", source: { video_rendition: "chunked", format_switches: [] }, languages: { stream: "en", metadata: "en" }, captions: { burn: true, language: "en" } });
+    // The sum of the playlist's segment durations, not the 36 s the job was accepted with.
+    expect(ran.plan.source.duration_seconds).toBeCloseTo(truth.duration_seconds, 0);
     expect(ran.plan.source.duration_seconds).toBeCloseTo(240, 0);
   });
 

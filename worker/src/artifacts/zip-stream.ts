@@ -1,4 +1,5 @@
 import { Deflate } from "fflate";
+import { logEvent } from "../lib/log";
 import {
   archiveEnd,
   centralDirectoryHeader,
@@ -40,6 +41,8 @@ export interface ZipOptions {
 }
 
 export const DEFAULT_STALL_MS = 15_000;
+/** Logged at every resume: a healthy download never resumes, so tests count these lines and expect none. */
+export const ZIP_RESUME_LOG = "zip member stalled; resuming";
 export const MAX_RESUMES = 3;
 
 /** Thrown into the archive when a member's body keeps stalling: the download ends with an error, never hangs. */
@@ -147,7 +150,7 @@ export function zipStream(entries: ZipEntrySource[], options: ZipOptions = {}): 
               void member.reader.cancel(new Error("stalled")).catch(() => undefined);
               if (member.resumes >= MAX_RESUMES) throw new MemberStalledError(member.info.name, member.size);
               member.resumes += 1;
-              console.warn(JSON.stringify({ level: "warn", msg: "zip member stalled; resuming", name: member.info.name, offset: member.size, resume: member.resumes }));
+              logEvent("warn", ZIP_RESUME_LOG, { name: member.info.name, offset: member.size, resume: member.resumes });
               const rest = await member.source.open(member.size);
               if (!rest) throw new MemberStalledError(member.info.name, member.size);
               member.reader = rest.getReader();

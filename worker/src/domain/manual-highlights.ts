@@ -35,7 +35,7 @@ export function manualHighlightIssues(body: RawObject): ErrorDetailItem[] {
     if (foreign.length > 0) {
       issues.push({
         field: `manual_highlights[${r.index}].run_profiles`,
-        message: `must be a subset of the selected run_profiles (${selected.join(", ")}); not selected: ${foreign.join(", ")}`,
+        message: `may list only selected profiles (${selected.join(", ")}); not selected: ${foreign.join(", ")}`,
       });
     }
   }
@@ -47,7 +47,8 @@ export function manualHighlightIssues(body: RawObject): ErrorDetailItem[] {
       if (shared.length > 0 && a.start < b.end && b.start < a.end) {
         issues.push({
           field: `manual_highlights[${b.index}]`,
-          message: `overlaps manual_highlights[${a.index}] and both apply to ${shared.join(", ")}; ranges may overlap only when they share no profile`,
+          // Names the other entry by its index only: the field already says which list this is.
+          message: `overlaps entry ${a.index} (${a.start}-${a.end} s) and both apply to ${shared.join(", ")}; ranges may overlap only when they share no profile`,
         });
       }
     }

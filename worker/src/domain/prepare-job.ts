@@ -4,6 +4,7 @@ import { TwitchUnavailableError } from "../../../common/twitch/errors";
 import type { VodProbe } from "../../../common/twitch/probe";
 import { parseVodUrl } from "../../../common/twitch/vod-url";
 import { validationError } from "../lib/api-error";
+import { logEvent } from "../lib/log";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 import { manualHighlightContextIssues, manualHighlightIssues } from "./manual-highlights";
 import { normaliseJobRequest } from "./normalise-request";
@@ -130,9 +131,11 @@ async function resolveVodLength(raw: Record<string, unknown>, probe: ProbeFn): P
   } catch (error) {
     if (!(error instanceof TwitchUnavailableError)) throw error;
     if (claimedSeconds !== null) return { durationSeconds: claimedSeconds, billedSeconds: claimedSeconds, probed: null, issue: null };
+    logEvent("warn", "twitch probe failed", { vod_id: target.vod_id, error: error.message });
     return noLength(null, {
       field: "vod_url",
-      message: `could not be checked because Twitch is unreachable (${error.message}); retry later or send vod_length_hours`,
+      // Twitch's own error text (status codes, network errors) is for the log above, not for clients.
+      message: "could not be checked because Twitch is unreachable; retry later or send vod_length_hours",
     });
   }
   if (!result.usable) return noLength(result, { field: "vod_url", message: UNUSABLE_MESSAGES[result.reason ?? "deleted"] });

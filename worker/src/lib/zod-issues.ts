@@ -40,11 +40,29 @@ export const clientErrorMap: z.core.$ZodErrorMap = (issue) => {
     case "invalid_format":
       return `must be a valid ${issue.format}`;
     case "unrecognized_keys":
-      return `unknown keys: ${issue.keys.join(", ")}`;
+      return `must not contain the unknown ${issue.keys.length === 1 ? "key" : "keys"} ${issue.keys.join(", ")}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case "invalid_union":
+      return issue.inclusive === false ? "matches more than one accepted form; send exactly one" : "does not match any accepted form";
+    case "invalid_key":
+      return `has a key that is not allowed (${firstMessage(issue.issues)})`;
+    case "invalid_element":
+      return `has an entry that is not allowed (${firstMessage(issue.issues)})`;
     default:
-      return undefined;
+      // Schemas give their custom checks a message; one that did not still reads as a sentence (never zod's
+      // bare "Invalid input").
+      return "is not valid";
   }
 };
+
+/** The first nested issue's message, mapped the same way (invalid_key and invalid_element carry their cause). */
+function firstMessage(issues: ReadonlyArray<z.core.$ZodIssue>): string {
+  const first = issues[0];
+  if (!first) return "no reason given";
+  const mapped = clientErrorMap(first as Parameters<typeof clientErrorMap>[0]);
+  return (typeof mapped === "string" ? mapped : mapped?.message) ?? first.message;
+}
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;

@@ -83,7 +83,7 @@ export const ERROR_CODES = {
       code: "validation_failed",
       message: "Invalid request: 2 problems; see detail.",
       detail: [
-        { field: "manual_highlights[0].end_seconds", message: "must end 20 to 180 seconds after start_seconds (end_seconds - start_seconds = 10)" },
+        { field: "manual_highlights[0].end_seconds", message: "must be 20 to 180 seconds after start_seconds, not 10" },
         { field: "final_video_length_minutes", message: "may be 0 only together with compilation_enabled false (a shorts-only job)" },
       ],
     },

@@ -43,7 +43,9 @@ import {
 
 export type CreateJobResult =
   | { ok: true; state: JobLifecycle; created: boolean }
-  | { ok: false; code: "insufficient_credits"; needed: number; available: number };
+  | { ok: false; code: "insufficient_credits"; needed: number; available: number }
+  /** abandon() ran first: no job may ever exist under this id (its Idempotency-Key was released). */
+  | { ok: false; code: "abandoned" };
 
 /** Answer of every lifecycle call: what changed, or why nothing did (late calls after the end say `terminal`). */
 export type TransitionResult =
@@ -61,6 +63,8 @@ export type RenderEventOutcome =
   | { outcome: "not_found" };
 
 const STATE_KEY = "state";
+/** Set by abandon(): this id was given up before a job existed under it, so create() refuses it for good. */
+const ABANDONED_KEY = "abandoned";
 /** The task book (task-book.ts), the stored plan and each render task's result. */
 const TASKS_KEY = "tasks";
 const PLAN_KEY = "plan";
@@ -98,9 +102,10 @@ export class JobState extends DurableObject<Env> {
 
   /** Reserves the credits and stores the job in one D1 batch. Idempotent: a second call returns the stored state. */
   async create(job: NewJob): Promise<CreateJobResult> {
-    return this.serial(async () => {
+    return this.serial(async (): Promise<CreateJobResult> => {
       const existing = await this.load();
       if (existing) return { ok: true, state: existing, created: false };
+      if (await this.ctx.storage.get<boolean>(ABANDONED_KEY)) return { ok: false, code: "abandoned" };
       const now = nowIso();
       const state: JobLifecycle = {
         job_id: job.job_id,
@@ -138,6 +143,23 @@ export class JobState extends DurableObject<Env> {
 
   async get(): Promise<JobLifecycle | null> {
     return this.load();
+  }
+
+  /**
+   * Gives up this job id for a request that ended without a job, so its Idempotency-Key can be released.
+   * Serialised with create(), so "nothing to pay for" cannot turn false afterwards: true when no job exists
+   * (create() then refuses the id for good) or the job failed at queueing with everything refunded; false when a
+   * job exists (a concurrent request with the same key created it), and the key must keep pointing at it.
+   */
+  async abandon(): Promise<boolean> {
+    return this.serial(async () => {
+      const existing = await this.load();
+      if (!existing) {
+        await this.ctx.storage.put(ABANDONED_KEY, true);
+        return true;
+      }
+      return existing.status === "failed" && existing.error?.code === "queue_unavailable" && existing.refunded_credits === existing.credit_cost;
+    });
   }
 
   /** pending -> running (a worker picked the job up). */

@@ -64,6 +64,9 @@ function idempotencyKeyOf(header: string | undefined): string | null {
   return key;
 }
 
+/** A concurrent request with the same Idempotency-Key gave its job id up before this one could create the job. */
+class JobIdAbandoned extends Error {}
+
 /**
  * Validates, prices, reserves and queues one job under `jobId`. The JobState object is keyed by the job id and
  * creates at most once, so two requests carrying one Idempotency-Key (which share the id) reserve credits once;
@@ -74,6 +77,7 @@ async function acceptJob(c: Context<AppEnv>, body: unknown, jobId: string): Prom
   const prepared = await prepareJob(body, account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env) });
   const stub = jobState(c.env, jobId);
   const created = await stub.create(newJobFrom(jobId, account.id, prepared));
+  if (!created.ok && created.code === "abandoned") throw new JobIdAbandoned();
   if (!created.ok) {
     throw new ApiError(
       402,
@@ -124,29 +128,45 @@ jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, a
   }
 
   const db = openDb(c.env.DB);
-  const claim = await claimIdempotencyKey(db, { accountId: account.id, key, requestHash: await requestHash(body), newJobId: newJobId(), now: Date.now() });
-  if (claim.kind === "mismatch") {
-    throw new ApiError(
-      422,
-      "idempotency_key_reused",
-      "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
-    );
+  const hash = await requestHash(body);
+  // A second round only follows a concurrent request's release of the key (JobIdAbandoned); a third is not expected.
+  for (let round = 0; round < 3; round++) {
+    const claim = await claimIdempotencyKey(db, { accountId: account.id, key, requestHash: hash, newJobId: newJobId(), now: Date.now() });
+    if (claim.kind === "mismatch") {
+      throw new ApiError(
+        422,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+      );
+    }
+    if (claim.kind === "replay") {
+      const replay = JSON.parse(claim.body) as JobAck;
+      return accepted(c, replay.id, claim.body, claim.status, true);
+    }
+    let ack: JobAck;
+    try {
+      ack = await acceptJob(c, body, claim.jobId);
+    } catch (error) {
+      // No job came of it: the key is free again, so the same request can be sent once the cause is fixed. Unless
+      // a concurrent request with the key created the job meanwhile: then the key keeps pointing at that job.
+      await releaseClaim(c.env, db, { accountId: account.id, key, jobId: claim.jobId });
+      if (error instanceof JobIdAbandoned) continue;
+      throw error;
+    }
+    const stored = await recordIdempotentResponse(db, { accountId: account.id, key, jobId: claim.jobId, status: 202, body: JSON.stringify(ack) });
+    return accepted(c, claim.jobId, stored.body, stored.status);
   }
-  if (claim.kind === "replay") {
-    const replay = JSON.parse(claim.body) as JobAck;
-    return accepted(c, replay.id, claim.body, claim.status, true);
-  }
-  let ack: JobAck;
-  try {
-    ack = await acceptJob(c, body, claim.jobId);
-  } catch (error) {
-    // No job came of it: the key is free again, so the same request can be sent once the cause is fixed.
-    await releaseIdempotencyKey(db, { accountId: account.id, key, jobId: claim.jobId });
-    throw error;
-  }
-  const stored = await recordIdempotentResponse(db, { accountId: account.id, key, jobId: claim.jobId, status: 202, body: JSON.stringify(ack) });
-  return accepted(c, claim.jobId, stored.body, stored.status);
+  throw new Error("the idempotency key could not be claimed");
 });
+
+/**
+ * Releases the key's row only once its job id is abandoned (JobState.abandon, serialised with create), so no job
+ * can exist under a released key: deleting the row while another request is creating the job would let a later
+ * retry create and bill a second one.
+ */
+async function releaseClaim(env: AppEnv["Bindings"], db: ReturnType<typeof openDb>, k: { accountId: string; key: string; jobId: string }): Promise<void> {
+  if (await jobState(env, k.jobId).abandon()) await releaseIdempotencyKey(db, k);
+}
 
 jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
   const account = c.get("account");

@@ -75,7 +75,9 @@ export async function recordIdempotentResponse(
 
 /**
  * Forgets a key whose request ended without a job (invalid body, too few credits, queue down), so the client can
- * send it again once the cause is fixed. Only an unanswered row with this job id is removed.
+ * send it again once the cause is fixed. Only an unanswered row with this job id is removed, and only after the
+ * job id was abandoned (JobState.abandon, routes/jobs.ts releaseClaim): a concurrent request with the key may be
+ * creating the job under it.
  */
 export async function releaseIdempotencyKey(db: Db, k: { accountId: string; key: string; jobId: string }): Promise<void> {
   await db

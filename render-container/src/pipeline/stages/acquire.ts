@@ -2,6 +2,7 @@ import path from "node:path";
 import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
 import type { AudioAnalysis } from "../../analysis";
 import { resolveVodMedia, type ByteCounter, type ClipSource, type ResolvedVodMedia } from "../../source";
+import { measuredLength } from "../../source/measured-length";
 import { analyseWhileDownloading } from "../analyse-while-downloading";
 import type { TaskRun } from "../task-run";
 
@@ -25,7 +26,7 @@ export async function acquireSource(run: Pick<TaskRun, "job" | "ctx" | "progress
   const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl };
   progress.report("resolving", 0);
   const media = await resolveVodMedia(twitch, job.vod.vod_id);
-  const durationSeconds = media.audioPlaylist.total_duration || media.probe.duration_seconds || job.vod.duration_seconds;
+  const durationSeconds = measuredLength(media.audioPlaylist);
   progress.report("resolving", 1);
 
   const warnings: string[] = [];
