@@ -20,7 +20,6 @@ import type { AudioAnalysis, ChatSignals } from "../../../render-container/src/a
 import { silentLogger } from "../../../render-container/src/log";
 import { JobProgress } from "../../../render-container/src/pipeline/progress";
 import { chooseMoments } from "../../../render-container/src/pipeline/stages/choose-moments";
-import type { JobContext } from "../../../render-container/src/pipeline/types";
 import { selectMoments } from "../../../render-container/src/selection/select-moments";
 import { BOUNDARY_RULES } from "../../../render-container/src/selection/boundaries";
 import type { Moment } from "../../../render-container/src/selection/types";
@@ -80,7 +79,7 @@ const peaksIn = (m: Moment) => truth.moments.filter((t) => m.start <= t.peak && 
 function chooseWith(profile: RunProfile, override: Record<string, unknown>) {
   const profile_settings = resolveProfileSettings([profile], null, { [profile]: RunOverrideInput.parse(override) });
   const request = normalizedRequest({ run_profiles: [profile], executed_profiles: [profile], profile_settings, parameters: PARAMS });
-  return chooseMoments(request, audio, comments, truth.duration_seconds, { log: silentLogger } as JobContext, new JobProgress({ progress() {} }));
+  return chooseMoments({ job: { request }, ctx: { log: silentLogger }, progress: new JobProgress({ progress() {} }) }, { audio, comments, durationSeconds: truth.duration_seconds });
 }
 
 describe("profiles on a generated stream", () => {
