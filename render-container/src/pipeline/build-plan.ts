@@ -26,7 +26,7 @@ export interface Analysis {
   chosen: Chosen;
   /** What gets rendered: the reels (with their teaser snippets) and the shorts. */
   render: RenderPlan;
-  texts: WrittenTexts;
+  texts: Omit<WrittenTexts, "input">;
   /** The split shorts' facecam; null when no short is split. */
   facecam: FacecamChoice | null;
   /** The VOD's chat (what a moment's chat_profanity is read from). */
