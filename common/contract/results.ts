@@ -22,7 +22,7 @@ export const Deliverable = z
     index: z.number().int().optional().meta({ description: "Shorts and their files: 1-based position." }),
     tags: z.array(z.string()).optional().meta({ description: "Shorts only: generated tags." }),
   })
-  .meta({ description: "One downloadable file (spec 2.7)." });
+  .meta({ description: "One downloadable file." });
 export type Deliverable = z.infer<typeof Deliverable>;
 
 export const JobResults = z
@@ -41,5 +41,5 @@ export const JobResults = z
     /** Spec 2.9 with a url on every asset. */
     manifest: Manifest,
   })
-  .meta({ description: "Answer of GET /jobs/{id}/results and payload of job.completed (spec 2.8)." });
+  .meta({ description: "Answer of GET /jobs/{id}/results and payload of job.completed." });
 export type JobResults = z.infer<typeof JobResults>;
