@@ -3,7 +3,7 @@ import { cancelRefundCredits } from "../domain/refund-tiers";
 import type { LengthDecrease } from "../domain/vod-length";
 import type { LedgerPurpose } from "../storage/schema";
 
-/** Files are kept this long after the job last changed (spec 2.12). */
+/** Files are kept this long after the job last changed (docs/API.md, Retention). */
 export const ARTIFACT_RETENTION_DAYS = 30;
 
 /** The mutable part of a job: what its JobState Durable Object owns and mirrors into D1. */
@@ -46,8 +46,9 @@ export type Step =
 export const isTerminal = (status: JobStatus): boolean => status === "completed" || status === "failed";
 
 /**
- * Pure transition rules of spec part 3. Each returns the next state (and credits to refund) or why nothing
- * changes. Later calls after a terminal state are answered with `terminal` and change nothing.
+ * Pure transition rules of a job's status (docs/API.md, Job record). Each returns the next state (and credits
+ * to refund) or why nothing changes. Later calls after a terminal state are answered with `terminal` and change
+ * nothing.
  */
 export function startStep(s: JobLifecycle, now: string): Step {
   if (isTerminal(s.status)) return { ok: false, reason: "terminal" };
