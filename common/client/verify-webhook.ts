@@ -5,7 +5,7 @@ import { standardWebhooksContent, standardWebhooksKey, v1Signatures } from "../w
  * Checks a webhook delivery on the receiver's side, with Web Crypto only (Workers, Node 18+, browsers).
  *
  * - `signature` is X-Service-Signature: hex HMAC-SHA256 of the exact raw body, keyed with the account's webhook
- *   signing secret (spec part 6). Compare against the bytes as received, before any JSON parsing.
+ *   signing secret. Compare against the bytes as received, before any JSON parsing.
  * - `timestampedSignature` is X-Service-Signature-Timestamped, `t=<unix>,v1=<hex HMAC of "<unix>.<body>">`. The
  *   plain signature does not cover time, so a captured delivery could be replayed forever; the timestamped one
  *   can be checked for age. Giving it turns the replay check on (`toleranceSeconds`, default 300); giving

@@ -47,7 +47,7 @@ export const JobAck = z
     results_endpoint: z.string().meta({ description: "/jobs/<id>/results" }),
     message: z.string(),
   })
-  .meta({ description: "202 answer of POST /jobs (spec 2.5)." });
+  .meta({ description: "202 answer of POST /jobs." });
 export type JobAck = z.infer<typeof JobAck>;
 
 export const JobError = z.object({
@@ -144,7 +144,7 @@ export type JobList = z.infer<typeof JobList>;
 
 export const CancelResponse = z
   .object({ id: z.string(), status: z.literal("failed"), refund_credits: z.number().int() })
-  .meta({ description: "Answer of POST /jobs/{id}/cancel (spec 2.10)." });
+  .meta({ description: "Answer of POST /jobs/{id}/cancel." });
 export type CancelResponse = z.infer<typeof CancelResponse>;
 
 export const FeedbackInput = z
@@ -166,7 +166,7 @@ export const FeedbackInput = z
       ctx.issues.push({ code: "custom", input: notes, path: ["notes"], message: "is required when reason is other" });
     }
   })
-  .meta({ description: "Body of POST /jobs/{id}/feedback (spec 2.11)." });
+  .meta({ description: "Body of POST /jobs/{id}/feedback." });
 export type FeedbackInput = z.infer<typeof FeedbackInput>;
 
 // ---- estimate, pricing, VOD metadata ---------------------------------------------------------------------------

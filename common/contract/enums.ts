@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Values fixed by the service spec (parts 2-3). */
+/** Values fixed by the public API (docs/API.md): clients rely on them, so they change only with the API. */
 export const RUN_PROFILES = ["balanced", "audience", "streamer"] as const;
 export const RunProfile = z.enum(RUN_PROFILES);
 export type RunProfile = z.infer<typeof RunProfile>;

@@ -4,7 +4,7 @@ import { CaptionStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
 
 /**
- * The body of POST /jobs (spec 2.1-2.4) as a zod schema: one definition for request validation, the inferred
+ * The body of POST /jobs as a zod schema: one definition for request validation, the inferred
  * TypeScript types and the OpenAPI document (descriptions live in `.meta`). The schema holds every rule that
  * concerns one field; rules that tie fields together or need the account/VOD (plan caps, VOD length, overlap
  * of manual highlights) are checked by the Worker after this schema, and every problem is reported together.

@@ -86,7 +86,7 @@ export const RenderJob = z.object({
 });
 export type RenderJob = z.infer<typeof RenderJob>;
 
-/** Kinds of stored file. `reel`/`short` are the deliverable videos of spec 2.7. */
+/** Kinds of stored file. `reel`/`short` are the deliverable videos. */
 export const ArtifactKind = z.enum(["reel", "short", "thumbnail", "captions", "metadata", "manifest"]);
 export type ArtifactKind = z.infer<typeof ArtifactKind>;
 
@@ -134,7 +134,7 @@ export const ManifestHighlight = z.object({
 });
 
 /**
- * The manifest of spec 2.9. Asset entries carry `name` (the stored file); the Worker adds `url` when it
+ * The job's manifest.json. Asset entries carry `name` (the stored file); the Worker adds `url` when it
  * publishes the manifest (results, job.completed webhook); the ZIP holds the renderer's manifest.json as stored.
  */
 export const ManifestAsset = z.object({

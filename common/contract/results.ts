@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ArtifactKind, Manifest } from "./render";
 
 /**
- * Published results of a completed job (spec 2.7 and 2.8): the answer of GET /jobs/{id}/results and the payload
+ * Published results of a completed job: the answer of GET /jobs/{id}/results and the payload
  * of the job.completed webhook. The Worker builds them in worker/src/dispatch/results.ts; the OpenAPI document and
  * the typed client read these definitions.
  */
@@ -22,7 +22,7 @@ export const Deliverable = z
     index: z.number().int().optional().meta({ description: "Shorts and their files: 1-based position." }),
     tags: z.array(z.string()).optional().meta({ description: "Shorts only: generated tags." }),
   })
-  .meta({ description: "One downloadable file (spec 2.7)." });
+  .meta({ description: "One downloadable file." });
 export type Deliverable = z.infer<typeof Deliverable>;
 
 export const JobResults = z
@@ -38,8 +38,8 @@ export const JobResults = z
       description:
         "Credits returned at completion for billed outputs that were not delivered (25 per missing reel, 10 per missing short; the manifest's warnings say why). 0 when everything billed was delivered.",
     }),
-    /** Spec 2.9 with a url on every asset. */
+    /** The job's manifest.json with a url on every asset. */
     manifest: Manifest,
   })
-  .meta({ description: "Answer of GET /jobs/{id}/results and payload of job.completed (spec 2.8)." });
+  .meta({ description: "Answer of GET /jobs/{id}/results and payload of job.completed." });
 export type JobResults = z.infer<typeof JobResults>;

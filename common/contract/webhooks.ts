@@ -3,7 +3,7 @@ import { jobErrorCodesDescription } from "./job-errors";
 import { JobResults } from "./results";
 
 /**
- * Webhooks (spec part 6): every delivery is a POST of `{event, payload}` to the job's webhook_url. The Worker
+ * Webhooks (docs/API.md): every delivery is a POST of `{event, payload}` to the job's webhook_url. The Worker
  * builds the payloads in worker/src/webhooks/payloads.ts and keeps the delivery log in the job's outbox
  * (worker/src/webhooks/outbox.ts); these schemas describe them for the OpenAPI document and the typed client.
  */

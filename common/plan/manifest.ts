@@ -26,8 +26,9 @@ function asset(a: ArtifactRef): ManifestAsset {
 }
 
 /**
- * The manifest of spec 2.9; every group in artifacts.assets is an array (several profiles per job). Pure, so the
- * Worker (finalising a fanned-out job) and the renderer (a whole job in one process) build the same document.
+ * The job's manifest.json (schema `Manifest`, common/contract/render.ts); every group in artifacts.assets is an
+ * array (several profiles per job). Pure, so the Worker (finalising a fanned-out job) and the renderer (a whole
+ * job in one process) build the same document.
  */
 export function buildManifest(input: ManifestInput): Manifest {
   const videos = input.artifacts.filter((a) => a.kind === "reel" || a.kind === "short");

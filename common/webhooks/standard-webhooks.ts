@@ -5,7 +5,7 @@
  * Webhooks libraries derive it from a `whsec_...` secret. Secrets issued by this service are `whsec_` + 32
  * characters of lower-case base32 (a-z, 2-7), which are also valid base64: the key is those 32 characters
  * base64-decoded (24 bytes), and a receiver passes the account's secret unchanged to its Standard Webhooks
- * library. (X-Service-Signature is keyed with the UTF-8 bytes of the whole secret, as the spec says.) A secret
+ * library. (X-Service-Signature is keyed with the UTF-8 bytes of the whole secret: docs/API.md.) A secret
  * that is not `whsec_<base64>` (none is issued) falls back to its UTF-8 bytes, so a delivery is never unsigned.
  */
 export const STANDARD_SECRET_PREFIX = "whsec_";

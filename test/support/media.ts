@@ -23,6 +23,8 @@ export interface SpokenLine {
   /** Seconds from the clip's start. */
   at: number;
   text: string;
+  /** How espeak-ng speaks the line (speakWav's defaults when absent). */
+  speak?: SpeakOptions;
 }
 
 export interface SourceClipOptions {
@@ -94,7 +96,7 @@ export async function makeSourceClip(options: SourceClipOptions): Promise<TestCl
   await cached(file, async (tmp) => {
     const segDir = `${tmp}.segments`;
     fs.mkdirSync(segDir, { recursive: true });
-    const speechWavs = await Promise.all(o.speech.map((s) => speakWav(s.text)));
+    const speechWavs = await Promise.all(o.speech.map((s) => speakWav(s.text, s.speak)));
 
     const inputs = [
       "-f", "lavfi", "-i", `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}:duration=${o.durationSeconds}`,

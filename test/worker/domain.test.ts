@@ -195,7 +195,7 @@ describe("profile settings", () => {
 });
 
 describe("parameter clamps", () => {
-  it("applies defaults and the spec 2.4 clamps", () => {
+  it("applies defaults and the parameters' clamps", () => {
     expect(normaliseParameters(undefined)).toMatchObject({ min_highlight_duration: 20, max_highlight_duration: 60, shorts_crop_mode: "crop" });
     expect(
       normaliseParameters({

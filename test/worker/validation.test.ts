@@ -5,8 +5,9 @@ import { createAccount, expect422, FIXTURE_VODS, jsonInit, minimalJob, post, pos
 import { callWithEnv } from "./job-flow";
 
 /**
- * Every rule of spec 2.1-2.4 with a request that passes and one that fails. POST /jobs/estimate runs the same
- * validation as POST /jobs without reserving anything; a few cases also go through POST /jobs itself.
+ * Every request rule (docs/API.md, Validation rules) with a request that passes and one that fails.
+ * POST /jobs/estimate runs the same validation as POST /jobs without reserving anything; a few cases also go
+ * through POST /jobs itself.
  */
 
 let pro: TestAccount;

@@ -1,6 +1,7 @@
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { createTranscriber, planCaptions } from "../captions";
 import type { RendererConfig } from "../config";
+import type { MetadataInput } from "../metadata";
 import { ByteCounter } from "../source";
 import { buildJobPlan } from "./build-plan";
 import { jobLanguages } from "./languages";
@@ -22,6 +23,8 @@ export interface AnalysisStats {
   stageSeconds: Record<string, number>;
   /** What was fetched to find the facecam (null: nothing, no split short or FACECAM_REGION set). */
   facecamSample: FacecamDecided["sample"];
+  /** What the titles and stories were written from, to check them against it (undefined until the analysis ends). */
+  metadataInput?: MetadataInput;
 }
 
 /**
@@ -84,6 +87,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     stats.bytesDownloaded = { audio: bytes.audio.total, video: bytes.video.total, facecam: bytes.facecam.total };
     stats.stageSeconds = timings;
     stats.facecamSample = facecam?.sample ?? null;
+    stats.metadataInput = written.texts.input;
   }
   ctx.log.info("job planned", { timings, audio_bytes: bytes.audio.total, facecam_bytes: bytes.facecam.total, tasks: plan.tasks.length, facecam: plan.facecam });
   return plan;

@@ -26,7 +26,7 @@ export interface Analysis {
   chosen: Chosen;
   /** What gets rendered: the reels (with their teaser snippets) and the shorts. */
   render: RenderPlan;
-  texts: WrittenTexts;
+  texts: Omit<WrittenTexts, "input">;
   /** The split shorts' facecam; null when no short is split. */
   facecam: FacecamChoice | null;
   /** The VOD's chat (what a moment's chat_profanity is read from). */
@@ -149,7 +149,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     tasks.push(task);
   }
 
-  // metadata.json says where split shorts took the facecam from (an additive key; the manifest keeps spec 2.9).
+  // metadata.json says where split shorts took the facecam from (an additive key; the manifest keeps its shape).
   const render = a.facecam ? { render: { facecam: { ...a.facecam.region, found: a.facecam.found, confidence: a.facecam.confidence } } } : {};
   const plan = {
     version: JOB_PLAN_VERSION,

@@ -15,7 +15,7 @@ function detectedCode(value: string | null | undefined): string | null {
 }
 
 /**
- * The languages of a job (spec 2.1): `stream_language` overrides detection (what Twitch reports for the VOD,
+ * The languages of a job: `stream_language` overrides detection (what Twitch reports for the VOD,
  * first known value of `detected`); `metadata_language` defaults to the stream language, and to English
  * when that is unknown too.
  */

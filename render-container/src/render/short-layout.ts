@@ -2,7 +2,7 @@ import type { CropMode, FrameColor } from "../../../common/contract/enums";
 import { centredCrop, clampRect, cropFilter, evenPixels, fullFrame } from "./geometry";
 import type { Rect, Size } from "./types";
 
-/** Outline colours of the facecam panel (spec 2.4 `shorts_facecam_frame_color`). Violet is CSS blueviolet. */
+/** Outline colours of the facecam panel (`parameters.shorts_facecam_frame_color`). Violet is CSS blueviolet. */
 export const FRAME_COLORS: Record<FrameColor, string> = {
   white: "#FFFFFF",
   black: "#000000",

@@ -5,7 +5,7 @@ import { describeMoment } from "./moment-signals";
 import type { Moment, SecondScores } from "./types";
 
 /**
- * A manual highlight as a moment (spec 2.2): the range exactly as given (even beyond the per-clip maximum),
+ * A manual highlight as a moment: the range exactly as given (even beyond the per-clip maximum),
  * with the signals inside it reported so the client sees what the stream did there.
  */
 export function manualMoment(

@@ -17,7 +17,7 @@ export interface PickShortsOptions {
 const SHORT_LEAD_SHARE = 0.5;
 
 /**
- * Picks the shorts: every manual highlight (spec 2.2 rule 4, in request order, kept as given, cut to the VOD's
+ * Picks the shorts: every manual highlight (in request order, kept as given, cut to the VOD's
  * real length), then the best automatic moments across the executed profiles, ranked by score, without two
  * shorts sharing footage.
  * A reel moment longer than a short becomes a tighter window around its peak.

@@ -117,7 +117,7 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
     // Similarity is about not choosing the same highlight twice automatically, so it compares the events (from
     // onset to the end of the reaction), not the clips: two events close together have clips that touch, and
     // are still two highlights. Next to a manual range an automatic moment only has to make room (fitBetween
-    // above), as spec 2.2 rule 5 asks.
+    // above): a manual range is kept as given and automatic moments are trimmed around it.
     const event = { start: win.onset, end: win.eventEnd, signals: moment.signals };
     if (chosen.some((c) => overlapSeconds(c, moment) > 0) || isNearDuplicate(event, chosenEvents, tuning.similarity_threshold)) continue;
     chosen.push(moment);

@@ -16,7 +16,7 @@ const timestamped = (secret = SECRET, ts = t, raw: string | Buffer = body) =>
   `t=${ts},v1=${sign(secret, Buffer.concat([Buffer.from(`${ts}.`), Buffer.from(raw)]))}`;
 
 describe("verifyWebhook", () => {
-  it("accepts the spec signature over the raw body, as a string, bytes or an ArrayBuffer", async () => {
+  it("accepts the X-Service-Signature over the raw body, as a string, bytes or an ArrayBuffer", async () => {
     const signature = sign(SECRET, body);
     const bytes = new TextEncoder().encode(body);
     expect(await verifyWebhook({ rawBody: body, signature, secret: SECRET })).toEqual({ ok: true, timestamp: null });

@@ -12,6 +12,8 @@ import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { runAnalysisTask, type AnalysisStats } from "../../../render-container/src/pipeline/analyse-task";
 import { FACECAM_SAMPLE } from "../../../render-container/src/pipeline/stages/decide-facecam";
+import type { MetadataOutput } from "../../../render-container/src/metadata/types";
+import { allTexts, allowedWords, strayWords } from "../metadata/vocabulary";
 
 /**
  * The analysis task on synthetic VODs served by the local Twitch server: real downloads, real audio analysis,
@@ -215,6 +217,32 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     expect(new Set(listed).size).toBe(listed.length);
     expect(new Set(listed)).toEqual(new Set(stretch.values()));
     expect(meta.shorts[0]!.description).toContain("Synthia");
+  });
+
+  it("titles every moment and short uniquely, from template words, chat, the names and the speech it trusted only", () => {
+    const input = ran.stats.metadataInput!;
+    expect(input.moments.map((m) => m.id).sort()).toEqual(ran.plan.moments.map((m) => m.id).sort());
+    // The job's speech went through the trust rules: some was kept (so the check below has speech to hold titles to).
+    expect(input.moments.some((m) => (m.spoken_phrases ?? []).length > 0), JSON.stringify(input.moments.map((m) => m.transcript))).toBe(true);
+    const meta = ran.plan.metadata as MetadataOutput;
+    // A stretch of VOD two profiles both picked is one moment listed under each profile: it keeps one title and
+    // story (its title card reads the same in both reels). Different stretches never share either.
+    const rangeOf = (m: { start: number; end: number }) => `${m.start.toFixed(1)}-${m.end.toFixed(1)}`;
+    const byRange = new Map<string, { title: string; story: string }[]>();
+    for (const m of ran.plan.moments) byRange.set(rangeOf(m), [...(byRange.get(rangeOf(m)) ?? []), m]);
+    const listed = ran.plan.moments.map((m) => `${m.id} ${rangeOf(m)}: ${m.title} | ${m.story}`).join("\n");
+    for (const same of byRange.values()) for (const m of same) expect(m, listed).toMatchObject({ title: same[0]!.title, story: same[0]!.story });
+    const ranges = [...byRange.values()].map((same) => same[0]!);
+    for (const [what, texts] of [
+      ["moment titles", ranges.map((m) => m.title)],
+      ["stories", ranges.map((m) => m.story)],
+      ["short titles", ran.plan.shorts.map((s) => s.title)],
+      ["reel titles", ran.plan.reels.map((r) => r.title)],
+    ] as const) expect(new Set(texts).size, `${what}:\n${listed}`).toBe(texts.length);
+    expect(ranges.length, listed).toBeGreaterThanOrEqual(3);
+    // A word from none of these was misheard or made up: the recogniser's doubtful words never reach a title.
+    const allowed = allowedWords(input, "en");
+    for (const text of allTexts(meta)) expect(strayWords(text, allowed, "Synthia"), text).toEqual([]);
   });
 
   it("finds the bottom-right facecam on a few 160p segments, and fetches no source video at all", async () => {

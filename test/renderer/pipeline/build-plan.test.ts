@@ -108,7 +108,7 @@ describe("buildJobPlan", () => {
     upload: { mode: "worker", url: "about:blank", token: "" },
     twitch: { gql_url: "about:blank", usher_url: "about:blank" },
   });
-  const textsFor = (momentsByProfile: Analysis["chosen"]["momentsByProfile"], shorts: Moment[], shortCount: number): WrittenTexts => {
+  const textsFor = (momentsByProfile: Analysis["chosen"]["momentsByProfile"], shorts: Moment[], shortCount: number): Analysis["texts"] => {
     const ids = momentIds({ momentsByProfile, shorts });
     return {
       ids,

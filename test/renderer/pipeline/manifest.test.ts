@@ -24,7 +24,7 @@ const artifacts: ArtifactRef[] = [
 
 const highlight = (m: ReturnType<typeof moment>) => ({ profile: m.profile, start: m.start, end: m.end, label: m.label, signals: m.signals });
 
-describe("buildManifest (spec 2.9)", () => {
+describe("buildManifest", () => {
   const m1 = moment(100.12345, 130.5, 0.9);
   const m2 = moment(40, 80, 0.6);
   const m3 = moment(200, 230, 0.8, { profile: "audience" });

@@ -238,11 +238,14 @@ describe("a short task", () => {
     }
     const heard = new Set(cues.flatMap((c) => c.text.toLowerCase().split(/\s+/)));
     const spoken = truth.sentences.filter((s) => s.end > start && s.start < end).flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/));
-    // Only words the recogniser was sure of are shown (a wrong word burned in is worse than none): few, mostly right.
+    // Only words the recogniser was sure of are shown (a wrong word burned in is worse than none): few, nearly all
+    // right. Measured here: 5 words shown, all 5 said, at their time; the caption evaluation's burned-word
+    // precision is 0.93 tuning, 0.88 held out. The bar, 0.8, leaves room for one wrong word in five, so a change
+    // that lets misheard words through fails it.
     const hits = [...new Set(spoken)].filter((w) => w.length > 3 && heard.has(w));
     expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(1);
     const shown = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
-    expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.5);
+    expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.8);
     // And at their time: each .srt word placed by its characters' position in its cue (VOD time), scored by the
     // evaluation's independent scorer against the known sentences (a word counts within 1 s of when it was said).
     const timed = cues.flatMap((c) => {
@@ -254,7 +257,7 @@ describe("a short task", () => {
       }));
     });
     const score = scoreCaptionWords(timed, truth.sentences, { ranges: [{ start, end }] });
-    expect(score.precision, `wrong or mistimed: ${score.wrong.map((w) => `${w.word}@${w.start.toFixed(1)}`).join(" ")}`).toBeGreaterThanOrEqual(0.5);
+    expect(score.precision, `wrong or mistimed: ${score.wrong.map((w) => `${w.word}@${w.start.toFixed(1)}`).join(" ")}`).toBeGreaterThanOrEqual(0.8);
   });
 });
 describe("a clip_group task (the same moment in two reels and a short around its peak)", () => {

@@ -82,7 +82,7 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(found!.signals?.reasons.length).toBeGreaterThan(0);
   });
 
-  it("writes a manifest of the spec's shape that matches the files", async () => {
+  it("writes a manifest of the documented shape that matches the files", async () => {
     const manifest = Manifest.parse(JSON.parse(await readFile(path.join(ran.out, "manifest.json"), "utf8")));
     expect(manifest.summary.total_shorts).toBe(1);
     expect(manifest.shorts_count).toBe(1);
@@ -99,7 +99,7 @@ describe("runRenderJob on a synthetic VOD", () => {
     expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);
   });
 
-  it("gives each video what its deliverable needs (spec 2.7): generated title, measured length, size, run_name or index and tags", async () => {
+  it("gives each video what its deliverable needs: generated title, measured length, size, run_name or index and tags", async () => {
     const reel = ran.result.artifacts.find((a) => a.kind === "reel")!;
     expect(reel).toMatchObject({ name: "reel-balanced.mp4", run_name: "balanced", content_type: "video/mp4" });
     expect(reel.title?.length).toBeGreaterThan(5);

@@ -275,7 +275,7 @@ describe("refineBoundaries", () => {
 });
 
 describe("refineMoments", () => {
-  // An automatic moment trimmed to end where a manual range begins (spec 2.2 rule 5), and a later one.
+  // An automatic moment trimmed to end where a manual range begins (a manual range is kept as given), and a later one.
   const auto = moment(100, 140, 125);
   const manual = moment(140, 200, 170, { source: "manual" });
   const later = moment(300, 340, 320);

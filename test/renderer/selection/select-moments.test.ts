@@ -226,7 +226,7 @@ describe("selectMoments: target length", () => {
   });
 });
 
-describe("selectMoments: manual highlights (spec 2.2)", () => {
+describe("selectMoments: manual highlights", () => {
   const a = audio(N, { loud: Array.from({ length: 6 }, (_, i) => ({ at: 100 + i * 130 })) });
   const manual = (start: number, end: number, label: string | null = "boss kill"): NormalizedManualHighlight => ({
     start_seconds: start,

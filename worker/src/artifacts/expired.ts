@@ -1,6 +1,6 @@
 import { ApiError } from "../lib/api-error";
 
-/** 410 once the retention sweep deleted the job's files (spec 2.12); the job record stays readable. */
+/** 410 once the retention sweep deleted the job's files; the job record stays readable. */
 export function artifactsExpired(job: { id: string; artifactsDeletedAt: string | null }): ApiError {
   return new ApiError(
     410,

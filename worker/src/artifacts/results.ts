@@ -8,7 +8,7 @@ export interface StoredResult {
   artifacts: ArtifactRef[];
 }
 
-/** Spec 2.7/2.8 shapes come from the contract, the same schemas the OpenAPI document is generated from. */
+/** The results' shapes come from the contract, the same schemas the OpenAPI document is generated from. */
 export type { Deliverable } from "../../../common/contract/results";
 export type PublishedResults = JobResults;
 

@@ -23,7 +23,7 @@ export async function deleteJobFiles(bucket: R2Bucket, jobId: string): Promise<n
 }
 
 /**
- * Spec 2.12: about 30 days after a job last changed its files are deleted; the record stays and gets
+ * Retention (docs/API.md): about 30 days after a job last changed its files are deleted; the record stays and gets
  * artifacts_deleted_at. Completed jobs: at artifacts_expires_at. Failed jobs (a failure can leave partial
  * uploads): 30 days after their last change. Pending and running jobs are never touched.
  */

@@ -24,7 +24,7 @@ function readRanges(body: RawObject, selected: RunProfile[]): RawRange[] {
   return ranges;
 }
 
-/** Spec 2.2 rules that need the rest of the request: profiles must be selected; overlaps only across profiles. */
+/** Manual-highlight rules needing the rest of the request: profiles must be selected; overlaps only across profiles. */
 export function manualHighlightIssues(body: RawObject): ErrorDetailItem[] {
   const selected = selectedProfiles(body);
   if (!selected) return [];

@@ -17,12 +17,12 @@ export const PARAMETER_DEFAULTS: NormalizedParameters = {
   mask_profanity: true,
 };
 
-/** Highest value of either highlight duration (spec 2.4). */
+/** Highest value of either highlight duration. */
 export const HIGHLIGHT_DURATION_CEILING = 180;
 
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
-/** Defaults and the silent clamps of spec 2.4 (the schema has already rejected wrong types). */
+/** Defaults and the silent clamps of `parameters` (docs/API.md; the schema has already rejected wrong types). */
 export function normaliseParameters(input: ParametersInput | null | undefined): NormalizedParameters {
   const p = input ?? {};
   const d = PARAMETER_DEFAULTS;

@@ -1,7 +1,10 @@
 import type { ErrorDetailItem } from "../../../common/contract";
 import { asBoolean, asNumber, asObject, isRunProfile, selectedProfiles, type RawObject } from "./raw-input";
 
-/** Rules of spec 2.1/2.3 that tie several fields together. Runs on the raw body; returns every problem found. */
+/**
+ * Request rules that tie several fields together (docs/API.md, Validation rules). Runs on the raw body; returns
+ * every problem found.
+ */
 export function crossFieldIssues(body: RawObject): ErrorDetailItem[] {
   const issues: ErrorDetailItem[] = [];
   const compilation = body.compilation_enabled === undefined || body.compilation_enabled === null ? true : asBoolean(body.compilation_enabled);

@@ -4,7 +4,7 @@ import type { AppEnv } from "../hono-env";
 import { findAccountByApiKey } from "../storage/accounts";
 import { openDb } from "../storage/db";
 
-/** X-API-Key -> account (spec part 5). Keys are looked up by SHA-256; revoked keys no longer match. */
+/** X-API-Key -> account. Keys are looked up by SHA-256; revoked keys no longer match. */
 export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header("X-API-Key")?.trim();
   if (!key) throw new ApiError(401, "missing_api_key", "Send your API key in the X-API-Key header.");

@@ -15,7 +15,7 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
 }
 
 /**
- * The document's top-level description: every choice the service spec leaves open, with the numbers read from
+ * The document's top-level description: the API's rules and the choices behind them, with the numbers read from
  * the code that enforces them (prices, caps, tiers, limits), so the reference cannot drift from the behaviour.
  */
 export function apiDescription(): string {

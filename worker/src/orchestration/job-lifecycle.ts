@@ -4,7 +4,7 @@ import type { LengthDecrease } from "../domain/vod-length";
 import type { LedgerPurpose } from "../storage/schema";
 import type { JobLifecycle } from "../domain/job-transition";
 
-/** Files are kept this long after the job last changed (spec 2.12). */
+/** Files are kept this long after the job last changed (docs/API.md, Retention). */
 export const ARTIFACT_RETENTION_DAYS = 30;
 
 export type { JobLifecycle } from "../domain/job-transition";
@@ -25,8 +25,9 @@ export type Step =
 export const isTerminal = (status: JobStatus): boolean => status === "completed" || status === "failed";
 
 /**
- * Pure transition rules of spec part 3. Each returns the next state (and credits to refund) or why nothing
- * changes. Later calls after a terminal state are answered with `terminal` and change nothing.
+ * Pure transition rules of a job's status (docs/API.md, Job record). Each returns the next state (and credits
+ * to refund) or why nothing changes. Later calls after a terminal state are answered with `terminal` and change
+ * nothing.
  */
 export function startStep(s: JobLifecycle, now: string): Step {
   if (isTerminal(s.status)) return { ok: false, reason: "terminal" };

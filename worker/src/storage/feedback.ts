@@ -2,7 +2,7 @@ import type { FeedbackInput } from "../../../common/contract";
 import { nowIso, type Db } from "./db";
 import { jobFeedback } from "./schema";
 
-/** One vote per job; voting again overwrites reason and notes (spec 4: "Submitting again overwrites"). */
+/** One vote per job; voting again overwrites reason and notes (the API promises that submitting again overwrites). */
 export async function upsertFeedback(db: Db, jobId: string, accountId: string, input: FeedbackInput): Promise<void> {
   const now = nowIso();
   const values = {

@@ -10,7 +10,7 @@ async function standardSignature(secret: string, id: string, ts: number, rawBody
 
 /**
  * Headers of one delivery attempt.
- * - X-Service-Signature: the spec's signature, hex HMAC-SHA256 of the exact raw body with the account's secret.
+ * - X-Service-Signature: the primary signature, hex HMAC-SHA256 of the exact raw body with the account's secret.
  * - X-Service-Event-Id: the same for every attempt of one event, so receivers can de-duplicate retries.
  * - X-Service-Timestamp + X-Service-Signature-Timestamped (`t=<unix>,v1=<hex HMAC of "<unix>.<body>">`): lets a
  *   receiver reject replays of old deliveries; the plain spec signature cannot, since it does not cover time.

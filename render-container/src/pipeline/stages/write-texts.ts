@@ -65,6 +65,8 @@ export interface WrittenTexts {
   warnings: string[];
   /** The id each moment has in the document (momentIds). */
   ids: Map<Moment, string>;
+  /** What the writer wrote from (chat, names, the trusted speech): every word of a text must come from it or a template. */
+  input: MetadataInput;
 }
 
 /**
@@ -137,5 +139,6 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
     document: { ...out, moments: momentsOnce(input, out.moments), source: { vod_id: job.vod.vod_id, vod_url: request.vod_url, vod_title: job.vod.title, writer: writer.name } },
     warnings: out.warnings,
     ids,
+    input,
   };
 }
