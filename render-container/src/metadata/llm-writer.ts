@@ -3,7 +3,7 @@ import { primaryLanguage } from "../captions/transcriber";
 import { Distinct, Evidence, STORY_LIMIT, checkTags, checkText, momentsOf, type TextField } from "./answer-checks";
 import { judgeLanguage } from "./language-check";
 import { languageName } from "./language-names";
-import { momentKind } from "./reliable-text";
+import { momentKind, quotablePhrases } from "./reliable-text";
 import { writeLocalMetadata } from "./local-writer";
 import { limitMultiline, limitText } from "./text-limits";
 import {
@@ -57,7 +57,7 @@ function compactInput(input: MetadataInput) {
       kind: momentKind(m),
       label: m.label,
       transcript: m.transcript ? limitText(m.transcript, 600) : null,
-      spoken_phrases: (m.spoken_phrases ?? []).slice(0, 12).map((p) => limitText(p, 120)),
+      spoken_phrases: quotablePhrases(m, input.language).slice(0, 12).map((p) => limitText(p, 120)),
       top_chat_messages: m.top_chat_messages.slice(0, 8).map((t) => limitText(t, 80)),
       top_emotes: m.top_emotes.slice(0, 5),
       why: {

@@ -119,20 +119,38 @@ export function chatQuotes(m: MetadataMoment, language: string, mask: boolean): 
     .map(({ text, key }) => ({ text, key }));
 }
 
+/** Content words of a language: what a quote must hold and what chat must echo (not stop words, not numbers). */
+function contentWordTest(language: string): (w: string) => boolean {
+  const isStop = stopWordsFor(language);
+  return (w) => {
+    const t = tokenize(w)[0];
+    return t !== undefined && t.length >= 3 && !/^\d+$/.test(t) && !isStop(t) && !isStop(t.replace(/'/g, "")) && !w.includes("*");
+  };
+}
+
+/**
+ * The spoken phrases a writer may quote: all of them from a remote recogniser; from the offline one only those
+ * chat echoes (a content word of the phrase typed in the moment's chat), since its confident words still include
+ * misheard ones (MetadataMoment.speech_offline).
+ */
+export function quotablePhrases(m: MetadataMoment, language: string): string[] {
+  const phrases = m.spoken_phrases ?? [];
+  if (!m.speech_offline) return phrases;
+  const content = contentWordTest(language);
+  const chat = new Set(m.top_chat_messages.flatMap((t) => tokenize(t)));
+  return phrases.filter((p) => p.split(/\s+/).some((w) => content(w) && tokenize(w).some((t) => chat.has(t))));
+}
+
 /**
  * Spoken phrases worth quoting, best first: a run of at least two words said one after another (spoken_phrases)
  * with a content word in it, cut to at most six words around its content words; phrases that chat echoes rank
  * first, then phrases with more content words, then phrases without masked words.
  */
 export function spokenQuotes(m: MetadataMoment, language: string, mask: boolean): Quote[] {
-  const isStop = stopWordsFor(language);
-  const content = (w: string) => {
-    const t = tokenize(w)[0];
-    return t !== undefined && t.length >= 3 && !/^\d+$/.test(t) && !isStop(t) && !isStop(t.replace(/'/g, "")) && !w.includes("*");
-  };
+  const content = contentWordTest(language);
   const chat = new Set(m.top_chat_messages.flatMap((t) => tokenize(t)));
   const out: (Quote & { score: number; order: number })[] = [];
-  (m.spoken_phrases ?? []).forEach((phrase, order) => {
+  quotablePhrases(m, language).forEach((phrase, order) => {
     const words = phrase.split(/\s+/).filter(Boolean);
     if (words.length < 2) return;
     // The window of up to QUOTE_WORDS words with the most content words (earliest on a tie).
@@ -149,6 +167,8 @@ export function spokenQuotes(m: MetadataMoment, language: string, mask: boolean)
     const guarded = guardProfanity(slice.join(" "), m.transcript, mask);
     if (!guarded || [...guarded].length > QUOTE_CHARS) return;
     const echoed = tokenize(guarded).some((w) => chat.has(w) && content(w));
+    // The offline recogniser's phrase passed quotablePhrases on a word this window may have cut off.
+    if (m.speech_offline && !echoed) return;
     const masked = guarded.includes("*") ? 1 : 0;
     out.push({ text: guarded, key: keyOf(guarded), score: (echoed ? 4 : 0) + Math.min(best.n, 3) - masked, order });
   });
@@ -161,7 +181,8 @@ export function spokenQuotes(m: MetadataMoment, language: string, mask: boolean)
 
 /**
  * Spoken content words that are not a lone guess, most frequent first: said at least twice, or inside a spoken
- * phrase of two words or more, or typed by chat as well. Never profanity, never a masked word.
+ * phrase of two words or more, or typed by chat as well (from the offline recogniser: typed by chat, always).
+ * Never profanity, never a masked word.
  */
 export function reliableSpokenWords(m: MetadataMoment, language: string, limit: number): string[] {
   if (!m.transcript) return [];
@@ -171,7 +192,7 @@ export function reliableSpokenWords(m: MetadataMoment, language: string, limit: 
   const chat = new Set(m.top_chat_messages.flatMap((t) => tokenize(t)));
   const masked = new Set(m.transcript.split(/\s+/).filter((w) => w.includes("*")).flatMap((w) => tokenize(w)));
   return extractKeywords([m.transcript], language, 50)
-    .filter((w) => !isProfane(w) && !masked.has(w) && ((counts.get(w) ?? 0) >= 2 || inPhrase.has(w) || chat.has(w)))
+    .filter((w) => !isProfane(w) && !masked.has(w) && (m.speech_offline ? chat.has(w) : (counts.get(w) ?? 0) >= 2 || inPhrase.has(w) || chat.has(w)))
     .slice(0, limit);
 }
 

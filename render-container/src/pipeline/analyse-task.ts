@@ -65,7 +65,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
         transcribeRanges({ ...run, ctx: branch }, { ranges: storyRanges(selection.plan, transcriber.local), audio: source.audioParts, transcriber, language, captionPlan }),
       );
       const transcripts = transcriptsFrom(words, captionPlan);
-      const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata }, branch, run.progress, config.env));
+      const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata, localRecogniser: transcriber.local }, branch, run.progress, config.env));
       return { transcripts, texts };
     },
     (signal) => timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam)),

@@ -79,6 +79,18 @@ describe("local titles from reliable text", () => {
     expect(spokenQuotes(echoed, "en", true)[0]!.text).toBe("the boss is broken");
   });
 
+  it("quote the offline recogniser's speech, and tag its words, only where chat typed them too", () => {
+    // What the quick start's VOD gave: "let me check the map real quick" heard, confidently and by both searches,
+    // as "come out real quick before"; chat typed something else.
+    const misheard = moment("x", 0, { ...speech("come out real quick before", "no way"), top_chat_messages: ["no way", "PogChamp PogChamp"], signals: HYPE, speech_offline: true });
+    expect(spokenQuotes(misheard, "en", true).map((q) => q.text)).toEqual(["no way"]);
+    const out = writeLocalMetadata(job([misheard]));
+    for (const text of allTexts(out)) expect(text, text).not.toMatch(/come out|real quick/);
+    expect(out.shorts[0]!.tags).not.toContain("quick");
+    // The same speech from a remote Whisper is quoted as it is.
+    expect(spokenQuotes({ ...misheard, speech_offline: false }, "en", true).map((q) => q.text)).toContain("come out real quick");
+  });
+
   it("never use profanity nobody said, mask what was said, and never a slur", () => {
     const m2 = MIXED.moments[1]!;
     expect(chatQuotes(m2, "en", true).map((q) => q.text)).toEqual(["no way", "W"]);

@@ -56,6 +56,8 @@ export interface TextsInput {
   comments: readonly ChatComment[];
   /** metadata_language, else the stream language (jobLanguages). */
   language: string;
+  /** The job's recogniser is the offline one (Transcriber.local): its speech is quoted only where chat echoes it. */
+  localRecogniser: boolean;
 }
 
 export interface WrittenTexts {
@@ -110,6 +112,8 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
         end: m.end,
         profile: m.profile,
         ...momentSpeech(trusted),
+        // Offline words also show as cross-checked ones when a remote recogniser fell back to the offline one.
+        speech_offline: what.localRecogniser || trusted.words.some((w) => w.crossChecked !== undefined),
         top_chat_messages: chat.messages,
         top_emotes: chat.emotes,
         signals: m.signals,
