@@ -152,6 +152,16 @@ describe("LlmMetadataWriter", () => {
       expect(user.rules.join(" ")).toMatch(/No swear words/);
     });
 
+    it("gives the model only the offline recogniser's phrases that chat echoes", async () => {
+      answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
+      const input = sampleInput({ language: "de" });
+      Object.assign(input.moments[0]!, { spoken_phrases: ["the dragon is down", "we actually killed it"], speech_offline: true });
+      await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
+      const user = JSON.parse(requests[0]!.body.messages[1]!.content) as { input: { moments: Record<string, unknown>[] } };
+      // Chat typed "dragon down": the first phrase is corroborated, the second is the recogniser's word alone.
+      expect(user.input.moments[0]!.spoken_phrases).toEqual(["the dragon is down"]);
+    });
+
     it("replaces a field that is too long, in another language, repeated or profane, and says which", async () => {
       answers.push(
         german((a) => {

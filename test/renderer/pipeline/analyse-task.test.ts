@@ -224,6 +224,8 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     expect(input.moments.map((m) => m.id).sort()).toEqual(ran.plan.moments.map((m) => m.id).sort());
     // The job's speech went through the trust rules: some was kept (so the check below has speech to hold titles to).
     expect(input.moments.some((m) => (m.spoken_phrases ?? []).length > 0), JSON.stringify(input.moments.map((m) => m.transcript))).toBe(true);
+    // The recogniser here is the offline one: the writers quote its speech only where chat echoes it.
+    expect(input.moments.every((m) => m.speech_offline === true)).toBe(true);
     const meta = ran.plan.metadata as MetadataOutput;
     // A stretch of VOD two profiles both picked is one moment listed under each profile: it keeps one title and
     // story (its title card reads the same in both reels). Different stretches never share either.
