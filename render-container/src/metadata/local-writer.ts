@@ -1,11 +1,6 @@
 import { primaryLanguage } from "../captions/transcriber";
-import { STORY_LIMIT } from "./answer-checks";
-import { vodClock } from "./distinct-titles";
 import { parsePronouns, pronounGender } from "./pronouns";
 import {
-  CHAT_EXPLODED,
-  CHAT_PICKED_UP,
-  LOUD_DB,
   chatQuotes,
   cleanEmotes,
   momentKind,
@@ -13,6 +8,7 @@ import {
   spokenQuotes,
   type Quote,
 } from "./reliable-text";
+import { StoryWriter } from "./stories";
 import { hashtags, normalizeTags } from "./tags";
 import { LANGUAGE_PACKS, type LanguagePack, type Who } from "./templates";
 import { limitMultiline, limitText } from "./text-limits";
@@ -28,10 +24,6 @@ import {
   type ReelMetadata,
   type ShortMetadata,
 } from "./types";
-
-function ratioText(r: number): string {
-  return r >= 10 ? String(Math.round(r)) : String(Math.round(r * 10) / 10);
-}
 
 /** What one moment offers a title and a story: only reliable text (reliable-text.ts). */
 interface MomentFacts {
@@ -74,48 +66,16 @@ function titleSubjects(f: MomentFacts, pack: LanguagePack): TitleSubject[] {
   return f.kind === "streamer" ? [...said, ...topic, ...chat] : [...said, ...chat, ...topic];
 }
 
-function storyOf(f: MomentFacts, pack: LanguagePack, who: Who, game: string | null): string {
-  const m = f.moment;
-  const s = m.signals;
-  const ratio = s?.chat_rate_ratio ?? null;
-  const loud = s?.loudness_db_above_baseline ?? 0;
-  const emote = cleanEmotes(m)[0] ?? null;
-  const manual = s?.source === "manual" || (s === null && m.label !== null);
-  const chatOpening = !manual && ratio !== null && ratio >= CHAT_PICKED_UP;
-
-  const opening = manual
-    ? pack.handPicked(m.label)
-    : ratio !== null && ratio >= CHAT_EXPLODED
-      ? pack.chatExploded(ratioText(ratio), emote)
-      : chatOpening
-        ? pack.chatPickedUp(ratioText(ratio!), emote)
-        : loud >= LOUD_DB
-          ? pack.gotLoud(String(Math.round(loud)))
-          : pack.standout();
-  const said = f.said[0];
-  const chat = f.chat.find((q) => q.text !== emote);
-  const ending = said
-    ? pack.said(who, pack.quote(said.text))
-    : f.keywords.length
-      ? pack.talkedAbout(who, f.keywords.slice(0, 2))
-      : loud >= LOUD_DB
-        ? pack.yelled(who)
-        : chat && !chatOpening
-          ? pack.chatSaid(pack.quote(chat.text))
-          : pack.during(who, game);
-  return limitText(pack.story(opening, ending), STORY_LIMIT);
-}
-
 /**
  * Titles and stories of every moment, in order: titles through one TitlePicker (varied templates, subjects not
- * repeated); a range two profiles share keeps one title and story; a story that would repeat another moment's
- * word for word gets the moment's time in the VOD.
+ * repeated), stories through one StoryWriter (wordings in turn, none twice); a range two profiles share keeps
+ * one title and story.
  */
 function describeMoments(input: MetadataInput, pack: LanguagePack, titles: TitleTemplates, who: Who, game: string | null, mask: boolean): Map<string, MomentText> {
   const picker = new TitlePicker(titles, jobSeed([who.name, game, input.vod_title, ...input.moments.map((m) => m.start.toFixed(1))]));
   const byId = new Map<string, MomentText>();
   const byRange = new Map<string, MomentText>();
-  const stories = new Set<string>();
+  const stories = new StoryWriter(pack, jobSeed([who.name, game, ...input.moments.map((m) => m.end.toFixed(1))]));
   for (const m of input.moments) {
     const range = `${m.start.toFixed(1)}-${m.end.toFixed(1)}`;
     const facts = factsOf(m, pack.code, mask);
@@ -125,9 +85,7 @@ function describeMoments(input: MetadataInput, pack: LanguagePack, titles: Title
       continue;
     }
     const picked = picker.pick(facts.kind, titleSubjects(facts, pack), who.name, game);
-    let story = storyOf(facts, pack, who, game);
-    if (stories.has(story)) story = limitText(`${story.replace(/\.$/, "")} (${vodClock(m.start)}).`, STORY_LIMIT);
-    stories.add(story);
+    const story = stories.write(facts, who, game);
     const text = { ...facts, title: picked.title, template: picked.template, story };
     byId.set(m.id, text);
     byRange.set(range, text);

@@ -121,7 +121,7 @@ describe("local titles from reliable text", () => {
   it("quote what was shouted in a hype moment and what chat typed in an audience one", () => {
     const out = writeLocalMetadata(MIXED);
     expect(out.moments[0]!.title).toMatch(/\u201C(no no no no way|that was insane)\u201D/);
-    expect(out.moments[0]!.story).toMatch(/said \u201C(no no no no way|that was insane)\u201D/);
+    expect(out.moments[0]!.story).toMatch(/\bsa(id|ying) \u201C(no no no no way|that was insane)\u201D/);
     expect(out.moments[1]!.title).toContain("\u201Cno way\u201D");
     // "the boss keeps hitting me" is quoted without its dangling function word.
     expect(out.moments[2]!.title).toMatch(/\u201Cthe boss (is broken|keeps hitting)\u201D/);

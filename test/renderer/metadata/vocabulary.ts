@@ -21,10 +21,12 @@ export function templateVocabulary(language: string): Set<string> {
   }
   for (const f of t.labelled) texts.push(f("nnn", "lll"));
   texts.push(
-    pack.chatExploded("8", "eee"), pack.chatExploded("8", null), pack.chatPickedUp("2", "eee"), pack.chatPickedUp("2", null),
-    pack.gotLoud("9"), pack.handPicked("lll"), pack.handPicked(null), pack.standout(), pack.talkedAbout(who, ["aaa", "bbb"]),
+    ...[...pack.chatExploded, ...pack.chatPickedUp].flatMap((f) => [f("8", "eee"), f("8", null)]),
+    ...pack.gotLoud.map((f) => f("9")), pack.handPicked("lll"), pack.handPicked(null), ...pack.standout.map((f) => f()),
+    ...pack.talkedAbout.map((f) => f(who, ["aaa", "bbb"])),
     ...(["balanced", "audience", "streamer"] as const).flatMap((p) => [pack.reelTitle(who, p, "ggg"), pack.reelIntro(who, p, "ggg", "vvv", 3)]),
-    pack.follow(who), pack.yelled(who), pack.during(who, "ggg"), pack.during(who, null), pack.said(who, "qqq"), pack.chatSaid("qqq"),
+    pack.follow(who), ...pack.yelled.flatMap((f) => [f(who, "9"), f(who, null)]), ...pack.during.flatMap((f) => [f(who, "ggg"), f(who, null)]),
+    ...pack.said.map((f) => f(who, "qqq")), ...pack.chatSaid.map((f) => f("qqq")),
   );
   return new Set(texts.flatMap((x) => tokenize(x)));
 }
