@@ -7,9 +7,10 @@
  * same mixer with sentences the generator never says, other seeds, and those sentences alone in other voices.
  * The caption filter's thresholds were chosen on the tuning split; the held-out split shows whether they carry.
  *
- * Each wav is transcribed by pocketsphinx as the renderer runs it: the accurate search, and the fast search that
- * cross-checks it (cached per wav content; `--fresh` runs them again). Scored are all recognised words, what
- * trustedWords shows without the cross-check (POCKETSPHINX_CROSS_CHECK=0) and with it (the default). The scorer
+ * Each wav is transcribed by pocketsphinx as the renderer runs it: the accurate search, and the fast searches over
+ * the audio delayed 5 and 15 ms that cross-check it (cached per wav content; `--fresh` runs them again), plus the
+ * undelayed fast search the cross-check used before. Scored are all recognised words, what trustedWords shows
+ * without the cross-check (POCKETSPHINX_CROSS_CHECK=0), with the earlier single check, and with today's (the default). The scorer
  * (scripts/caption-eval/score.ts) is independent of the renderer's caption code. Prints tables; `--errors`
  * lists every wrong burned word with its neighbours and the sentence said there; `--out FILE` writes JSON.
  */
@@ -18,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { synthCacheRoot } from "../dev/synth-vod";
-import { crossCheckWords } from "../render-container/src/captions/pocketsphinx";
+import { CROSS_CHECK_DELAYS, crossCheckWords } from "../render-container/src/captions/pocketsphinx";
 import { isProfane } from "../render-container/src/captions/profanity";
 import { trustedWords } from "../render-container/src/captions/trusted-words";
 import type { Word } from "../render-container/src/captions/types";
@@ -26,15 +27,15 @@ import { scoreCaptionWords, type CaptionScore } from "./caption-eval/score";
 import { speechMaterial, type SpeechSample, type Split } from "./caption-eval/speech-material";
 import { transcribeCached } from "./caption-eval/transcripts";
 
-type Variant = "all words" | "burned, accurate search only" | "burned, cross-checked";
-const VARIANTS: Variant[] = ["all words", "burned, accurate search only", "burned, cross-checked"];
+type Variant = "all words" | "burned, accurate search only" | "burned, one undelayed fast check (before)" | "burned, cross-checked";
+const VARIANTS: Variant[] = ["all words", "burned, accurate search only", "burned, one undelayed fast check (before)", "burned, cross-checked"];
 
 interface Row {
   sample: string;
   split: Split;
   seconds: number;
   spoken: number;
-  cpu: { accurate: number; fast: number };
+  cpu: { accurate: number; fast: number; checks: number };
   scores: Record<Variant, { shown: number; correct: number; found: number; unsaidProfanity: number }>;
 }
 
@@ -73,9 +74,12 @@ async function main(): Promise<void> {
   for (const sample of samples) {
     const accurate = await transcribeCached(cacheDir, sample.wav, "accurate", values.fresh);
     const fast = await transcribeCached(cacheDir, sample.wav, "fast", values.fresh);
-    const checked = crossCheckWords(accurate.words, fast.words);
+    const delayed = [];
+    for (const d of CROSS_CHECK_DELAYS) delayed.push(await transcribeCached(cacheDir, sample.wav, "fast", values.fresh, d));
+    const checked = crossCheckWords(accurate.words, delayed.map((t) => t.words));
     const score = (words: readonly Word[]) => scoreCaptionWords(words, sample.sentences, { isProfane });
     const burnedAlone = score(trustedWords(accurate.words).words);
+    const burnedBefore = score(trustedWords(crossCheckWords(accurate.words, [fast.words])).words);
     const burned = score(trustedWords(checked).words);
     const all = score(accurate.words);
     rows.push({
@@ -83,20 +87,26 @@ async function main(): Promise<void> {
       split: sample.split,
       seconds: sample.seconds,
       spoken: all.spoken,
-      cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds },
-      scores: { "all words": summary(all), "burned, accurate search only": summary(burnedAlone), "burned, cross-checked": summary(burned) },
+      cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds, checks: delayed.reduce((n, t) => n + t.cpuSeconds, 0) },
+      scores: {
+        "all words": summary(all),
+        "burned, accurate search only": summary(burnedAlone),
+        "burned, one undelayed fast check (before)": summary(burnedBefore),
+        "burned, cross-checked": summary(burned),
+      },
     });
-    console.error(`${sample.name}: ${accurate.cached ? "cached" : `accurate ${accurate.cpuSeconds.toFixed(1)} s CPU`}, ${fast.cached ? "cached" : `fast ${fast.cpuSeconds.toFixed(1)} s CPU`}`);
+    const ran = (t: { cached: boolean; cpuSeconds: number }, what: string) => (t.cached ? `${what} cached` : `${what} ${t.cpuSeconds.toFixed(1)} s CPU`);
+    console.error(`${sample.name}: ${ran(accurate, "accurate")}, ${ran(fast, "fast")}, ${delayed.map((t, i) => ran(t, `fast +${CROSS_CHECK_DELAYS[i]! * 1000} ms`)).join(", ")}`);
     if (values.errors && burned.wrong.length) listing.push(`${sample.split}: ${sample.name}`, ...errorListing(sample, checked, burned.wrong));
   }
 
   const cell = (r: { shown: number; correct: number; found: number }, spoken: number) => `${r.shown}, ${round(r.correct / Math.max(1, r.shown))}, ${round(r.found / Math.max(1, spoken))}`;
   console.log(`load average at the start: ${load.map((l) => l.toFixed(1)).join(", ")} (${os.cpus().length} cores)`);
   console.log("");
-  console.log(`| speech | split | audio s | recogniser CPU s: accurate, fast | ${VARIANTS.map((v) => `${v}: shown, precision, recall`).join(" | ")} | unsaid profanity burned |`);
+  console.log(`| speech | split | audio s | recogniser CPU s: accurate, fast, both delayed fast | ${VARIANTS.map((v) => `${v}: shown, precision, recall`).join(" | ")} | unsaid profanity burned |`);
   console.log(`|---|---|---|---|${VARIANTS.map(() => "---|").join("")}---|`);
   for (const r of rows) {
-    console.log(`| ${r.sample} | ${r.split} | ${round(r.seconds, 0)} | ${round(r.cpu.accurate, 1)}, ${round(r.cpu.fast, 1)} | ${VARIANTS.map((v) => cell(r.scores[v], r.spoken)).join(" | ")} | ${r.scores["burned, cross-checked"].unsaidProfanity} |`);
+    console.log(`| ${r.sample} | ${r.split} | ${round(r.seconds, 0)} | ${round(r.cpu.accurate, 1)}, ${round(r.cpu.fast, 1)}, ${round(r.cpu.checks, 1)} | ${VARIANTS.map((v) => cell(r.scores[v], r.spoken)).join(" | ")} | ${r.scores["burned, cross-checked"].unsaidProfanity} |`);
   }
   const totals: Record<string, unknown> = {};
   for (const split of ["tuning", "held-out"] as const) {
@@ -105,19 +115,23 @@ async function main(): Promise<void> {
     const seconds = rs.reduce((n, r) => n + r.seconds, 0);
     const cpuA = rs.reduce((n, r) => n + r.cpu.accurate, 0);
     const cpuF = rs.reduce((n, r) => n + r.cpu.fast, 0);
+    const cpuC = rs.reduce((n, r) => n + r.cpu.checks, 0);
     const sums = VARIANTS.map((v) => {
       const add = (k: "shown" | "correct" | "found" | "unsaidProfanity") => rs.reduce((n, r) => n + r.scores[v][k], 0);
       return { shown: add("shown"), correct: add("correct"), found: add("found"), unsaidProfanity: add("unsaidProfanity") };
     });
     totals[split] = Object.fromEntries(VARIANTS.map((v, i) => [v, { ...sums[i], precision: sums[i]!.correct / Math.max(1, sums[i]!.shown), recall: sums[i]!.found / Math.max(1, spoken) }]));
-    console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[2]!.unsaidProfanity} |`);
+    console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)}, ${round(cpuC, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[3]!.unsaidProfanity} |`);
   }
   const cpuA = rows.reduce((n, r) => n + r.cpu.accurate, 0);
   const cpuF = rows.reduce((n, r) => n + r.cpu.fast, 0);
+  const cpuC = rows.reduce((n, r) => n + r.cpu.checks, 0);
   const audio = rows.reduce((n, r) => n + r.seconds, 0);
   console.log("");
-  console.log(`recogniser CPU per audio second: accurate ${round(cpuA / audio, 3)}, fast ${round(cpuF / audio, 3)}; the cross-check adds ${Math.round((100 * cpuF) / Math.max(1e-9, cpuA))} % to the accurate search`);
-  if (listing.length) console.log(["", "Wrong burned words (cross-checked captions), with the recogniser's words around them (confidence; x: the fast search did not hear it):", ...listing].join("\n"));
+  console.log(
+    `recogniser CPU per audio second: accurate ${round(cpuA / audio, 3)}, fast ${round(cpuF / audio, 3)}, the two delayed fast searches ${round(cpuC / audio, 3)}; the cross-check adds ${Math.round((100 * cpuC) / Math.max(1e-9, cpuA))} % to the accurate search`,
+  );
+  if (listing.length) console.log(["", "Wrong burned words (cross-checked captions), with the recogniser's words around them (confidence; x: the two delayed fast searches did not both hear it):", ...listing].join("\n"));
   if (values.out) await writeFile(values.out, JSON.stringify({ load, rows, totals }, null, 2));
 }
 

@@ -53,7 +53,7 @@ const Env = z.object({
   MAX_TASKS: positiveInt(1),
   // Read by the offline recogniser (captions/create-transcriber.ts); checked here so a typo stops the renderer.
   POCKETSPHINX_FAST: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "1" (fast search) or "0"' }).optional()),
-  POCKETSPHINX_CROSS_CHECK: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "0" (no second search) or "1"' }).optional()),
+  POCKETSPHINX_CROSS_CHECK: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "0" (no checking searches) or "1"' }).optional()),
 });
 
 /**

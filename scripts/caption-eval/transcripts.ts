@@ -25,10 +25,11 @@ async function childrenCpuSeconds(): Promise<number> {
 /**
  * One pocketsphinx search over a wav, as the renderer runs it, kept on disk by the wav's content: the recogniser
  * is deterministic, and re-running it for every change of the caption filter would cost minutes each time.
- * Runs one search at a time so its CPU time can be told apart.
+ * Runs one search at a time so its CPU time can be told apart; `delaySeconds` as the cross-check runs it.
  */
-export async function transcribeCached(cacheDir: string, wav: string, search: "accurate" | "fast", fresh = false): Promise<Transcript> {
-  const digest = createHash("sha256").update(await readFile(wav)).update(`${search}\n${process.env.POCKETSPHINX_MODEL_DIR ?? ""}`).digest("hex").slice(0, 20);
+export async function transcribeCached(cacheDir: string, wav: string, search: "accurate" | "fast", fresh = false, delaySeconds = 0): Promise<Transcript> {
+  const variant = delaySeconds > 0 ? `${search}+${delaySeconds}` : search;
+  const digest = createHash("sha256").update(await readFile(wav)).update(`${variant}\n${process.env.POCKETSPHINX_MODEL_DIR ?? ""}`).digest("hex").slice(0, 20);
   const file = path.join(cacheDir, `${digest}.json`);
   if (!fresh && (await exists(file))) {
     const saved = JSON.parse(await readFile(file, "utf8")) as Omit<Transcript, "cached">;
@@ -36,7 +37,7 @@ export async function transcribeCached(cacheDir: string, wav: string, search: "a
   }
   const cpu0 = await childrenCpuSeconds();
   const t0 = performance.now();
-  const words = await new PocketsphinxTranscriber({ search, crossCheck: false }).transcribe(wav, { language: "en" });
+  const words = await new PocketsphinxTranscriber({ search, crossCheck: false, delaySeconds }).transcribe(wav, { language: "en" });
   const result = { words, wallSeconds: (performance.now() - t0) / 1000, cpuSeconds: (await childrenCpuSeconds()) - cpu0 };
   await mkdir(cacheDir, { recursive: true });
   await writeFile(`${file}.tmp`, JSON.stringify(result));

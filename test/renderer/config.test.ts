@@ -25,7 +25,7 @@ describe("the renderer's settings (loadConfig)", () => {
     expect(() => loadConfig({ RENDERER_TOKEN: "t", ENCODE_CONCURRENCY: "0" })).toThrow(/ENCODE_CONCURRENCY must be greater than 0/);
     expect(() => loadConfig({ RENDERER_TOKEN: "t", PORT: "70000" })).toThrow(/PORT must be a port number/);
     expect(() => loadConfig({ RENDERER_DEV_MODE: "yes" })).toThrow(/RENDERER_DEV_MODE must be "1"/);
-    expect(() => loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_CROSS_CHECK: "off" })).toThrow(/^POCKETSPHINX_CROSS_CHECK must be "0" \(no second search\) or "1" \(got "off"\)\.$/);
+    expect(() => loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_CROSS_CHECK: "off" })).toThrow(/^POCKETSPHINX_CROSS_CHECK must be "0" \(no checking searches\) or "1" \(got "off"\)\.$/);
     expect(() => loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_FAST: "yes" })).toThrow(/POCKETSPHINX_FAST must be "1"/);
     expect(loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_CROSS_CHECK: "0", POCKETSPHINX_FAST: "" }).token).toBe("t");
   });

@@ -9,8 +9,8 @@ export interface Word {
    */
   confidence?: number;
   /**
-   * Whether a second, independent search over the same audio heard this word at the same time (pocketsphinx's
-   * fast search beside its accurate one). Undefined when no second search ran.
+   * Whether the checking searches over the same audio all heard this word at the same time (pocketsphinx's fast
+   * search over the audio delayed 5 and 15 ms, beside its accurate one). Undefined when no check ran.
    */
   crossChecked?: boolean;
 }

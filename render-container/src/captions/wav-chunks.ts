@@ -68,6 +68,16 @@ export function pcmWavFile(wav: Omit<PcmWav, "data">, data: Uint8Array): Uint8Ar
   return out;
 }
 
+/** The wav with `seconds` of silence before its first sample (a whole number of samples, rounded). */
+export function delayedWavFile(file: Uint8Array, seconds: number): Uint8Array {
+  const wav = parsePcmWav(file);
+  const blockAlign = (wav.channels * wav.bitsPerSample) / 8;
+  const silence = Math.round(seconds * wav.sampleRate) * blockAlign;
+  const data = new Uint8Array(silence + wav.data.byteLength);
+  data.set(wav.data, silence);
+  return pcmWavFile(wav, data);
+}
+
 /** Energy frames for finding a quiet cut: 50 ms. */
 const FRAME_SECONDS = 0.05;
 

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captionRange } from "../../../render-container/src/captions/caption-range";
 import { createTranscriber, planCaptions } from "../../../render-container/src/captions/create-transcriber";
 import { extractWav } from "../../../render-container/src/captions/extract-wav";
-import { crossCheckWords, PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
+import { CROSS_CHECK_DELAYS, crossCheckWords, PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
 import { parseSrt } from "../../../render-container/src/captions/srt";
+import { delayedWavFile, parsePcmWav } from "../../../render-container/src/captions/wav-chunks";
 import { UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
 import { FallbackTranscriber } from "../../../render-container/src/captions/fallback-transcriber";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
@@ -57,15 +58,47 @@ describe("crossCheckWords", () => {
   it("marks a word heard by the second search as the same word with its middle within 0.25 s", () => {
     const accurate = [w("please", 1), w("be", 1.32), w("likely", 1.6, 2.1), w("to", 2.12)];
     const fast = [w("Please", 1.1), w("be", 1.6), w("nice", 1.62), w("to", 2.3)];
-    expect(crossCheckWords(accurate, fast).map((x) => [x.word, x.crossChecked])).toEqual([
+    expect(crossCheckWords(accurate, [fast]).map((x) => [x.word, x.crossChecked])).toEqual([
       ["please", true], // 0.1 s apart, case does not matter
       ["be", false], // the same word 0.28 s later is another place
       ["likely", false], // a different word at that time
       ["to", true], // 0.18 s apart
     ]);
     // The words themselves are unchanged.
-    expect(crossCheckWords(accurate, fast).map(({ crossChecked: _, ...rest }) => rest)).toEqual(accurate);
-    expect(crossCheckWords(accurate, []).every((x) => x.crossChecked === false)).toBe(true);
+    expect(crossCheckWords(accurate, [fast]).map(({ crossChecked: _, ...rest }) => rest)).toEqual(accurate);
+    expect(crossCheckWords(accurate, [[]]).every((x) => x.crossChecked === false)).toBe(true);
+  });
+
+  it("needs every check to have heard the word", () => {
+    const accurate = [w("please", 1), w("be", 1.32), w("nice", 1.6)];
+    const one = [w("please", 1), w("be", 1.3), w("nice", 1.6)];
+    const other = [w("please", 1.05), w("bee", 1.3), w("nice", 1.7)];
+    expect(crossCheckWords(accurate, [one, other]).map((x) => x.crossChecked)).toEqual([true, false, true]);
+  });
+});
+
+describe("delayed decoding", () => {
+  it("prepends whole samples of silence and keeps the format", async () => {
+    const wav = await extractWav(clip, 501, 503, path.join(dir, "two.wav"));
+    const file = new Uint8Array(await fs.readFile(wav.path));
+    const original = parsePcmWav(file);
+    const delayed = parsePcmWav(delayedWavFile(file, 0.015));
+    expect({ ...delayed, data: null }).toEqual({ ...original, data: null });
+    // 15 ms at 16 kHz: 240 samples of 2 bytes, all zero, then the original samples unchanged.
+    expect(delayed.data.byteLength - original.data.byteLength).toBe(480);
+    expect(delayed.data.subarray(0, 480).every((b) => b === 0)).toBe(true);
+    expect(Buffer.from(delayed.data.subarray(480)).equals(Buffer.from(original.data))).toBe(true);
+  });
+
+  it("puts the words of a delayed search back on the wav's clock", async () => {
+    const wav = await extractWav(clip, 501, 521, path.join(dir, "clock.wav"));
+    const shifted = await new PocketsphinxTranscriber({ search: "accurate", crossCheck: false, delaySeconds: 1.5 }).transcribe(wav.path, { language: "en" });
+    const plain = await new PocketsphinxTranscriber({ search: "accurate", crossCheck: false }).transcribe(wav.path, { language: "en" });
+    // The same words come out at the same times (within a frame or two), not 1.5 s later.
+    const nearest = (p: (typeof plain)[number]) => Math.min(...shifted.filter((s) => s.word === p.word).map((s) => Math.abs(s.start - p.start)));
+    const pairs = plain.map(nearest).filter((d) => d < 2);
+    expect(pairs.length, JSON.stringify({ plain, shifted })).toBeGreaterThanOrEqual(8);
+    for (const d of pairs) expect(Math.abs(d)).toBeLessThan(0.1);
   });
 });
 
@@ -110,16 +143,18 @@ describe("PocketsphinxTranscriber", () => {
     expect(res.text.split(" ").length).toBe(res.shownWords.length);
   });
 
-  it("cross-checks the accurate search with the fast one by default, and can leave it out", async () => {
+  it("cross-checks the accurate search with the fast one over the audio delayed 5 and 15 ms by default, and can leave it out", async () => {
     const wav = await extractWav(clip, 501, 521, path.join(dir, "cross.wav"));
     const checked = await new PocketsphinxTranscriber().transcribe(wav.path, { language: "en" });
     const alone = await new PocketsphinxTranscriber({ crossCheck: false }).transcribe(wav.path, { language: "en" });
-    const fast = await new PocketsphinxTranscriber({ search: "fast" }).transcribe(wav.path, { language: "en" });
+    const delayed = await Promise.all(CROSS_CHECK_DELAYS.map((d) => new PocketsphinxTranscriber({ search: "fast", delaySeconds: d }).transcribe(wav.path, { language: "en" })));
     // The accurate search's words, each marked; without the check, the same words with no mark.
     expect(checked.map(({ crossChecked: _, ...rest }) => rest)).toEqual(alone);
     expect(alone.every((x) => x.crossChecked === undefined)).toBe(true);
-    expect(fast.every((x) => x.crossChecked === undefined)).toBe(true);
-    expect(checked).toEqual(crossCheckWords(alone, fast));
+    expect(delayed.flat().every((x) => x.crossChecked === undefined)).toBe(true);
+    expect(checked).toEqual(crossCheckWords(alone, delayed));
+    // The delayed copies are removed.
+    expect((await fs.readdir(dir)).filter((f) => f.includes("delay"))).toEqual([]);
     // Words both searches heard were said far more often than words only the accurate search heard.
     const spokenShare = (ws: typeof checked) => ws.filter((x) => SPOKEN.has(x.word)).length / Math.max(1, ws.length);
     const agreed = checked.filter((x) => x.crossChecked);

@@ -18,10 +18,11 @@ import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtu
  * whatever the job says. The short task runs on a generated 20 s clip (espeak-ng speech, real FFmpeg, real
  * pocketsphinx), the .srt is parsed and the burned captions compared by their pixels.
  *
- * The speech: "oh shit" in espeak-ng's default voice, said 4 s after another sentence, is what pocketsphinx hears
- * with near-certain confidence in both of its searches ("oh" 0.99, "shit" 0.99 against the guard's 0.9; the same
- * with the range moved by half a second or a second either way), so the swear word passes the recogniser side of
- * the guard and only chat and the job decide what shows. (As the first words of the audio, or followed by more
+ * The speech: "oh shit" in espeak-ng's default voice, said 4 s after "okay let us go", is what pocketsphinx hears
+ * with near-certain confidence in all three of its searches ("oh" 0.96, "shit" 0.99 against the guard's 0.9; the
+ * same with the range moved by half a second or a second either way), so the swear word passes the recogniser side
+ * of the guard and only chat and the job decide what shows. (After "that was a good game" one of the two delayed
+ * checking searches did not hear "shit" at this range.) (As the first words of the audio, or followed by more
  * speech, the recogniser is less sure of it, 0.5-0.9, and the guard rightly holds it back: the lead-in sentence
  * gives pocketsphinx's running normalisation speech to settle on first.)
  * No espeak-ng rendering of a slur ("retard", "retarded", "you are a retard", at several speeds and voices) was
@@ -30,7 +31,7 @@ import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtu
  * caption's, not the recogniser's.
  */
 const SETTINGS = { downloadConcurrency: 1, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} };
-/** The short: 2-11 s of the clip, "that was a good game" said at 3 s, "oh shit" at 7 s. */
+/** The short: 2-11 s of the clip, "okay let us go" said at 3 s, "oh shit" at 7 s. */
 const TASK: ShortTask = { kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 2, end: 11, peak: 7, snap: false, title_text: null, title: "T", description: "", tags: [], expected_encode_seconds: 9 };
 const TOKEN = "job-renderer-token";
 
@@ -38,7 +39,7 @@ let clip: TestClip;
 let speechRoute: Awaited<ReturnType<typeof startRecorder>>;
 
 beforeAll(async () => {
-  clip = await makeSourceClip({ durationSeconds: 20, width: 320, height: 180, speech: [{ at: 3, text: "that was a good game" }, { at: 7, text: "oh shit" }] });
+  clip = await makeSourceClip({ durationSeconds: 20, width: 320, height: 180, speech: [{ at: 3, text: "okay let us go" }, { at: 7, text: "oh shit" }] });
   // The Worker's transcription route, answering with a slur said confidently 1 s into the audio it was sent.
   speechRoute = await startRecorder((_req, res) =>
     res.writeHead(200, { "content-type": "application/json" }).end(
