@@ -37,6 +37,8 @@ interface Row {
   spoken: number;
   cpu: { accurate: number; fast: number; checks: number };
   scores: Record<Variant, { shown: number; correct: number; found: number; unsaidProfanity: number }>;
+  /** Words of shouted sentences: said, heard right by the recogniser at all, and burned (cross-checked). */
+  shouted: { spoken: number; recognised: number; burned: number };
 }
 
 function round(v: number, d = 2): string {
@@ -82,12 +84,19 @@ async function main(): Promise<void> {
     const burnedBefore = score(trustedWords(crossCheckWords(accurate.words, [fast.words])).words);
     const burned = score(trustedWords(checked).words);
     const all = score(accurate.words);
+    const loud = sample.sentences.filter((x) => x.loud);
+    const shoutedFound = (words: readonly Word[]) => {
+      const sc = scoreCaptionWords(words, loud, { isProfane });
+      return { spoken: sc.spoken, found: Math.round(sc.recall * sc.spoken) };
+    };
+    const shoutedAll = shoutedFound(accurate.words);
     rows.push({
       sample: sample.name,
       split: sample.split,
       seconds: sample.seconds,
       spoken: all.spoken,
       cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds, checks: delayed.reduce((n, t) => n + t.cpuSeconds, 0) },
+      shouted: { spoken: shoutedAll.spoken, recognised: shoutedAll.found, burned: shoutedFound(trustedWords(checked).words).found },
       scores: {
         "all words": summary(all),
         "burned, accurate search only": summary(burnedAlone),
@@ -122,6 +131,13 @@ async function main(): Promise<void> {
     });
     totals[split] = Object.fromEntries(VARIANTS.map((v, i) => [v, { ...sums[i], precision: sums[i]!.correct / Math.max(1, sums[i]!.shown), recall: sums[i]!.found / Math.max(1, spoken) }]));
     console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)}, ${round(cpuC, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[3]!.unsaidProfanity} |`);
+  }
+  console.log("");
+  for (const split of ["tuning", "held-out"] as const) {
+    const rs = rows.filter((r) => r.split === split);
+    const add = (k: "spoken" | "recognised" | "burned") => rs.reduce((n, r) => n + r.shouted[k], 0);
+    const spoken = add("spoken");
+    console.log(`shouted sentences, ${split}: ${spoken} words said, ${add("recognised")} recognised right (recall ${round(add("recognised") / Math.max(1, spoken))}), ${add("burned")} burned (recall ${round(add("burned") / Math.max(1, spoken))})`);
   }
   const cpuA = rows.reduce((n, r) => n + r.cpu.accurate, 0);
   const cpuF = rows.reduce((n, r) => n + r.cpu.fast, 0);
