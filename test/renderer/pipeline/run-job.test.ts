@@ -154,8 +154,9 @@ describe("runRenderJob on a synthetic VOD", () => {
     const short = ran.result.manifest.highlights.find((h) => h.run_name === "balanced")!;
     const spoken = truth.sentences.filter((s) => s.end > short.start && s.start < short.end).flatMap((s) => s.text.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/));
     // Only words the recogniser was sure of are shown (a wrong word burned in is worse than none): few, mostly right.
-    const hits = [...new Set(spoken)].filter((w) => w.length > 3 && heard.has(w));
-    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(1);
+    // (A short may show only a shouted "oh my god": two distinct spoken words, not "a" or "i", are enough.)
+    const hits = [...new Set(spoken)].filter((w) => w.length >= 2 && heard.has(w));
+    expect(hits.length, `heard: ${[...heard].join(" ")}`).toBeGreaterThanOrEqual(2);
     const shown = cues.flatMap((c) => c.text.toLowerCase().split(/\s+/));
     expect(shown.filter((w) => spoken.includes(w)).length / shown.length, `heard: ${shown.join(" ")}`).toBeGreaterThanOrEqual(0.5);
   });
