@@ -80,9 +80,9 @@ async function main(): Promise<void> {
     for (const d of CROSS_CHECK_DELAYS) delayed.push(await transcribeCached(cacheDir, sample.wav, "fast", values.fresh, d));
     const checked = crossCheckWords(accurate.words, delayed.map((t) => t.words));
     const score = (words: readonly Word[]) => scoreCaptionWords(words, sample.sentences, { isProfane });
-    const burnedAlone = score(trustedWords(accurate.words).words);
-    const burnedBefore = score(trustedWords(crossCheckWords(accurate.words, [fast.words])).words);
-    const burned = score(trustedWords(checked).words);
+    const burnedAlone = score(trustedWords(accurate.words, { language: "en" }).words);
+    const burnedBefore = score(trustedWords(crossCheckWords(accurate.words, [fast.words]), { language: "en" }).words);
+    const burned = score(trustedWords(checked, { language: "en" }).words);
     const all = score(accurate.words);
     const loud = sample.sentences.filter((x) => x.loud);
     const shoutedFound = (words: readonly Word[]) => {
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       seconds: sample.seconds,
       spoken: all.spoken,
       cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds, checks: delayed.reduce((n, t) => n + t.cpuSeconds, 0) },
-      shouted: { spoken: shoutedAll.spoken, recognised: shoutedAll.found, burned: shoutedFound(trustedWords(checked).words).found },
+      shouted: { spoken: shoutedAll.spoken, recognised: shoutedAll.found, burned: shoutedFound(trustedWords(checked, { language: "en" }).words).found },
       scores: {
         "all words": summary(all),
         "burned, accurate search only": summary(burnedAlone),

@@ -32,7 +32,7 @@ export async function captionRange(
   try {
     await extractWav(clip, start, end, wav, { signal: opts.signal });
     const words = await transcriber.transcribe(wav, { language: opts.language, signal: opts.signal });
-    const shown = trustedWords(words, opts.trust).words;
+    const shown = trustedWords(words, { language: opts.language ?? (transcriber.local ? "en" : null), ...opts.trust }).words;
     const cues = wordsToCues(shown, opts.cueOptions);
     return { words, shownWords: shown, cues, srt: formatSrt(cues), text: shown.map((w) => w.word).join(" ") };
   } finally {

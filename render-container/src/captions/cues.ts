@@ -1,5 +1,8 @@
 import type { Cue, CueWord, Word } from "./types";
 
+/** A pause longer than this between words starts a new caption (CueOptions.maxGap's default). */
+export const CAPTION_PAUSE_SECONDS = 0.8;
+
 export interface CueOptions {
   /** Longest caption text, characters (two short lines on a vertical video). Default 32. */
   maxChars?: number;
@@ -18,7 +21,7 @@ export interface CueOptions {
 export function wordsToCues(words: readonly Word[], opts: CueOptions = {}): Cue[] {
   const maxChars = opts.maxChars ?? 32;
   const maxDuration = opts.maxDuration ?? 3;
-  const maxGap = opts.maxGap ?? 0.8;
+  const maxGap = opts.maxGap ?? CAPTION_PAUSE_SECONDS;
   const minDuration = opts.minDuration ?? 0.7;
   const cues: Cue[] = [];
   type Open = { start: number; end: number; words: CueWord[] };

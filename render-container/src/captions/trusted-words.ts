@@ -1,3 +1,5 @@
+import { CAPTION_PAUSE_SECONDS } from "./cues";
+import { functionWordsFor } from "./function-words";
 import { isProfane, isSlur, maskWord, profanityKey } from "./profanity";
 import type { Word } from "./types";
 
@@ -50,6 +52,11 @@ export interface TrustedWordsOptions {
    * shown only when this independent evidence has it too, never on the recogniser's word alone.
    */
   corroboration?: readonly string[];
+  /**
+   * The speech's language: a function word of it ("the", "it") with no other shown word within a caption's pause
+   * is left out, since alone on screen it says nothing. No rule for a language without a list (function-words.ts).
+   */
+  language?: string | null;
 }
 
 export interface TrustedWords {
@@ -157,5 +164,26 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
       leaveOut();
     }
   });
-  return { words: out, dropped, profanityHeld, phrases };
+  const lone = loneFunctionWords(out, opts.language);
+  if (lone.size === 0) return { words: out, dropped, profanityHeld, phrases };
+  return {
+    words: out.filter((w) => !lone.has(w)),
+    dropped: dropped + lone.size,
+    profanityHeld,
+    phrases: phrases.map((p) => p.filter((w) => !lone.has(w))).filter((p) => p.length > 0),
+  };
+}
+
+/** Kept function words with no other kept word within CAPTION_PAUSE_SECONDS: a caption of its own. */
+function loneFunctionWords(kept: readonly Word[], language: string | null | undefined): Set<Word> {
+  const isFunction = functionWordsFor(language);
+  const lone = new Set<Word>();
+  if (!isFunction) return lone;
+  kept.forEach((w, i) => {
+    const before = kept[i - 1];
+    const after = kept[i + 1];
+    const near = (before !== undefined && w.start - before.end <= CAPTION_PAUSE_SECONDS) || (after !== undefined && after.start - w.end <= CAPTION_PAUSE_SECONDS);
+    if (!near && isFunction(w.word)) lone.add(w);
+  });
+  return lone;
 }

@@ -166,6 +166,20 @@ describe("trustedWords rules", () => {
     expect(unheard.profanityHeld).toBe(1);
   });
 
+  it("leaves out a function word with no other shown word within a caption's pause, in the speech's language", () => {
+    // "the" at 0 s alone; "boss" 3 s later; "no" alone at 6 s; "it" at 9 s, 0.5 s before "works".
+    const words = [w("the", 0, 0.95), w("boss", 3, 0.95), w("no", 6, 0.95), w("it", 9, 0.95), w("works", 9.75, 0.95)];
+    const en = trustedWords(words, { language: "en-US" });
+    expect(en.words.map((x) => x.word)).toEqual(["boss", "no", "it", "works"]);
+    expect(en.dropped).toBe(1);
+    expect(en.phrases.map((p) => p.map((x) => x.word))).toEqual([["boss"], ["no"], ["it"], ["works"]]);
+    // Without a language (or one without a list), every word stays.
+    expect(trustedWords(words).words).toHaveLength(5);
+    expect(trustedWords(words, { language: "ja" }).words).toHaveLength(5);
+    // The language decides what a function word is: Spanish "el" goes, English "the" is just a word there.
+    expect(trustedWords([w("el", 0, 0.95), w("the", 3, 0.95)], { language: "es" }).words.map((x) => x.word)).toEqual(["the"]);
+  });
+
   it("keeps words of a recogniser that reports no confidence, but still guards profanity", () => {
     const words = [w("what", 0), w("the", 0.26), w("fuck", 0.52), w("happened", 0.78)];
     expect(trustedWords(words, { corroboration: ["fuck"] }).words.map((x) => x.word)).toEqual(["what", "the", "happened"]);

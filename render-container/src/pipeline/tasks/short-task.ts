@@ -119,7 +119,9 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { c
     }
     // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
     // a swear word only when chat typed it too during the moment (the plan carries those words).
-    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity });
+    // Unknown stream language: the offline recogniser hears English.
+    const language = plan.captions.language ?? (transcriber.local ? "en" : null);
+    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity, language });
     return { cues: wordsToCues(trusted.words), warning: note };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
