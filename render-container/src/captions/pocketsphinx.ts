@@ -124,18 +124,18 @@ export class PocketsphinxTranscriber implements Transcriber {
 
   /** One search over the wav, or over a copy of it delayed by `delay` seconds (removed afterwards). */
   private async decode(wavPath: string, search: "accurate" | "fast", delay: number, signal: AbortSignal | undefined): Promise<Word[]> {
-    if (delay <= 0) return this.search1(wavPath, search, signal);
+    if (delay <= 0) return this.runSearch(wavPath, search, signal);
     const delayed = `${wavPath}.delay${Math.round(delay * 1000)}ms.wav`;
     try {
       await writeFile(delayed, delayedWavFile(await readFile(wavPath), delay));
-      const words = await this.search1(delayed, search, signal);
+      const words = await this.runSearch(delayed, search, signal);
       return words.map((w) => ({ ...w, start: Math.max(0, w.start - delay), end: Math.max(0, w.end - delay) }));
     } finally {
       await rm(delayed, { force: true });
     }
   }
 
-  private async search1(wavPath: string, search: "accurate" | "fast", signal: AbortSignal | undefined): Promise<Word[]> {
+  private async runSearch(wavPath: string, search: "accurate" | "fast", signal: AbortSignal | undefined): Promise<Word[]> {
     const m = this.modelDir;
     const { stdout } = await runProcess(
       this.binary,
