@@ -4,7 +4,7 @@ import type { ClipInput } from "../render/types";
 import { wordsToCues, type CueOptions } from "./cues";
 import { extractWav } from "./extract-wav";
 import { formatSrt } from "./srt";
-import type { Transcriber } from "./transcriber";
+import { heardLanguage, type Transcriber } from "./transcriber";
 import { trustedWords, type TrustedWordsOptions } from "./trusted-words";
 import type { Cue, Word } from "./types";
 
@@ -32,7 +32,7 @@ export async function captionRange(
   try {
     await extractWav(clip, start, end, wav, { signal: opts.signal });
     const words = await transcriber.transcribe(wav, { language: opts.language, signal: opts.signal });
-    const shown = trustedWords(words, { language: opts.language ?? (transcriber.local ? "en" : null), ...opts.trust }).words;
+    const shown = trustedWords(words, { language: heardLanguage(transcriber, opts.language), ...opts.trust }).words;
     const cues = wordsToCues(shown, opts.cueOptions);
     return { words, shownWords: shown, cues, srt: formatSrt(cues), text: shown.map((w) => w.word).join(" ") };
   } finally {

@@ -1,5 +1,5 @@
 export type { Word, Cue, CueWord } from "./types";
-export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, primaryLanguage } from "./transcriber";
+export { type Transcriber, type TranscribeOptions, UnsupportedLanguageError, heardLanguage, primaryLanguage } from "./transcriber";
 export { PocketsphinxTranscriber, parsePocketsphinxOutput } from "./pocketsphinx";
 export { WhisperApiTranscriber, TranscriptionApiError, segmentsToWords, type WhisperApiOptions } from "./whisper-api";
 export { createTranscriber, planCaptions, type CaptionPlan } from "./create-transcriber";

@@ -33,3 +33,8 @@ export function primaryLanguage(language: string | null | undefined): string | n
   const l = language?.trim().toLowerCase().split(/[-_]/)[0];
   return l ? l : null;
 }
+
+/** The language of what a transcriber heard: the job's, else English from the offline recogniser (it knows no other). */
+export function heardLanguage(transcriber: Pick<Transcriber, "local">, language: string | null): string | null {
+  return language ?? (transcriber.local ? "en" : null);
+}

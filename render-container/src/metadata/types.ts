@@ -31,7 +31,7 @@ export interface MetadataMoment {
    * The speech comes from the offline recogniser (pocketsphinx). About one in ten of the words it is sure of is
    * still wrong, and a title or story repeats a misheard phrase to every viewer ("come out real quick" for "check
    * the map real quick"): its phrases are quoted, and its words tagged, only where chat typed one of their content
-   * words too (echoedSpeech). A remote Whisper's speech is quoted as it is.
+   * words too (quotablePhrases, reliableSpokenWords). A remote Whisper's speech is quoted as it is.
    */
   speech_offline?: boolean;
   /** Most frequent chat messages / emote names during the moment, most frequent first. */

@@ -8,7 +8,7 @@ import { extractWav } from "../../../render-container/src/captions/extract-wav";
 import { CROSS_CHECK_DELAYS, crossCheckWords, PocketsphinxTranscriber, parsePocketsphinxOutput } from "../../../render-container/src/captions/pocketsphinx";
 import { parseSrt } from "../../../render-container/src/captions/srt";
 import { delayedWavFile, parsePcmWav } from "../../../render-container/src/captions/wav-chunks";
-import { UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
+import { heardLanguage, UnsupportedLanguageError } from "../../../render-container/src/captions/transcriber";
 import { FallbackTranscriber } from "../../../render-container/src/captions/fallback-transcriber";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { makeSourceClip, type TestClip } from "../../support/media";
@@ -175,6 +175,13 @@ describe("PocketsphinxTranscriber", () => {
 });
 
 describe("createTranscriber / planCaptions", () => {
+  it("takes what the offline recogniser heard as English when the stream's language is unknown, and only then", () => {
+    expect(heardLanguage(new PocketsphinxTranscriber(), null)).toBe("en");
+    expect(heardLanguage(new PocketsphinxTranscriber(), "en-GB")).toBe("en-GB");
+    expect(heardLanguage({ local: false }, null)).toBeNull();
+    expect(heardLanguage({ local: false }, "de")).toBe("de");
+  });
+
   it("uses the API when configured (backed by pocketsphinx), pocketsphinx otherwise", () => {
     expect(createTranscriber({})).toBeInstanceOf(PocketsphinxTranscriber);
     // Captions' default: the accurate search, cross-checked by the fast one; each can be turned off.

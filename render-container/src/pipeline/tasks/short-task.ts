@@ -2,7 +2,7 @@ import path from "node:path";
 import { rm, writeFile } from "node:fs/promises";
 import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan";
 import type { ArtifactRef } from "../../../../common/contract/render";
-import { createTranscriber, extractJoinedWav, formatSrt, locateInJoined, planCaptions, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { createTranscriber, extractJoinedWav, formatSrt, heardLanguage, locateInJoined, planCaptions, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
 import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
@@ -119,8 +119,7 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { c
     }
     // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
     // a swear word only when chat typed it too during the moment (the plan carries those words).
-    // Unknown stream language: the offline recogniser hears English.
-    const language = plan.captions.language ?? (transcriber.local ? "en" : null);
+    const language = heardLanguage(transcriber, plan.captions.language);
     const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity, language });
     return { cues: wordsToCues(trusted.words), warning: note };
   } catch (err) {
