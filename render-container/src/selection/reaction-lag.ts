@@ -9,7 +9,7 @@ import { quantile } from "../analysis/stats";
  *
  * The lag is read from the stream itself: the streamer's own events (loud speech the voice model heard) that
  * come shortly before chat's bursts. The gap that most bursts share is the stream's lag, and the spread of those
- * gaps is how wide the credited stretch must be. With too few such pairs the usual range is used.
+ * gaps is how far the credited stretch must reach. With too few such pairs the usual range is used.
  */
 export const LAG_RULES = {
   /** The usual range, when the stream does not show its own: chat reacts 3-15 s after what it reacts to. */
@@ -91,6 +91,9 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
     min = Math.max(1, min - Math.ceil(grow / 2));
     max = min + Math.max(rules.minWidthSeconds, max - min);
   }
-  // Audience-only moments have no pair to show their lag, but their chat comes through the same delay.
-  return { min, max, source: "stream", pairs: best.support };
+  // The stream's own range widens the usual one rather than replacing it: a few pairs can be chance (a streamer-only
+  // shout that happens to come 20 s before an unrelated burst), and a burst that does react within the usual
+  // 3-15 s must keep its moment. Audience-only moments have no pair to show their lag, but their chat comes
+  // through the same delay, so they are credited over the widened range too.
+  return { min: Math.min(min, rules.defaultRange.min), max: Math.max(max, rules.defaultRange.max), source: "stream", pairs: best.support };
 }
