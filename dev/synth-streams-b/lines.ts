@@ -124,5 +124,7 @@ export function neverQuoted(): { category: ChatCategory; text: string }[] {
     ...QUESTIONS.map((text) => ({ category: "question" as const, text })),
     ...LOOP_LINES.map((text) => ({ category: "spam_loop" as const, text })),
     ...PROMOTION_LINES.map((text) => ({ category: "promotion" as const, text })),
+    // A title may quote part of a promotion line: its selling words are enough to tell.
+    ...["buy cheap followers", "buy followers", "check my channel", "cheap viewers", "https"].map((text) => ({ category: "promotion" as const, text })),
   ];
 }
