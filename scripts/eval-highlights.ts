@@ -32,6 +32,10 @@
  * Options: --split held-out|tuning|both (default both), --tuning-seeds 1,...,20, --held-out-seeds 201,...,205,
  * --root DIR, --out FILE (JSON), --bench-hours H (times the audio analysis over H hours of the first stream's
  * audio, looped).
+ *
+ * --source a (default: the streams above, dev/synth-vod) or b (a second, independent generator,
+ * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --split/--*-seeds/--root/--out
+ * options, and --no-titles to skip the job's text writer).
  */
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -52,6 +56,7 @@ import { selectProfileMoments } from "../render-container/src/selection/select-m
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
+import { runSourceB } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -338,14 +343,24 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       split: { type: "string", default: "both" },
-      "tuning-seeds": { type: "string", default: TUNING_SEEDS.join(",") },
-      "held-out-seeds": { type: "string", default: HELD_OUT_SEEDS.join(",") },
-      root: { type: "string", default: path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`) },
+      "tuning-seeds": { type: "string" },
+      "held-out-seeds": { type: "string" },
+      root: { type: "string" },
       out: { type: "string" },
       "bench-hours": { type: "string" },
+      source: { type: "string", default: "a" },
+      "no-titles": { type: "boolean", default: false },
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+  if (values.source === "b") {
+    const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
+    return runSourceB({ split: values.split!, tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
+  }
+  if (values.source !== "a") throw new Error(`--source must be a or b, got ${values.source}`);
+  values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
+  values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");
+  values.root ??= path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`);
   const splits: { name: "tuning" | "held-out"; seeds: number[] }[] = [];
   if (values.split !== "held-out") splits.push({ name: "tuning", seeds: seedsOf(values["tuning-seeds"]!) });
   if (values.split !== "tuning") splits.push({ name: "held-out", seeds: seedsOf(values["held-out-seeds"]!) });

@@ -1,0 +1,134 @@
+/**
+ * The second source of evaluation streams (dev/synth-streams-b) plants what its truth says: checked on the
+ * plans of many seeds (cheap, no media) and on one generated 5-minute stream with a huge chat, a raid, a hype
+ * moment over a game sound and loud game sounds on their own. Nothing here runs the selection.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CONDITIONS, generateStreamB, streamSpec, synthCacheRootB, type StreamTruthB } from "../../dev/synth-streams-b";
+import { planTimeline } from "../../dev/synth-streams-b/timeline";
+import type { ChatFile } from "../../dev/twitch-server";
+
+describe("source b plans", () => {
+  const seeds = Array.from({ length: 70 }, (_, i) => i + 1);
+
+  it("vary the condition, voices, levels and chat lag (2-30 s; 14-24 s late-chat) by seed, and plant every real kind", () => {
+    const specs = seeds.map(streamSpec);
+    expect(new Set(specs.map((s) => s.condition))).toEqual(new Set(CONDITIONS));
+    for (const s of specs) {
+      expect(streamSpec(s.seed)).toEqual(s);
+      expect(s.chatLag).toBeGreaterThanOrEqual(s.condition === "late_chat" ? 14 : 2);
+      expect(s.chatLag).toBeLessThanOrEqual(s.condition === "late_chat" ? 24 : 30);
+      if (s.condition === "long_stream") expect(s.durationSeconds).toBeGreaterThanOrEqual(7200);
+      if (s.condition === "huge_chat") expect(s.chatRate).toBeGreaterThanOrEqual(10);
+      if (s.condition === "small_chat") expect(s.chatRate * 60).toBeLessThanOrEqual(5);
+      if (s.condition === "music_bed") expect(s.music).toBe(true);
+      if (s.condition === "duo") expect(s.guestShare).toBeGreaterThan(0.25);
+      const kinds = new Set(planTimeline(s).moments.map((m) => m.kind));
+      for (const k of ["hype", "streamer_only", "audience_only", "game_sounds", "calm_over_loud", "spam_loop", "spam_bots", "greeting_wave"] as const) expect(kinds, `seed ${s.seed}`).toContain(k);
+    }
+    expect(new Set(specs.map((s) => s.streamer.espeak)).size).toBeGreaterThan(20);
+    expect(new Set(specs.map((s) => s.chatLag)).size).toBeGreaterThan(20);
+    expect(Math.max(...specs.map((s) => s.voiceDb)) - Math.min(...specs.map((s) => s.voiceDb))).toBeGreaterThan(6);
+  });
+});
+
+/** Per-second RMS (dBFS) of the generated track, read back through FFmpeg as any analysis would read it. */
+async function secondsDb(file: string): Promise<number[]> {
+  const { stdout } = await promisify(execFile)("ffmpeg", ["-v", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "8000", "-"], { encoding: "buffer", maxBuffer: 1 << 28 });
+  const s = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+  const out: number[] = [];
+  for (let i = 0; i + 8000 <= s.length; i += 8000) {
+    let sum = 0;
+    for (let j = i; j < i + 8000; j++) sum += (s[j]! / 32768) ** 2;
+    out.push(10 * Math.log10(sum / 8000 + 1e-12));
+  }
+  return out;
+}
+
+describe("a generated 5-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
+  // Seed 1367 is a huge_chat stream whose first five minutes hold loud game sounds on their own, calm talk over a
+  // fight, a raid and a hype moment over an impact or gunfire, with chat 16 s late.
+  const SEED = 1367;
+  let truth: StreamTruthB;
+  let db: number[];
+  let chat: { t: number; login: string; text: string }[];
+
+  beforeAll(async () => {
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 300 });
+    truth = made.truth;
+    db = await secondsDb(path.join(made.dir, truth.audio_file));
+    const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
+    chat = file.comments.map((c) => ({ t: c.contentOffsetSeconds, login: c.commenter!.login, text: c.message.fragments.map((f) => f.text).join("") }));
+  }, 120_000);
+
+  const moment = (kind: string) => truth.moments.find((m) => m.kind === kind)!;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const rate = (from: number, to: number) => chat.filter((c) => c.t >= from && c.t < to).length / (to - from);
+
+  it("is the stream the test asked for", () => {
+    expect(truth.condition).toBe("huge_chat");
+    expect(truth.duration_seconds).toBe(300);
+    expect(db.length).toBe(300);
+    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "calm_over_loud"]));
+  });
+
+  it("the hype moment's game sound and shout are loud in the audio at the truth's peak", () => {
+    const hype = moment("hype");
+    expect(hype.sound?.kind).toMatch(/impact|gunfire/);
+    const loudest = Math.max(...db.slice(Math.floor(hype.peak), Math.floor(hype.peak) + 3));
+    expect(loudest - median(db)).toBeGreaterThan(8);
+    // ... and not before it: the 10 s before the build-up are ordinary.
+    expect(Math.max(...db.slice(Math.floor(hype.setup_start) - 10, Math.floor(hype.setup_start))) - median(db)).toBeLessThan(6);
+  });
+
+  it("game sounds on their own are loud, with no voice planted over them", () => {
+    const g = moment("game_sounds");
+    expect(Math.max(...db.slice(Math.floor(g.peak), Math.floor(g.end))) - median(db)).toBeGreaterThan(6);
+    expect(truth.utterances.filter((u) => u.end > g.peak && u.start < g.end)).toEqual([]);
+  });
+
+  it("chat erupts after the configured lag, not before: the burst sits lag .. lag + 14 s after the peak", () => {
+    const hype = moment("hype");
+    const lag = truth.chat.lag_seconds;
+    expect(lag).toBe(16);
+    expect(Math.abs(hype.chat!.lag - lag)).toBeLessThanOrEqual(2);
+    const during = rate(hype.peak + lag + 2, hype.peak + lag + 10);
+    expect(during).toBeGreaterThan(2.5 * rate(hype.peak + 1, hype.peak + lag - 4));
+    const ev = truth.chat.events.find((e) => e.moment_id === hype.id)!;
+    expect(ev.start).toBeGreaterThanOrEqual(hype.peak + lag - 2 - 4 * truth.chat.jitter_seconds);
+    expect(ev.distinct_accounts).toBeGreaterThan(50);
+  });
+
+  it("loud game sounds alone get no chat burst", () => {
+    const g = moment("game_sounds");
+    const lag = truth.chat.lag_seconds;
+    expect(rate(g.peak + lag, g.peak + lag + 10)).toBeLessThan(1.5 * truth.chat.base_rate_per_second);
+  });
+
+  it("the raid comes from new accounts: none of them typed anything before it, all of them paste the raid message", () => {
+    const raid = moment("raid");
+    const accounts = new Set(truth.chat.raid_accounts);
+    expect(accounts.size).toBeGreaterThan(100);
+    expect(chat.filter((c) => accounts.has(c.login) && c.t < raid.peak)).toEqual([]);
+    const first = new Map<string, string>();
+    for (const c of chat) if (accounts.has(c.login) && !first.has(c.login)) first.set(c.login, c.text);
+    expect(first.size).toBe(accounts.size);
+    for (const text of first.values()) expect(text).toMatch(/raid|VoHiYo/i);
+    // The streamer greets the raid calmly: a thank-you, no shout.
+    expect(truth.utterances.some((u) => u.text.includes("raid") && !u.shout && u.start > raid.peak)).toBe(true);
+  });
+
+  it("spam comes from the accounts the truth names", () => {
+    const spam = new Set(truth.chat.spam_accounts);
+    const loop = truth.moments.find((m) => m.kind === "spam_loop");
+    if (loop) {
+      const ev = truth.chat.events.find((e) => e.moment_id === loop.id)!;
+      expect(ev.distinct_accounts).toBe(1);
+    }
+    expect(chat.filter((c) => /buy cheap followers|check my channel|https:/i.test(c.text)).every((c) => spam.has(c.login))).toBe(true);
+  });
+});
