@@ -1,5 +1,5 @@
 import type { ProfileTuning } from "../../../common/contract/normalized-request";
-import { clamp, movingAverage, ramp } from "../analysis/stats";
+import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import { estimateReactionLag, LAG_RULES, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
@@ -35,9 +35,30 @@ export const SCORE_RAMPS = {
   burstZ: [2, 6],
 } as const;
 
-/** Audio excitement: how far the loudness rises over the stream's baseline. */
-export function audioHypeScore(loudDbAboveBaseline: number): number {
-  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], SCORE_RAMPS.loudDb[1]);
+/** Audio excitement: how far the loudness rises over the stream's baseline (full at `fullDb`, see shoutLevelDb). */
+export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCORE_RAMPS.loudDb[1]): number {
+  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], fullDb);
+}
+
+/**
+ * How loud this streamer's shouting is, over the stream's baseline: the top tenth of the seconds the voice model
+ * heard as loud speech, kept between 10 and 16 dB. Mixes differ: under a music bed, or from a streamer whose
+ * microphone is compressed, a shout rises 8-11 dB over the median where a bare voice over quiet game audio
+ * rises 16 or more; a fixed 16 dB would take the first streamer's every shout for talk. Never below 10 dB, so
+ * a streamer who never shouts does not have ordinary talk raised to excitement; without the model's measure
+ * (or with fewer than `minSeconds` loud voiced seconds), 16 dB as before.
+ */
+export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShare: 0.5 } as const;
+
+export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare">): number {
+  const full = SCORE_RAMPS.loudDb[1];
+  if (!audio.voiceShare) return full;
+  const voicedLoud: number[] = [];
+  audio.loudnessAboveBaselineDb.forEach((db, i) => {
+    if (db >= SCORE_RAMPS.loudDb[0] && (audio.voiceShare![i] ?? -1) >= SHOUT_LEVEL.voicedShare) voicedLoud.push(db);
+  });
+  if (voicedLoud.length < SHOUT_LEVEL.minSeconds) return full;
+  return clamp(quantile(voicedLoud, SHOUT_LEVEL.quantile), SHOUT_LEVEL.minDb, full);
 }
 
 /**
@@ -100,10 +121,11 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
-  const audioHype = loud.map(audioHypeScore);
+  const shout = shoutLevelDb(audio);
+  const audioHype = loud.map((d) => audioHypeScore(d, shout));
   // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
   // would lend an explosion the syllables of the talk just before it.
-  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d)));
+  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout));
   const rawRate = padTo(audio.speechRate, seconds, 0);
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
 import { profileEvidence } from "../../../render-container/src/selection/evidence";
 import { estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
-import { audienceFromBursts, computeSecondScores } from "../../../render-container/src/selection/second-scores";
+import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
 import { selectProfileMoments } from "../../../render-container/src/selection/select-moments";
 import { reelWarnings } from "../../../render-container/src/selection/warnings";
 import { audio, chat, TUNING } from "./signals";
@@ -103,5 +103,29 @@ describe("no clip without its own evidence", () => {
   it("lets a profile without chat take moments on the streamer's voice (its only signal)", () => {
     const scores = computeSecondScores(a, null, TUNING.audience, SECONDS);
     expect(profileEvidence(scores, TUNING.audience).own).toEqual(["streamer"]);
+  });
+});
+
+describe("how loud this streamer's shouting is", () => {
+  /** A stream whose shouts rise `db` over the baseline, heard as speech by the voice model. */
+  function shouting(db: number) {
+    const a = audio(SECONDS, { loud: [100, 300, 500].map((at) => ({ at, db })) });
+    return { ...a, voiceShare: a.loudnessAboveBaselineDb.map((d) => (d >= 4 ? 0.95 : -1)) };
+  }
+
+  it("scales excitement to the stream's own shouts: +9 dB over a music bed is this streamer's shout", () => {
+    const mixed = shouting(9);
+    expect(shoutLevelDb(mixed)).toBe(10);
+    const s = computeSecondScores(mixed, null, TUNING.streamer, SECONDS).streamer;
+    expect(s[102]).toBeGreaterThan(0.8);
+    // The fixed 16 dB scale (no voice model measure) makes the same shouts talk.
+    const { voiceShare: _, ...bandOnly } = mixed;
+    expect(shoutLevelDb(bandOnly)).toBe(16);
+    expect(computeSecondScores(bandOnly, null, TUNING.streamer, SECONDS).streamer[102]).toBeLessThan(0.5);
+  });
+
+  it("keeps 16 dB for a bare voice that shouts 18 dB over quiet game audio, and never goes below 10 dB", () => {
+    expect(shoutLevelDb(shouting(18))).toBe(16);
+    expect(shoutLevelDb(shouting(5))).toBe(10);
   });
 });
