@@ -1,10 +1,12 @@
 import type { RenderStage } from "../../../common/contract/render";
-import type { ProgressSink } from "../output/callbacks";
 
-/** Where the analysis' stages end on the whole job's bar (the encodes own most of the rest). */
+/** Where the analysis' stages report: the stage and its percent of the analysis task's bar (0..ANALYSIS_END_PERCENT). */
+export interface ProgressSink {
+  progress(stage: RenderStage, percent: number, message?: string): void;
+}
+
+/** Where the analysis' stages end on their bar (run-task.ts maps it onto the analysis task's 0..1). */
 export const ANALYSIS_END_PERCENT = 34;
-/** Where the encodes end; uploading the last files and finalising take the rest. */
-export const RENDER_END_PERCENT = 96;
 
 /**
  * Maps each analysis stage's own 0..1 progress onto the whole job's percent, up to ANALYSIS_END_PERCENT: encoding
