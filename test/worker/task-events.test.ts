@@ -58,7 +58,7 @@ describe("POST /internal/jobs/{id}/tasks/{task}/events: authentication and valid
   });
 });
 
-describe("task events drive the job", () => {
+describe("task events drive the job", { timeout: 60_000 }, () => {
   it("progress moves the job's stage and percent (the analysis owns the first 20 %)", async () => {
     const { ack, render } = await startedJob(acct.api_key);
     expect(await taskEvent(render, { type: "started" })).toMatchObject({ accepted: true, status: "running" });
