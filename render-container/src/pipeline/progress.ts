@@ -9,9 +9,8 @@ export interface ProgressSink {
 export const ANALYSIS_END_PERCENT = 34;
 
 /**
- * Maps each analysis stage's own 0..1 progress onto the whole job's percent, up to ANALYSIS_END_PERCENT: encoding
- * dominates (MEDIA.md), so the render tasks own most of the bar after it (weighted by the seconds each encodes).
- * Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
+ * Maps each analysis stage's own 0..1 progress onto the analysis' bar, up to ANALYSIS_END_PERCENT (the shares
+ * the stages had of a whole job's bar, where the encodes owned the rest; run-task.ts rescales it to 0..1). Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
  * sample downloads): their spans start together and the bar never moves back, so the stage shown is whichever is
  * further along.
  */

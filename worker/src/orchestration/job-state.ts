@@ -74,7 +74,7 @@ export class JobState extends DurableObject<Env> {
     return this.apply("started", startStep);
   }
 
-  /** Stage and whole-job percent; never moves backwards. Implies running when the job was still pending. */
+  /** Stage and the job's percent; never moves backwards. Implies running when the job was still pending. */
   async reportProgress(stage: string, percent: number): Promise<TransitionResult> {
     return this.apply("progress", (s, now) => progressStep(s, stage, percent, now));
   }
