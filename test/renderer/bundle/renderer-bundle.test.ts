@@ -21,7 +21,7 @@ import { startRecorder } from "../../support/http-recorder";
  *
  * RENDERER_UNDER_TEST=http://127.0.0.1:<port> points the same checks at a renderer that is already running
  * instead, e.g. the built image (`docker run --network host -e PORT=<port> -e RENDERER_TOKEN=bundle-test-token
- * highlight-renderer:local`, see README "The renderer image"); it must reach this machine's 127.0.0.1.
+ * highlight-renderer:local`, see docs/CONTAINERS.md, "The renderer image"); it must reach this machine's 127.0.0.1.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const TOKEN = "bundle-test-token";
