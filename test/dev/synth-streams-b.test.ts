@@ -1,6 +1,6 @@
 /**
  * The second source of evaluation streams (dev/synth-streams-b) plants what its truth says: checked on the
- * plans of many seeds (cheap, no media) and on one generated 5-minute stream with a huge chat, a raid, a hype
+ * plans of many seeds (cheap, no media) and on one generated 6-minute stream with a huge chat, a raid, a hype
  * moment over a game sound and loud game sounds on their own. Nothing here runs the selection.
  */
 import { execFile } from "node:child_process";
@@ -49,16 +49,16 @@ async function secondsDb(file: string): Promise<number[]> {
   return out;
 }
 
-describe("a generated 5-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
-  // Seed 1367 is a huge_chat stream whose first five minutes hold loud game sounds on their own, calm talk over a
-  // fight, a raid and a hype moment over an impact or gunfire, with chat 16 s late.
-  const SEED = 1367;
+describe("a generated 6-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
+  // Seed 170 is a huge_chat stream whose first six minutes hold a raid, loud game sounds on their own, a hype
+  // moment over an impact or gunfire and an audience-only moment, with chat 17 s late.
+  const SEED = 170;
   let truth: StreamTruthB;
   let db: number[];
   let chat: { t: number; login: string; text: string }[];
 
   beforeAll(async () => {
-    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 300 });
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 360 });
     truth = made.truth;
     db = await secondsDb(path.join(made.dir, truth.audio_file));
     const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
@@ -71,9 +71,9 @@ describe("a generated 5-minute stream of source b (huge chat, a raid, a hype mom
 
   it("is the stream the test asked for", () => {
     expect(truth.condition).toBe("huge_chat");
-    expect(truth.duration_seconds).toBe(300);
-    expect(db.length).toBe(300);
-    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "calm_over_loud"]));
+    expect(truth.duration_seconds).toBe(360);
+    expect(db.length).toBe(360);
+    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "audience_only"]));
   });
 
   it("the hype moment's game sound and shout are loud in the audio at the truth's peak", () => {
@@ -94,7 +94,7 @@ describe("a generated 5-minute stream of source b (huge chat, a raid, a hype mom
   it("chat erupts after the configured lag, not before: the burst sits lag .. lag + 14 s after the peak", () => {
     const hype = moment("hype");
     const lag = truth.chat.lag_seconds;
-    expect(lag).toBe(16);
+    expect(lag).toBe(17);
     expect(Math.abs(hype.chat!.lag - lag)).toBeLessThanOrEqual(2);
     const during = rate(hype.peak + lag + 2, hype.peak + lag + 10);
     expect(during).toBeGreaterThan(2.5 * rate(hype.peak + 1, hype.peak + lag - 4));
