@@ -268,6 +268,6 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     console.log(`targets (source b, ${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
     results[split.name] = { seeds: split.seeds, streams, overall: rows, conditions, targets: aims };
   }
-  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (0 when cached); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
   if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: "b", ...results }, null, 2) + "\n");
 }
