@@ -34,8 +34,9 @@
  * audio, looped).
  *
  * --source a (default: the streams above, dev/synth-vod) or b (a second, independent generator,
- * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --split/--*-seeds/--root/--out
- * options, and --no-titles to skip the job's text writer).
+ * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --*-seeds/--root/--out options,
+ * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
+ * to skip the job's text writer).
  */
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -342,7 +343,7 @@ async function benchAnalysis(file: string, seconds: number, hours: number) {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      split: { type: "string", default: "both" },
+      split: { type: "string" },
       "tuning-seeds": { type: "string" },
       "held-out-seeds": { type: "string" },
       root: { type: "string" },
@@ -355,9 +356,11 @@ async function main(): Promise<void> {
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
   if (values.source === "b") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
-    return runSourceB({ split: values.split!, tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
+    // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
+    return runSourceB({ split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
   }
   if (values.source !== "a") throw new Error(`--source must be a or b, got ${values.source}`);
+  values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");
   values.root ??= path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`);

@@ -39,7 +39,7 @@ export function streamSpec(seed: number): StreamSpec {
   const guest = drawVoice(rng, streamer);
   const chatRate =
     condition === "huge_chat" ? rng.range(15, 30) : condition === "small_chat" ? rng.range(0.03, 0.08) : condition === "long_stream" ? rng.range(0.5, 2) : rng.range(0.3, 2.5);
-  return {
+  return levelled({
     seed,
     condition,
     durationSeconds: condition === "long_stream" ? 60 * rng.int(120, 140) : 60 * rng.int(20, 30),
@@ -52,8 +52,14 @@ export function streamSpec(seed: number): StreamSpec {
     music: condition === "music_bed" || rng.next() < 0.3,
     raid: condition === "huge_chat" || rng.next() < 0.5,
     voiceDb: rng.range(-27, -18),
-    gameDb: condition === "loud_game" ? rng.range(-31, -26) : rng.range(-50, -38),
-    musicDb: rng.range(-38, -30),
+    // Streamers mix their game and music under their voice: far under it usually, close under it in loud_game.
+    gameDb: -(condition === "loud_game" ? rng.range(4, 9) : rng.range(14, 25)),
+    musicDb: -rng.range(12, 20),
     masterDb: rng.range(-6, 3),
-  };
+  });
+}
+
+/** gameDb and musicDb are drawn relative to the voice; the spec states them in dBFS. */
+function levelled(s: StreamSpec): StreamSpec {
+  return { ...s, gameDb: s.voiceDb + s.gameDb, musicDb: s.voiceDb + s.musicDb };
 }

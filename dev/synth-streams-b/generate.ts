@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildOnce, exists, hashOf, synthCacheRoot } from "../synth-vod/cache-dir";
 import { Random } from "../synth-vod/random";
 import { generateChat, type ChatLogTruth } from "./chat";
@@ -12,8 +14,18 @@ import { planTalk, type LineSet, type Speaker } from "./talk";
 import { planTimeline, REAL_KINDS, streamLength, type MomentKind } from "./timeline";
 import { speak } from "./voices";
 
-/** Bumped whenever the media or chat for the same seed changes; it is part of every stream's parameter hash. */
-export const STREAMS_B_VERSION = 1;
+/** Names the evaluation's stream folder; bumped when the streams change on purpose. */
+export const STREAMS_B_VERSION = 2;
+
+/**
+ * The generator's own source is part of every stream's parameter hash: any change to what it plants regenerates
+ * the cached streams instead of scoring stale ones against new truth.
+ */
+const SOURCE_HASH = (() => {
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();
+  return hashOf(files.map((f) => readFileSync(path.join(dir, f), "utf8")));
+})();
 
 export interface MomentTruthB {
   id: string;
@@ -95,7 +107,7 @@ async function speakAll(spec: StreamSpec, cacheRoot: string): Promise<Record<Lin
 export async function generateStreamB(options: StreamBOptions): Promise<{ dir: string; truth: StreamTruthB }> {
   const spec = streamSpec(options.seed);
   if (options.durationSeconds) spec.durationSeconds = options.durationSeconds;
-  const paramsHash = hashOf({ v: STREAMS_B_VERSION, spec, vodId: options.vodId, short: options.durationSeconds ?? null });
+  const paramsHash = hashOf({ v: STREAMS_B_VERSION, source: SOURCE_HASH, spec, vodId: options.vodId, short: options.durationSeconds ?? null });
   const dir = path.join(path.resolve(options.root), options.vodId);
   const truthFile = path.join(dir, "truth.json");
   if (await exists(truthFile)) {

@@ -60,9 +60,12 @@ function kindsFor(spec: StreamSpec, rng: Random): MomentKind[] {
   const add = (k: MomentKind, count: number) => {
     for (let i = 0; i < count; i++) kinds.push(k);
   };
-  add("hype", Math.max(3, Math.round(4 * n)));
-  add("streamer_only", Math.max(2, Math.round(3 * n)));
-  add("audience_only", Math.max(2, Math.round(3 * n)));
+  // A long stream is mostly ordinary play: about as many real moments as a short one (what a reel of the default
+  // length can hold), spread over hours of talk, game and chat, with its distractors growing with its length.
+  const real = Math.min(Math.max(n, 1), 1.3);
+  add("hype", Math.round(rng.int(3, 4) * real));
+  add("streamer_only", Math.round(rng.int(2, 3) * real));
+  add("audience_only", Math.round(rng.int(2, 3) * real));
   add("game_sounds", Math.max(2, Math.round(2 * n)));
   add("calm_over_loud", Math.max(1, Math.round(n)));
   if (spec.music) add("music_swell", Math.max(1, Math.round(n)));

@@ -56,8 +56,8 @@ export async function analyseLikeAJob(audioFile: string, durationSeconds: number
 
 export interface JobOutcome {
   byProfile: Partial<Record<RunProfile, Moment[]>>;
-  /** Every title the job would write: one per reel and one per moment, with the profile it belongs to. */
-  titles: { profile: RunProfile | "reel"; title: string; start: number; end: number }[];
+  /** Every title the job would write: one per reel and one per moment (start..end), with the profile it belongs to. */
+  titles: { profile: RunProfile; reel: boolean; title: string; start: number; end: number }[];
   warnings: string[];
 }
 
@@ -93,7 +93,7 @@ export async function runJobSelection(
     progress,
     {},
   );
-  for (const t of Object.values(written.texts.reels)) if (t) outcome.titles.push({ profile: "reel", title: t.title, start: 0, end: 0 });
-  for (const [m, t] of written.texts.moments) outcome.titles.push({ profile: m.profile as RunProfile, title: t.title, start: m.start, end: m.end });
+  for (const [profile, t] of Object.entries(written.texts.reels)) if (t) outcome.titles.push({ profile: profile as RunProfile, reel: true, title: t.title, start: 0, end: 0 });
+  for (const [m, t] of written.texts.moments) outcome.titles.push({ profile: m.profile, reel: false, title: t.title, start: m.start, end: m.end });
   return outcome;
 }

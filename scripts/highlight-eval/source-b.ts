@@ -21,7 +21,8 @@
  * that stream.
  *
  * Tuning seeds 1-7 and held-out seeds 101-107 (one per condition in each set; seed % 7 picks the condition).
- * The held-out seeds are read once, after tuning: run `--split tuning` while working on the selection.
+ * The held-out seeds are read once, after tuning: `--source b` alone runs the tuning seeds; only an explicit
+ * `--split held-out` (or `both`) reads the others.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -69,13 +70,14 @@ interface RunTally {
   own: MomentKind[];
   t: TallyB;
   titles: number;
+  distinct: Set<string>;
   titlesQuoting: string[];
 }
 
 type Tallies = Map<string, RunTally>;
 
 function tallyOf(map: Tallies, run: string, own: MomentKind[]): RunTally {
-  if (!map.has(run)) map.set(run, { run, own, t: newTallyB(), titles: 0, titlesQuoting: [] });
+  if (!map.has(run)) map.set(run, { run, own, t: newTallyB(), titles: 0, distinct: new Set(), titlesQuoting: [] });
   return map.get(run)!;
 }
 
@@ -84,6 +86,7 @@ const clipsOf = (o: JobOutcome, p: RunProfile): Clip[] => (o.byProfile[p] ?? [])
 function countTitles(r: RunTally, o: JobOutcome, profile: RunProfile, vodId: string): void {
   for (const t of o.titles.filter((x) => x.profile === profile)) {
     r.titles++;
+    r.distinct.add(t.title);
     const q = quotedSmallTalk(t.title);
     if (q) r.titlesQuoting.push(`${vodId} ${q.category}: "${t.title}"`);
   }
@@ -169,7 +172,7 @@ function rowOf(r: RunTally): RowB {
     distractor_clips: t.distractorClips,
     payoff_median: median(t.payoff),
     mid_sentence: frac(t.midSentence, t.ends),
-    titles: r.run.startsWith(" ") ? "" : String(r.titles),
+    titles: r.run.startsWith(" ") ? "" : `${r.titles} (${r.distinct.size} distinct)`,
     titles_quoting_small_talk_or_spam: r.titlesQuoting.length,
     examples: [...t.examples.slice(0, 4), ...r.titlesQuoting.slice(0, 3)],
   };
@@ -265,6 +268,6 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     console.log(`targets (source b, ${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
     results[split.name] = { seeds: split.seeds, streams, overall: rows, conditions, targets: aims };
   }
-  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (0 when cached); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
   if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: "b", ...results }, null, 2) + "\n");
 }

@@ -1,6 +1,6 @@
 /**
  * The second source of evaluation streams (dev/synth-streams-b) plants what its truth says: checked on the
- * plans of many seeds (cheap, no media) and on one generated 5-minute stream with a huge chat, a raid, a hype
+ * plans of many seeds (cheap, no media) and on one generated 6-minute stream with a huge chat, a raid, a hype
  * moment over a game sound and loud game sounds on their own. Nothing here runs the selection.
  */
 import { execFile } from "node:child_process";
@@ -49,16 +49,16 @@ async function secondsDb(file: string): Promise<number[]> {
   return out;
 }
 
-describe("a generated 5-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
-  // Seed 1367 is a huge_chat stream whose first five minutes hold loud game sounds on their own, calm talk over a
-  // fight, a raid and a hype moment over an impact or gunfire, with chat 16 s late.
-  const SEED = 1367;
+describe("a generated 6-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
+  // Seed 170 is a huge_chat stream whose first six minutes hold a raid, loud game sounds on their own, a hype
+  // moment over an impact or gunfire and an audience-only moment, with chat 17 s late.
+  const SEED = 170;
   let truth: StreamTruthB;
   let db: number[];
   let chat: { t: number; login: string; text: string }[];
 
   beforeAll(async () => {
-    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 300 });
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 360 });
     truth = made.truth;
     db = await secondsDb(path.join(made.dir, truth.audio_file));
     const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
@@ -71,9 +71,9 @@ describe("a generated 5-minute stream of source b (huge chat, a raid, a hype mom
 
   it("is the stream the test asked for", () => {
     expect(truth.condition).toBe("huge_chat");
-    expect(truth.duration_seconds).toBe(300);
-    expect(db.length).toBe(300);
-    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "calm_over_loud"]));
+    expect(truth.duration_seconds).toBe(360);
+    expect(db.length).toBe(360);
+    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "audience_only"]));
   });
 
   it("the hype moment's game sound and shout are loud in the audio at the truth's peak", () => {
@@ -94,7 +94,7 @@ describe("a generated 5-minute stream of source b (huge chat, a raid, a hype mom
   it("chat erupts after the configured lag, not before: the burst sits lag .. lag + 14 s after the peak", () => {
     const hype = moment("hype");
     const lag = truth.chat.lag_seconds;
-    expect(lag).toBe(16);
+    expect(lag).toBe(17);
     expect(Math.abs(hype.chat!.lag - lag)).toBeLessThanOrEqual(2);
     const during = rate(hype.peak + lag + 2, hype.peak + lag + 10);
     expect(during).toBeGreaterThan(2.5 * rate(hype.peak + 1, hype.peak + lag - 4));
@@ -130,5 +130,57 @@ describe("a generated 5-minute stream of source b (huge chat, a raid, a hype mom
       expect(ev.distinct_accounts).toBe(1);
     }
     expect(chat.filter((c) => /buy cheap followers|check my channel|https:/i.test(c.text)).every((c) => spam.has(c.login))).toBe(true);
+  });
+});
+
+describe("a generated 4-minute stream of source b with a guest and a music bed", () => {
+  // Seed 2405 is a duo stream with a music bed: a hype moment the guest shouts along to, then a music swell.
+  const SEED = 2405;
+  let truth: StreamTruthB;
+  let db: number[];
+
+  beforeAll(async () => {
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100002", seed: SEED, durationSeconds: 240 });
+    truth = made.truth;
+    db = await secondsDb(path.join(made.dir, truth.audio_file));
+  }, 120_000);
+
+  const busy = (s: number) =>
+    truth.utterances.some((u) => u.end > s - 0.5 && u.start < s + 1.5) ||
+    truth.ambient_sounds.some((a) => s > a.at - 1 && s < a.at + 6) ||
+    truth.moments.some((m) => m.kind !== "greeting_wave" && s > m.peak - 2 && s < m.end + 2);
+
+  it("the music bed plays under everything at the level truth gives it, and swells where truth says", () => {
+    const { musicDb, gameDb, masterDb, music } = truth.spec;
+    expect(music).toBe(true);
+    // Where nobody talks and no game sound plays, the bed and the ambience are all there is.
+    const quiet = db.map((v, s) => (busy(s) ? null : v)).filter((v): v is number => v !== null);
+    expect(quiet.length).toBeGreaterThan(5);
+    const expected = 10 * Math.log10(10 ** (musicDb / 10) + 10 ** (gameDb / 10)) + masterDb;
+    const measured = [...quiet].sort((a, b) => a - b)[Math.floor(quiet.length / 2)]!;
+    expect(Math.abs(measured - expected)).toBeLessThan(4);
+    const swell = truth.moments.find((m) => m.kind === "music_swell")!;
+    expect(Math.max(...db.slice(Math.ceil(swell.peak), Math.floor(swell.swell!.end))) - measured).toBeGreaterThan(10);
+    expect(truth.utterances.filter((u) => u.end > swell.peak && u.start < swell.end)).toEqual([]);
+  });
+
+  it("a guest talks at times, over the streamer too, and shouts along at the hype moment", () => {
+    const guest = truth.utterances.filter((u) => u.speaker === "guest");
+    const streamer = truth.utterances.filter((u) => u.speaker === "streamer");
+    const share = guest.reduce((a, u) => a + (u.end - u.start), 0) / truth.duration_seconds;
+    expect(share).toBeGreaterThan(truth.spec.guestShare / 3);
+    expect(guest.some((g) => streamer.some((s) => g.start < s.end && s.start < g.end))).toBe(true);
+    const hype = truth.moments.find((m) => m.kind === "hype")!;
+    expect(hype.shout!.guest_too).toBe(true);
+    expect(guest.some((g) => g.shout && g.start >= hype.peak && g.start < hype.shout!.end)).toBe(true);
+    // The guest's own sentences are heard: seconds inside them, with the streamer silent, are louder than the bed.
+    const guestAlone = (x: number) =>
+      guest.some((g) => !g.shout && g.start <= x && g.end >= x + 1) &&
+      !streamer.some((u) => u.start < x + 1.2 && u.end > x - 0.2) &&
+      !truth.ambient_sounds.some((a) => x > a.at - 1 && x < a.at + 6);
+    const levels = db.filter((_, x) => guestAlone(x));
+    expect(levels.length).toBeGreaterThan(2);
+    const bed = 10 * Math.log10(10 ** (truth.spec.musicDb / 10) + 10 ** (truth.spec.gameDb / 10)) + truth.spec.masterDb;
+    expect([...levels].sort((a, b) => a - b)[Math.floor(levels.length / 2)]! - bed).toBeGreaterThan(4);
   });
 });
