@@ -108,7 +108,8 @@ export interface ChatQuote extends Quote {
  * Profanity only as guardProfanity allows.
  */
 export function chatQuotes(m: MetadataMoment, language: string, mask: boolean): ChatQuote[] {
-  const spoken = new Set(tokenize(m.transcript ?? ""));
+  // As said, and as said and masked ("b*******"): a guarded chat line shows a said swear word masked the same way.
+  const spoken = new Set([...tokenize(m.transcript ?? ""), ...spokenForms(m.transcript)]);
   const isStop = stopWordsFor(language);
   const candidates = [...m.top_chat_messages, ...m.top_emotes]
     .map((msg, order) => ({ text: chatLineProblem(msg) === null ? quotableChat(msg) : null, order }))
@@ -117,7 +118,7 @@ export function chatQuotes(m: MetadataMoment, language: string, mask: boolean): 
       const guarded = guardProfanity(text, m.transcript, mask);
       if (!guarded) return [];
       const words = tokenize(guarded);
-      const echo = words.filter((w) => spoken.has(w) && !isStop(w) && w.length >= 3).length;
+      const echo = [...words, ...spokenForms(guarded)].filter((w) => spoken.has(w) && !isStop(w) && w.length >= 3).length;
       return [{ text: guarded, key: keyOf(guarded), echoesSpeech: echo > 0, score: 2 * Math.min(echo, 1) + (words.length >= 2 ? 1 : 0), order }];
     });
   const seen = new Set<string>();
