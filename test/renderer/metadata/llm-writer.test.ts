@@ -141,12 +141,17 @@ describe("LlmMetadataWriter", () => {
       answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
       const input = sampleInput({ language: "de" });
       input.moments[0]!.spoken_phrases = ["the dragon is down", "we actually killed the dragon"];
+      // A question slipped into the moment's chat (a hand-built input): the model never sees it as a reaction.
+      input.moments[0]!.top_chat_messages = ["POGGERS", "what game is this", "no way", "dragon down"];
+      input.moments[0]!.chat_crowd = { voices: 60, lines: [{ text: "POGGERS", accounts: 21 }, { text: "no way", accounts: 12 }, { text: "dragon down", accounts: 5 }] };
       await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
       const user = JSON.parse(requests[0]!.body.messages[1]!.content) as { rules: string[]; input: { moments: Record<string, unknown>[] } };
       const m1 = user.input.moments[0]!;
       expect(m1.kind).toBe("hype");
       expect(m1.spoken_phrases).toEqual(["the dragon is down", "we actually killed the dragon"]);
-      expect(m1.top_chat_messages).toEqual(["POGGERS", "no way", "dragon down"]);
+      expect(m1.chat_reactions).toEqual([{ text: "POGGERS", accounts: 21 }, { text: "no way", accounts: 12 }, { text: "dragon down", accounts: 5 }]);
+      expect(m1.chat_voices).toBe(60);
+      expect(user.rules.join(" ")).toMatch(/what it was about before who typed what/);
       expect(m1.why).toMatchObject({ chat_rate_vs_baseline: 8.04, loudness_db_above_baseline: 9, picked_by_hand: false });
       expect(user.rules.join(" ")).toMatch(/spoken_phrases/);
       expect(user.rules.join(" ")).toMatch(/No swear words/);
