@@ -2,6 +2,7 @@ import type { ChatComment } from "../../../common/twitch";
 import { reactionKind } from "../analysis/chat-lexicon";
 import { chatLineProblem, matchForm, visibleText } from "./chat-lines";
 import { quotableChat } from "./reliable-text";
+import type { MetadataMoment } from "./types";
 
 /**
  * What chat typed around a moment that a title or story may quote: only what a crowd of distinct voices
@@ -249,4 +250,13 @@ export class ChatCrowd {
     }
     return best;
   }
+}
+
+/** A moment's chat as the writers take it: only the crowd's reaction (types.ts, MetadataMoment.top_chat_messages). */
+export function momentChat(reaction: CrowdReaction): Pick<MetadataMoment, "top_chat_messages" | "top_emotes" | "chat_crowd"> {
+  return {
+    top_chat_messages: reaction.lines.map((l) => l.text),
+    top_emotes: reaction.emotes.map((e) => e.text),
+    chat_crowd: { voices: reaction.voices, lines: reaction.lines },
+  };
 }

@@ -195,6 +195,40 @@ describe("LlmMetadataWriter", () => {
       expect(warning).toMatch(/short 2 title \(profanity nobody said or typed: "W\*{6}"\)/);
     });
 
+    it("holds quotes to the local writer's rules: only what was said or a crowd typed, never promotion, a greeting or a question, no wording and subject twice", async () => {
+      const input = sampleInput({ language: "de", moments: sampleInput().moments.map((m) => (m.id === "m2" ? { ...m, top_chat_messages: ["skill issue", "no way"] } : m)) });
+      answers.push(
+        german((a) => {
+          a.moments[0]!.title = "NovaPlays: \u201Eno way\u201C";
+          a.moments[0]!.story = "Der Chat explodierte, als NovaPlays \u201Ethe dragon is dead\u201C rief.";
+          a.moments[1]!.title = "NovaPlays: \u201ENO WAYYY!\u201C";
+          a.moments[1]!.story = "Laut (+12 dB), und der Chat fragt \u201Ehow long have you been live\u201C.";
+          a.moments[2]!.title = "\u201Ebuy cheap followers now\u201C \u2013 pures Chaos bei NovaPlays";
+          a.shorts[0]!.title = "Der Chat flutet \u201Eno way\u201C";
+          a.shorts[1]!.title = "NovaPlays: \u201Efirst time here\u201C";
+          a.shorts[1]!.description = "Kauft Follower auf cheapviewers.com";
+        }),
+      );
+      const out = await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
+      const local = writeLocalMetadata(input);
+      // A crowd's line, and a run of what was said, are quoted as the model wrote them.
+      expect(out.moments[0]!.title).toBe("NovaPlays: \u201Eno way\u201C");
+      expect(out.shorts[0]!.title).toBe("Der Chat flutet \u201Eno way\u201C");
+      expect(out.moments[0]!.story).toBe(local.moments[0]!.story);
+      expect(out.moments[1]!.title).toBe(local.moments[1]!.title);
+      expect(out.moments[1]!.story).toBe(local.moments[1]!.story);
+      expect(out.moments[2]!.title).toBe(local.moments[2]!.title);
+      expect(out.shorts[1]!.title).toBe(local.shorts[1]!.title);
+      expect(out.shorts[1]!.description).toBe(local.shorts[1]!.description);
+      const warning = out.warnings.join(" ");
+      expect(warning).toMatch(/moment m1 story \(it quotes what was neither said nor typed by a crowd: \u201Cthe dragon is dead\u201D\)/);
+      expect(warning).toMatch(/moment m2 title \(same as moment m1\)/);
+      expect(warning).toMatch(/moment m2 story \(it quotes a question: \u201Chow long have you been live\u201D\)/);
+      expect(warning).toMatch(/moment m3 title \(it advertises/);
+      expect(warning).toMatch(/short 2 title \(it quotes a greeting: \u201Cfirst time here\u201D\)/);
+      expect(warning).toMatch(/short 2 description \(it advertises/);
+    });
+
     it("keeps profanity that was said or typed, masked unless the job turns masking off; never a slur", async () => {
       const swearing = (mask: boolean) =>
         sampleInput({

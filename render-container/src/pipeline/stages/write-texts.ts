@@ -2,7 +2,7 @@ import type { RenderJob } from "../../../../common/contract/render";
 import type { ChatComment } from "../../../../common/twitch";
 import { createMetadataWriter, distinctTitles, momentsOnce, type MetadataInput, type MetadataOutput } from "../../metadata";
 import { trustedWords } from "../../captions/trusted-words";
-import { ChatCrowd } from "../../metadata/chat-crowd";
+import { ChatCrowd, momentChat } from "../../metadata/chat-crowd";
 import { momentSpeech } from "../../metadata/moment-speech";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
@@ -114,9 +114,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
         ...momentSpeech(trusted),
         // Offline words also show as cross-checked ones when a remote recogniser fell back to the offline one.
         speech_offline: what.localRecogniser || trusted.words.some((w) => w.crossChecked !== undefined),
-        top_chat_messages: reaction.lines.map((l) => l.text),
-        top_emotes: reaction.emotes.map((e) => e.text),
-        chat_crowd: { voices: reaction.voices, lines: reaction.lines },
+        ...momentChat(reaction),
         signals: m.signals,
         label: m.label,
       };
