@@ -180,7 +180,7 @@ describe("titles from the crowd and the moment", () => {
     ]);
     const log = generateChatLog({ duration: 1500, seed: 7, moments: plan.moments, createdAt: "2026-01-01T00:00:00Z", baselineRate: 0.5 });
     const comments: ChatComment[] = log.comments.map((n) => ({
-      id: n.id, offset_seconds: n.contentOffsetSeconds, commenter_login: n.commenter.login, commenter_name: n.commenter.displayName,
+      id: n.id, offset_seconds: n.contentOffsetSeconds, commenter_login: n.commenter?.login ?? null, commenter_name: n.commenter?.displayName ?? null,
       text: n.message.fragments.map((f) => f.text).join(""), emote_count: n.message.fragments.filter((f) => f.emote).length,
       fragments: n.message.fragments.map((f) => ({ text: f.text, emote_id: f.emote?.emoteID ?? null })),
     }));
