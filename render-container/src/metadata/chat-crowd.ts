@@ -105,22 +105,31 @@ export class ChatCrowd {
 
   constructor(comments: readonly CrowdComment[]) {
     const sorted = [...comments].sort((a, b) => a.offset_seconds - b.offset_seconds);
+    // Chat repeats itself: each distinct text is read once (a 6-hour chat of 200k messages has far fewer texts).
+    const read = new Map<string, Pick<Message, "voiced" | "quote" | "words" | "visible"> | null>();
+    const readText = (text: string) => {
+      let got = read.get(text);
+      if (got !== undefined) return got;
+      const problem = chatLineProblem(text);
+      const visible = visibleText(text);
+      const quotable = problem === null ? quotableChat(visible) : null;
+      got =
+        problem === "command"
+          ? null
+          : {
+              voiced: problem === null,
+              quote: quotable ? { text: quotable, key: matchForm(quotable) } : null,
+              words: problem === null ? reactionWords(visible).map((w) => ({ text: w, key: matchForm(w) })) : [],
+              visible,
+            };
+      read.set(text, got);
+      return got;
+    };
     this.messages = sorted.flatMap((c, i) => {
-      const problem = chatLineProblem(c.text);
-      if (problem === "command") return [];
-      const quotable = problem === null ? quotableChat(visibleText(c.text)) : null;
-      const emotes = [...new Set((c.fragments ?? []).filter((f) => f.emote_id && f.text.trim()).map((f) => f.text.trim()))];
-      return [
-        {
-          at: c.offset_seconds,
-          account: c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${i}`,
-          voiced: problem === null,
-          quote: quotable ? { text: quotable, key: matchForm(quotable) } : null,
-          words: problem === null ? reactionWords(visibleText(c.text)).map((w) => ({ text: w, key: matchForm(w) })) : [],
-          emotes: problem === null ? emotes : [],
-          visible: visibleText(c.text),
-        },
-      ];
+      const text = readText(c.text);
+      if (!text) return [];
+      const emotes = text.voiced ? [...new Set((c.fragments ?? []).filter((f) => f.emote_id && f.text.trim()).map((f) => f.text.trim()))] : [];
+      return [{ at: c.offset_seconds, account: c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${i}`, ...text, emotes }];
     });
     this.findLoops();
     const counted = this.messages.filter((m) => !this.onLoop(m.account, m.at, m.at));
@@ -167,7 +176,11 @@ export class ChatCrowd {
   during(start: number, end: number): CrowdReaction {
     const r = CROWD_RULES;
     const to = end + r.tailSeconds;
-    const inWindow = this.messages.filter((m) => m.at >= start && m.at <= to && !this.onLoop(m.account, start, to));
+    const inWindow: Message[] = [];
+    for (let i = this.firstAt(start); i < this.messages.length && this.messages[i]!.at <= to; i++) {
+      const m = this.messages[i]!;
+      if (!this.onLoop(m.account, start, to)) inWindow.push(m);
+    }
     const voiced = inWindow.filter((m) => m.voiced);
     const voices = new Set(voiced.map((m) => m.account)).size;
     const burst = this.peakVoices(voiced) >= Math.max(r.minBurstVoices, r.burstLift * this.usualVoices);
@@ -231,6 +244,18 @@ export class ChatCrowd {
         .map(({ text, accounts }) => ({ text, accounts })),
       emotes: typed.sort((a, b) => b.accounts - a.accounts).slice(0, r.maxEmotes),
     };
+  }
+
+  /** Index of the first message at or after `t` (messages are in time order). */
+  private firstAt(t: number): number {
+    let lo = 0;
+    let hi = this.messages.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.messages[mid]!.at < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The most distinct voices within any burstSeconds of the window (messages in time order). */
