@@ -105,8 +105,11 @@ const QUESTION = opening(`
   onde, quando, quanto|quantos|quantas, qual|quais, quem, o que e|foi|aconteceu, que jogo|horas|rank,
   como faz|voce|vc|se|foi, voce|vc|tu joga|tem|e|pode|ta`);
 
-/** Chain messages to chat ("type 1 if you are here", "spam this", "copy paste"): a pasted line by design. */
-const CHAIN = opening(`type, spam, copy, paste, press * if, everyone type, chat type, raise your`).concat(phrases(`copy paste, copypasta, if you are here|reading`));
+/**
+ * Chain messages to chat ("type 1 if you are here", "spam this", "copy paste") and raid messages (the raiding
+ * streamer hands their viewers a line to paste): pasted lines by design.
+ */
+const CHAIN = opening(`type, spam, copy, paste, press * if, everyone type, chat type, raise your`).concat(phrases(`copy paste, copypasta, if you are here|reading, raid|raiders|raiding`));
 
 /** Conversation about the stream rather than a reaction to its moment. */
 const SMALL_TALK = opening(`

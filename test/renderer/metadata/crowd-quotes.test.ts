@@ -73,6 +73,7 @@ describe("chat lines that are never a reaction", () => {
     expect(chatLineProblem("!drops")).toBe("command");
     expect(chatLineProblem("@bob lol")).toBe("mention");
     expect(chatLineProblem("type 1 if you are here")).toBe("chain");
+    expect(chatLineProblem("bigstreamer RAID bigstreamer RAID")).toBe("chain");
     for (const line of ["love the stream", "good luck", "lurking", "nice stream"]) expect(chatLineProblem(line), line).toBe("small-talk");
   });
   it("while reactions stay quotable, exclamations that open like questions too", () => {
