@@ -111,10 +111,13 @@ const QUESTION = opening(`
  */
 const CHAIN = opening(`type, spam, copy, paste, press * if, everyone type, chat type, raise your`).concat(phrases(`copy paste, copypasta, if you are here|reading, raid|raiders|raiding`));
 
-/** Conversation about the stream rather than a reaction to its moment. */
+/**
+ * Conversation about the stream rather than a reaction to its moment. Words that are both ("cute", "true") are
+ * left to the crowd rules: typed all stream long they are not over-represented in a moment (chat-crowd.ts).
+ */
 const SMALL_TALK = opening(`
   love|loving * stream|streams|channel|content|you|u, nice|good|great|best * stream|streamer|music|song|vibes, good luck, gl, glhf, gl hf,
-  have fun, lurk, lurking, brb, afk, im back, back, thanks|thank|ty * stream|raid|follow|sub|host, happy birthday, cute, true,
+  have fun, lurk, lurking, brb, afk, im back, back, thanks|thank|ty * stream|raid|follow|sub|host, happy birthday,
   buena suerte, suerte, gran stream, viel gluck, viel spass, schoner stream, bonne chance, bon stream, boa sorte, boa live`);
 
 const anyMatch = (patterns: readonly RegExp[], forms: readonly string[]) => forms.some((f) => patterns.some((p) => p.test(`${f} `)));
