@@ -12,8 +12,8 @@ import type { MetadataMoment } from "./types";
  * - typed inside a burst: somewhere in the moment's reaction window, more distinct voices within a few seconds
  *   than this stream usually has (with no burst, chat reacted to nothing and nothing is quoted);
  * - typed by several accounts, and by a share of the window's voices (a phrase two accounts agree on is chance);
- * - more frequent in the window than in the rest of the stream (small talk, "lol" on every minute, is not
- *   what this moment was about);
+ * - more frequent in the window than usual, over the stream and over the minutes around it (small talk,
+ *   "lol" on every minute, is not what this moment was about);
  * - not a line chat-lines.ts rules out (command, link, promotion, greeting, question, chain, small talk);
  * - not pasted: a line of several words typed identically, to the character, by a handful of accounts;
  * - from an account not on a loop (three messages within half a minute anywhere around the window: all of its
@@ -35,8 +35,10 @@ export const CROWD_RULES = {
   minAccounts: 3,
   /** ...and by this share of the window's voices (a crowd's reactions spread over many wordings). */
   minShare: 0.05,
-  /** A line is this many times more frequent in the window than in the rest of the stream. */
+  /** A line is this many times more frequent in the window than usual (expectedIn)... */
   lift: 3,
+  /** ...usual over the whole stream, and over this many seconds either side of the window. */
+  aroundSeconds: 300,
   /** A line of this many words typed identically by several accounts is pasted, not reacted. */
   pastedWords: 4,
   maxLines: 8,
@@ -86,6 +88,18 @@ function increment<K>(map: Map<K, number>, key: K, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
+/** Index of the first of `sorted` at or after `t`. */
+function firstAtOrAfter(sorted: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function median(values: number[]): number {
   if (!values.length) return 0;
   const s = [...values].sort((a, b) => a - b);
@@ -98,8 +112,9 @@ export class ChatCrowd {
   private readonly messages: Message[];
   /** Per account, the times of its messages that are part of a loop. */
   private readonly loops = new Map<string, number[]>();
-  /** Over the whole stream: messages per line key, per reaction word, per emote (accounts on a loop left out). */
-  private readonly streamCounts = { lines: new Map<string, number>(), words: new Map<string, number>(), emotes: new Map<string, number>() };
+  /** Over the whole stream: when each line key, reaction word and emote was typed (accounts on a loop left out). */
+  private readonly streamTimes = { lines: new Map<string, number[]>(), words: new Map<string, number[]>(), emotes: new Map<string, number[]>() };
+  private readonly first: number;
   private readonly span: number;
   private readonly usualVoices: number;
 
@@ -133,12 +148,18 @@ export class ChatCrowd {
     });
     this.findLoops();
     const counted = this.messages.filter((m) => !this.onLoop(m.account, m.at, m.at));
+    const typedAt = (map: Map<string, number[]>, key: string, at: number) => {
+      const list = map.get(key);
+      if (list) list.push(at);
+      else map.set(key, [at]);
+    };
     for (const m of counted) {
-      if (m.quote) increment(this.streamCounts.lines, m.quote.key);
-      for (const w of m.words) increment(this.streamCounts.words, w.key);
-      for (const e of m.emotes) increment(this.streamCounts.emotes, e);
+      if (m.quote) typedAt(this.streamTimes.lines, m.quote.key, m.at);
+      for (const w of m.words) typedAt(this.streamTimes.words, w.key, m.at);
+      for (const e of m.emotes) typedAt(this.streamTimes.emotes, e, m.at);
     }
     const first = this.messages[0]?.at ?? 0;
+    this.first = first;
     this.span = Math.max(1, (this.messages.at(-1)?.at ?? 0) - first + 1);
     // The usual number of voices in a stretch: the median over the stream's consecutive stretches, empty ones too.
     const size = CROWD_RULES.burstSeconds;
@@ -187,12 +208,7 @@ export class ChatCrowd {
     if (!burst) return { voices, burst, lines: [], emotes: [] };
 
     const needed = Math.max(r.minAccounts, Math.ceil(r.minShare * voices));
-    // How many times the window holds what the stream's rate of it would put there.
-    const windowLength = to - start + 1;
-    const overRepresented = (inside: number, streamTotal: number) => {
-      const outside = Math.max(0, streamTotal - inside);
-      return inside >= r.lift * outside * (windowLength / Math.max(1, this.span - windowLength));
-    };
+    const expected = (times: readonly number[] | undefined) => this.expectedIn(times ?? [], start, to);
 
     type Tally = { accounts: Set<string>; forms: Map<string, number>; visible: Set<string>; messages: number; first: number };
     const tally = (map: Map<string, Tally>, key: string, text: string, m: Message, order: number) => {
@@ -223,8 +239,8 @@ export class ChatCrowd {
       // nobody typed alone is not quoted alone ("clip" out of "clip it").
       const accounts = Math.max(lines.get(key)?.accounts.size ?? 0, words.get(key)?.accounts.size ?? 0);
       const messages = Math.max(lines.get(key)?.messages ?? 0, words.get(key)?.messages ?? 0);
-      const streamTotal = Math.max(this.streamCounts.lines.get(key) ?? 0, this.streamCounts.words.get(key) ?? 0);
-      if (accounts < needed || !overRepresented(messages, streamTotal)) continue;
+      const usual = Math.max(expected(this.streamTimes.lines.get(key)), expected(this.streamTimes.words.get(key)));
+      if (accounts < needed || messages < r.lift * usual) continue;
       const text = [...l.forms.entries()].sort((a, b) => b[1] - a[1])[0]![0];
       const isReaction = reactionKind(text, 0) !== null && reactionKind(text, 0) !== "shout";
       const pasted = !isReaction && key.split(" ").length >= r.pastedWords && l.visible.size === 1;
@@ -233,7 +249,7 @@ export class ChatCrowd {
     }
     const typed: CrowdLine[] = [];
     for (const [name, e] of emotes) {
-      if (e.accounts.size >= needed && overRepresented(e.messages, this.streamCounts.emotes.get(name) ?? 0)) typed.push({ text: name, accounts: e.accounts.size });
+      if (e.accounts.size >= needed && e.messages >= r.lift * expected(this.streamTimes.emotes.get(name))) typed.push({ text: name, accounts: e.accounts.size });
     }
     return {
       voices,
@@ -244,6 +260,24 @@ export class ChatCrowd {
         .map(({ text, accounts }) => ({ text, accounts })),
       emotes: typed.sort((a, b) => b.accounts - a.accounts).slice(0, r.maxEmotes),
     };
+  }
+
+  /**
+   * How many times a line would be typed in [start, to] at its usual rate: the larger of its rate over the rest
+   * of the stream and over the ten minutes around the window (chat's conversation comes in waves, and small
+   * talk with it). `times` in time order.
+   */
+  private expectedIn(times: readonly number[], start: number, to: number): number {
+    const length = to - start + 1;
+    const count = (from: number, until: number) => firstAtOrAfter(times, until) - firstAtOrAfter(times, from);
+    const inside = count(start, to + 1e-6);
+    const stream = Math.max(0, times.length - inside) * (length / Math.max(1, this.span - length));
+    const around = CROWD_RULES.aroundSeconds;
+    const last = this.first + this.span - 1;
+    const covered = Math.max(0, Math.min(around, start - this.first)) + Math.max(0, Math.min(around, last - to));
+    const near = count(start - around, start) + count(to + 1e-6, to + around + 1e-6);
+    // Too little of the stream around the window (its first minute) says nothing about the local rate.
+    return Math.max(stream, covered >= 60 ? near * (length / covered) : 0);
   }
 
   /** Index of the first message at or after `t` (messages are in time order). */

@@ -131,6 +131,15 @@ describe("what a crowd typed, and only that", () => {
     expect(lines.map(matchForm).filter((l) => /hello|first time|show the build|wie lange|nice stream|hola/.test(l))).toEqual([]);
   });
 
+  it("nor is a line chat's conversation is full of around the moment, however rare it is in the rest of the stream", () => {
+    // An hour of chat; for the first twelve minutes the regulars grumble about the map every six seconds.
+    const hour = [0, 1, 2, 3, 4, 5].flatMap((k) => background().map((c) => ({ ...c, id: `${k}-${c.id}`, offset_seconds: c.offset_seconds + 600 * k })));
+    const wave = Array.from({ length: 120 }, (_, i) => comment(i * 6, `grumbler${i % 40}`, i % 2 ? "this map is so bad" : "This map is so bad!"));
+    const lines = quoted([...hour, ...crowd(), ...wave]);
+    expect(lines).toContain("KEKW");
+    expect(lines.map(matchForm)).not.toContain("this map is so bad");
+  });
+
   it("a reaction typed all stream long is not what this moment was about", () => {
     // "lol" is typed by many all the time here; three more in the moment is its usual rate.
     const lol = Array.from({ length: 120 }, (_, i) => comment(i * 5 + 1, `lol${i}`, "lol"));
