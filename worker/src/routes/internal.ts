@@ -1,10 +1,10 @@
 import { parseJsonBody } from "../lib/json-body";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { ArtifactRef, RenderEvent } from "../../../common/contract";
 import { artifactKey } from "../artifacts/links";
 import { rendererAuth } from "../orchestration/renderer-auth";
 import type { AppEnv } from "../hono-env";
+import { limitBody } from "../middleware/body-limit";
 import { ApiError, jobNotFound } from "../lib/api-error";
 
 /**
@@ -27,11 +27,8 @@ async function missingArtifacts(bucket: R2Bucket, jobId: string, artifacts: Arti
 internalRoutes.post(
   "/jobs/:id/events",
   rendererAuth,
-  bodyLimit({
-    maxSize: MAX_EVENT_BYTES,
-    onError: () => {
-      throw new ApiError(413, "payload_too_large", `A render event must be at most ${MAX_EVENT_BYTES} bytes.`);
-    },
+  limitBody(MAX_EVENT_BYTES, () => {
+    throw new ApiError(413, "payload_too_large", `A render event must be at most ${MAX_EVENT_BYTES} bytes.`);
   }),
   async (c) => {
     const jobId = c.req.param("id");
