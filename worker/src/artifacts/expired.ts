@@ -9,9 +9,3 @@ export function artifactsExpired(job: { id: string; artifactsDeletedAt: string |
     { artifacts_deleted_at: job.artifactsDeletedAt },
   );
 }
-
-/** Videos and images are already compressed; text-like files deflate well. */
-export function isCompressible(contentType: string): boolean {
-  const type = contentType.split(";")[0]!.trim().toLowerCase();
-  return type.startsWith("text/") || type === "application/json" || type === "application/x-subrip" || type.endsWith("+json") || type.endsWith("+xml");
-}
