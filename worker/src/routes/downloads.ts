@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { artifactsExpired } from "../artifacts/expired";
+import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import { artifactKey, verifyZipToken } from "../artifacts/links";
 import { requestedRange } from "../artifacts/byte-range";
 import { crcIndex } from "../artifacts/zip-crc-index";
@@ -50,7 +50,8 @@ downloadRoutes.get("/:id/download-all", async (c) => {
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `The ZIP exists once the job is completed; it is ${job.status}.`, { status: job.status });
   }
-  if (job.artifactsDeletedAt) throw artifactsExpired(job);
+  const goneAt = filesGoneAt(job);
+  if (goneAt) throw artifactsExpired(job, goneAt);
   if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);
   const result = JSON.parse(job.resultJson) as StoredResult;
   const mtime = new Date(Math.floor(Date.parse(job.finishedAt ?? job.updatedAt) / 1000) * 1000);
