@@ -76,13 +76,15 @@ describe("GET /jobs/{id}/download-all in pieces", { timeout: 90_000 }, () => {
     expect(same(await bytes(await zip({ Range: "bytes=-100" })), whole.subarray(whole.byteLength - 100))).toBe(true);
   });
 
-  it("If-Range: the same ETag gives the piece, another version the whole archive; past the end 416", async () => {
+  it("If-Range: the same ETag gives the piece, another version the whole archive; HEAD the headers alone; past the end 416", async () => {
     const piece = await zip({ Range: "bytes=100-199", "If-Range": etag });
     expect(piece.status).toBe(206);
     expect(same(await bytes(piece), whole.subarray(100, 200))).toBe(true);
     const other = await zip({ Range: "bytes=100-199", "If-Range": '"0000"' });
     expect(other.status).toBe(200);
     expect(same(await bytes(other), whole)).toBe(true);
+    const head = await call(`/jobs/${jobId}/download-all`, { method: "HEAD", headers: { "X-API-Key": acct.api_key } });
+    expect([head.status, head.headers.get("content-length"), head.headers.get("etag"), (await bytes(head)).byteLength]).toEqual([200, String(whole.byteLength), etag, 0]);
     const past = await zip({ Range: `bytes=${whole.byteLength}-` });
     expect(past.status).toBe(416);
     expect(past.headers.get("content-range")).toBe(`bytes */${whole.byteLength}`);
