@@ -92,7 +92,10 @@ downloadRoutes.get("/:id/download-all", async (c) => {
     if (manifestBytes && name === MANIFEST_FILE) return new Response(manifestBytes.subarray(offset, offset + length)).body;
     return (await c.env.ARTIFACTS.get(artifactKey(job.id, name), { range: { offset, length } }))?.body ?? null;
   };
-  return new Response(await zipRangeStream(layout, span, open, crcs), { status, headers });
+  // A stream of known length: the runtime sends it with that Content-Length instead of chunked, and fails the
+  // answer rather than send a different number of bytes than it promised.
+  const body = (await zipRangeStream(layout, span, open, crcs)).pipeThrough(new FixedLengthStream(span.length));
+  return new Response(body, { status, headers });
 });
 
 /** Sizes of the objects stored under the job's folder, by file name. */
