@@ -1,7 +1,7 @@
 import { logEvent } from "../lib/log";
 import { crcRecord, segmentEnd, type Segment, type ZipLayout } from "./zip-layout";
 import { crc32 } from "./zip-records";
-import { DEFAULT_STALL_MS, MAX_RESUMES, MemberStalledError, ZIP_RESUME_LOG } from "./zip-stream";
+import { DEFAULT_STALL_MS, MAX_RESUMES, MemberStalledError, readWithin, STALLED, ZIP_RESUME_LOG } from "./zip-stream";
 
 /** Reads `length` bytes of a member's file from `offset` (a ranged read of the stored object). */
 export type OpenMember = (name: string, offset: number, length: number) => Promise<ReadableStream<Uint8Array> | null>;
@@ -16,17 +16,6 @@ export interface CrcBook {
 export interface ByteSpan {
   offset: number;
   length: number;
-}
-
-const STALLED = Symbol("stalled");
-
-async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array> | typeof STALLED> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([reader.read(), new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)))]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
 }
 
 /**
