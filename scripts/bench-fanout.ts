@@ -2,8 +2,9 @@
  * Fan-out benchmark (the last part of `npm run bench:render`, or alone: `npm run bench:fanout`). A full job on a
  * long synthetic VOD (default 6 hours: BENCH_FANOUT_MINUTES) — three profiles with 5-minute reels and 10 shorts —
  * run as the Worker runs it on Cloudflare: the analysis task, then one process per render task (each reel
- * moment, each short; each reel's join after its moments), against the local Twitch-compatible server. Each task
- * runs in its own process (scripts/bench/run-task.ts), so its CPU (Node, FFmpeg, the recogniser) and bytes are
+ * moment, each short; each reel's join after its moments), then the finalising step, against the local
+ * Twitch-compatible server. The job runner (dev/job-runner) schedules the tasks; each task runs in its own
+ * process (scripts/bench/run-task.ts), so its CPU (Node, FFmpeg, the recogniser) and bytes are
  * its own. The render tasks run twice: with one renderer process at a time and with two (a local pool), and the
  * job's wall time is compared. Then the job's wall time on Cloudflare is predicted for the chosen instance type
  * with enough instances: the critical path (analysis, then the longest render chain) in CPU seconds divided by
@@ -18,8 +19,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { unitTasks, type JobPlan, type RenderTaskRequest, type RenderTaskSpec, type TaskResult } from "../common/contract/job-plan";
-import { finaliseJob } from "../common/plan/finalise";
+import { unitTasks, type RenderTaskRequest, type TaskResult } from "../common/contract/job-plan";
+import { runJob, type TaskExecutor } from "../dev/job-runner/run-job";
 import { localRenderJob } from "../dev/render-cli/local-job";
 import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
 import { startTwitchServer } from "../dev/twitch-server";
@@ -56,43 +57,16 @@ interface TaskRun {
   result: TaskResult;
 }
 
-async function runTask(req: RenderTaskRequest, filesDir: string, scratch: string): Promise<TaskRun> {
-  const reqFile = path.join(scratch, `${req.task.id}.request.json`);
-  const outFile = path.join(scratch, `${req.task.id}.result.json`);
-  await writeFile(reqFile, JSON.stringify(req));
-  await run(TSX, [RUN_TASK, reqFile, filesDir, outFile], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, RENDERER_DEV_MODE: "1" } });
-  return { id: req.task.id, kind: req.task.kind, ...(JSON.parse(await readFile(outFile, "utf8")) as Omit<TaskRun, "id" | "kind">) };
-}
-
-/** Runs every render task of the plan, `processes` at a time, a join only after its moments. */
-async function runRenderTasks(base: RenderTaskRequest, plan: JobPlan, processes: number, filesDir: string, scratch: string): Promise<{ wall_s: number; runs: TaskRun[] }> {
-  const started = performance.now();
-  const done = new Set<string>();
-  const runs: TaskRun[] = [];
-  const pending = [...plan.tasks];
-  const ready = (t: RenderTaskSpec) => t.kind !== "reel_join" || t.depends_on.every((d) => done.has(d));
-  let running = 0;
-  await new Promise<void>((resolve, reject) => {
-    const pump = () => {
-      if (pending.length === 0 && running === 0) return resolve();
-      while (running < processes) {
-        const i = pending.findIndex(ready);
-        if (i < 0) break;
-        const spec = pending.splice(i, 1)[0]!;
-        running += 1;
-        runTask({ ...base, task: { id: spec.id, kind: spec.kind, attempt: 1 }, plan }, filesDir, scratch)
-          .then((r) => {
-            runs.push(r);
-            done.add(spec.id);
-            running -= 1;
-            pump();
-          })
-          .catch(reject);
-      }
-    };
-    pump();
-  });
-  return { wall_s: (performance.now() - started) / 1000, runs };
+/** Each task in a process of its own (scripts/bench/run-task.ts), its figures measured there. */
+function processTasks(filesDir: string, scratch: string): TaskExecutor<TaskRun> {
+  return async (req: RenderTaskRequest) => {
+    const reqFile = path.join(scratch, `${req.task.id}.request.json`);
+    const outFile = path.join(scratch, `${req.task.id}.result.json`);
+    await writeFile(reqFile, JSON.stringify(req));
+    await run(TSX, [RUN_TASK, reqFile, filesDir, outFile], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, RENDERER_DEV_MODE: "1" } });
+    const figures: TaskRun = { id: req.task.id, kind: req.task.kind, ...(JSON.parse(await readFile(outFile, "utf8")) as Omit<TaskRun, "id" | "kind">) };
+    return { result: figures.result, figures };
+  };
 }
 
 const cpuOf = (r: TaskRun) => r.cpu_node_s + r.cpu_children_s;
@@ -124,21 +98,23 @@ async function main(): Promise<void> {
   let minimum = { audio: 0, video: 0, downloaded: 0 };
 
   try {
-    const base: RenderTaskRequest = { ...job, task: { id: "analyse", kind: "analyse", attempt: 1 }, plan: null };
     const wallRuns: { processes: number; wall_s: number; analysis: TaskRun; runs: TaskRun[] }[] = [];
     for (const processes of [1, 2]) {
       const filesDir = path.join(scratch, `files-${processes}`);
       await mkdir(filesDir, { recursive: true });
       twitch.stats.reset();
       const t0 = performance.now();
-      const analysis = await runTask(base, filesDir, scratch);
-      if (analysis.result.kind !== "analyse") throw new Error("the analysis returned no plan");
-      const plan = analysis.result.plan;
-      const rendered = await runRenderTasks(base, plan, processes, filesDir, scratch);
-      await finaliseJob(plan, rendered.runs.map((r) => r.result), async (name, text) => {
-        await writeFile(path.join(filesDir, name), text);
-        return { size_bytes: Buffer.byteLength(text) };
+      const ran = await runJob(job, {
+        runTask: processTasks(filesDir, scratch),
+        concurrency: processes,
+        writeDocument: async (name, text) => {
+          await writeFile(path.join(filesDir, name), text);
+          return { size_bytes: Buffer.byteLength(text) };
+        },
       });
+      const analysis = ran.analysis.figures;
+      const { render, join } = ran.phaseWindows;
+      const rendered = { wall_s: Math.max(render.end, join.end) - render.start, runs: ran.tasks.map((t) => t.figures) };
       wallRuns.push({ processes, wall_s: (performance.now() - t0) / 1000, analysis, runs: rendered.runs });
       if (processes === 1) {
         // The least a job can download: the whole audio rendition plus the video segments covering what it renders.

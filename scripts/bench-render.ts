@@ -1,7 +1,8 @@
 /**
  * Render benchmark (`npm run bench:render`): builds synthetic VODs of 10, 60 and 180 minutes (override with
  * BENCH_MINUTES=10,60), renders the same outputs from each through the real pipeline against the local
- * Twitch-compatible server, and prints per stage wall time and x-realtime, bytes downloaded against the
+ * Twitch-compatible server (one in-process job, dev/job-runner: the analysis task, the render tasks, the
+ * finalising step, as production runs them), and prints per stage wall time and x-realtime, bytes downloaded against the
  * minimum needed, the job's wall time against its encode time, and peak memory of the renderer and its
  * FFmpeg children. Figures, not assertions: targets are printed beside them.
  *
@@ -19,8 +20,7 @@ import { startTwitchServer } from "../dev/twitch-server";
 import { loadConfig } from "../render-container/src/config";
 import { localRenderJob } from "../dev/render-cli/local-job";
 import { silentLogger } from "../render-container/src/log";
-import { LocalDirUploader } from "../render-container/src/output/uploader";
-import { runRenderJob, type RunStats } from "../render-container/src/pipeline/run-job";
+import { runJobInProcess } from "../dev/job-runner/in-process";
 
 const minutesList = (process.env.BENCH_MINUTES ?? "10,60,180").split(",").map(Number);
 const outputKind = process.env.BENCH_OUTPUT === "default" ? "default" : "small";
@@ -135,8 +135,9 @@ async function benchOne(minutes: number) {
     cpuTimeline.push({ t, byName: cpuByName(lastSeen) });
     cpuSamples.push({ t, ...cpuJiffies() });
   }, 200);
-  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
-  const result = await runRenderJob(job, { signal: new AbortController().signal, workDir, reporter: { progress() {} }, uploader: new LocalDirUploader(outDir), log: silentLogger, fetchImpl: fetch }, loadConfig(process.env, { service: false }), stats);
+  const result = await runJobInProcess(job, { settings: loadConfig(process.env, { service: false }), outDir, workDir, log: silentLogger });
+  const stageSeconds: Record<string, number> = { ...result.analysis.figures.analysis!.stageSeconds, ...result.phaseSeconds };
+  const stats = { bytesDownloaded: result.bytesDownloaded, stageSeconds, stageWindows: result.phaseWindows };
   const wall = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   await twitch.close();

@@ -21,7 +21,6 @@ export const JOB_ERROR_CODES = {
     "the VOD turned out longer than the length billed at acceptance (beyond the 2 % / 60 s tolerance) and the account could not cover the difference; the message names the real length, and nothing was rendered",
   artifacts_missing: "the renderer reported files that storage does not hold",
   renderer_stalled: "the renderer stopped reporting for WATCHDOG_SECONDS",
-  renderer_interrupted: "the renderer was stopped (a rollout or an eviction) while it rendered the whole job in one process (RENDER_MODE=job); fanned-out tasks are retried instead",
   dispatch_failed: "the renderer did not accept the job after the queue's retries",
   queue_unavailable: "POST /jobs could not queue the job (it answered 503; nothing was charged)",
   render_failed: "an internal rendering error",

@@ -3,12 +3,11 @@ import { RunProfile } from "./enums";
 import { NormalizedJobRequest } from "./normalized-request";
 
 /**
- * The contract between the Worker and the renderer service (render-container).
+ * The contract between the Worker and the renderer service (render-container): what every task request carries
+ * (RenderJob, the job's part of a RenderTaskRequest), the files it stores and the stages it reports. The task
+ * routes and their events are in job-plan.ts; GET {RENDER_URL}/health answers 200 {ok:true,...}.
  *
- * Worker -> renderer:  POST {RENDER_URL}/jobs            body RenderJob            -> 202 {accepted:true}
- *                      POST {RENDER_URL}/jobs/{id}/cancel                          -> 200 {cancelled:boolean}
- *                      GET  {RENDER_URL}/health                                    -> 200 {ok:true,...}
- * renderer -> Worker:  POST {callback.url}  Authorization: Bearer {callback.token}  body RenderEvent
+ * renderer -> Worker, files:
  *   upload.mode "worker" (no R2 API credentials), all with Authorization: Bearer {upload.token}:
  *                      PUT    {upload.url}/{name}                          one request, files up to 64 MiB
  *                                                                          (the Worker refuses > 100,000,000: 413)
@@ -70,7 +69,7 @@ export const RenderJob = z.object({
     token: z.string(),
     /**
      * Report at least this often, even when nothing changed (repeat the last progress event with a new seq):
-     * the Worker fails a running job that is silent for 4x this long (WATCHDOG_SECONDS).
+     * the Worker gives up a running task that is silent for 4x this long (WATCHDOG_SECONDS) as lost.
      */
     heartbeat_seconds: z.number().positive().optional(),
   }),
@@ -187,40 +186,3 @@ export const RENDER_STAGES = [
 ] as const;
 export const RenderStage = z.enum(RENDER_STAGES);
 export type RenderStage = z.infer<typeof RenderStage>;
-
-export const RenderEvent = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("started"),
-    seq: z.number().int(),
-  }),
-  z.object({
-    type: z.literal("progress"),
-    seq: z.number().int(),
-    stage: RenderStage,
-    /** Whole-job percent 0-100, monotonic. */
-    percent: z.number().min(0).max(100),
-    message: z.string().optional(),
-  }),
-  z.object({
-    /**
-     * The analysis has opened the VOD: its real length, which the job is billed for (a longer VOD than billed
-     * reserves the difference, or fails the job when the account cannot cover it: then the answer is 409 and
-     * nothing is rendered). Sent once, after the analysis and before any rendering, whose start waits for the answer.
-     */
-    type: z.literal("analysed"),
-    seq: z.number().int(),
-    vod_duration_seconds: z.number().positive(),
-  }),
-  z.object({
-    type: z.literal("completed"),
-    seq: z.number().int(),
-    manifest: Manifest,
-    artifacts: z.array(ArtifactRef),
-  }),
-  z.object({
-    type: z.literal("failed"),
-    seq: z.number().int(),
-    error: z.object({ code: z.string(), message: z.string() }),
-  }),
-]);
-export type RenderEvent = z.infer<typeof RenderEvent>;

@@ -1,5 +1,6 @@
 /**
- * Renders one job into a local folder, without the Worker: for debugging and benchmarks.
+ * Renders one job into a local folder, without the Worker, the way production runs it (dev/job-runner: the
+ * analysis task, the plan's render tasks, the finalising step): for debugging and benchmarks.
  *
  *   npx tsx dev/render-cli/cli.ts --request job.json --out ./out/debug \
  *     [--gql http://127.0.0.1:8790/gql] [--usher http://127.0.0.1:8790] [--plan pro] [--stats stats.json]
@@ -15,8 +16,7 @@ import { DEFAULT_GQL_URL, DEFAULT_USHER_URL } from "../../common/twitch";
 import { loadConfig } from "../../render-container/src/config";
 import { localRenderJob } from "./local-job";
 import { createLogger } from "../../render-container/src/log";
-import { LocalDirUploader } from "../../render-container/src/output/uploader";
-import { runRenderJob, type RunStats } from "../../render-container/src/pipeline/run-job";
+import { runJobInProcess } from "../job-runner/in-process";
 
 async function main() {
   const { values } = parseArgs({
@@ -40,30 +40,30 @@ async function main() {
   const workDir = await mkdtemp(path.join(os.tmpdir(), "render-cli-"));
   const log = values.quiet ? createLogger({}, () => {}) : createLogger({ job_id: job.job_id }, (l) => process.stderr.write(l + "\n"));
   let last = "";
-  const stats: RunStats = { bytesDownloaded: { audio: 0, video: 0 }, stageSeconds: {} };
   const started = performance.now();
   try {
-    const result = await runRenderJob(
-      job,
-      {
-        signal: AbortSignal.timeout(6 * 3600 * 1000),
-        workDir,
-        log,
-        fetchImpl: fetch,
-        uploader: new LocalDirUploader(values.out),
-        reporter: {
-          progress(stage, percent) {
-            const line = `${stage} ${percent.toFixed(0)}%`;
-            if (line !== last && !values.quiet) process.stderr.write(`\r${line.padEnd(40)}`);
-            last = line;
-          },
-        },
+    const run = await runJobInProcess(job, {
+      settings: loadConfig(process.env, { service: false }),
+      outDir: values.out,
+      workDir,
+      log,
+      signal: AbortSignal.timeout(6 * 3600 * 1000),
+      onProgress(taskId, stage, fraction) {
+        const line = `${taskId}: ${stage} ${(fraction * 100).toFixed(0)}%`;
+        if (line !== last && !values.quiet) process.stderr.write(`\r${line.padEnd(60)}`);
+        last = line;
       },
-      loadConfig(process.env, { service: false }),
-      stats,
-    );
+    });
     if (!values.quiet) process.stderr.write("\n");
-    const summary = { wall_seconds: (performance.now() - started) / 1000, ...stats, artifacts: result.artifacts.map((a) => ({ name: a.name, kind: a.kind, size_bytes: a.size_bytes, duration_seconds: a.duration_seconds, title: a.title })) };
+    const analysis = run.analysis.figures.analysis!;
+    const summary = {
+      wall_seconds: (performance.now() - started) / 1000,
+      bytesDownloaded: run.bytesDownloaded,
+      stageSeconds: { ...analysis.stageSeconds, ...run.phaseSeconds },
+      stageWindows: run.phaseWindows,
+      tasks: run.tasks.map((t) => ({ id: t.id, kind: t.kind, seconds: t.seconds, video_bytes: t.figures.videoBytes })),
+      artifacts: run.artifacts.map((a) => ({ name: a.name, kind: a.kind, size_bytes: a.size_bytes, duration_seconds: a.duration_seconds, title: a.title })),
+    };
     if (values.stats) await writeFile(values.stats, JSON.stringify(summary, null, 2));
     console.log(JSON.stringify(summary, null, 2));
   } finally {

@@ -1,9 +1,7 @@
 import { ConfigError, loadConfig, type RendererConfig } from "./config";
 import { createLogger } from "./log";
-import { runRenderJob } from "./pipeline/run-job";
 import { runTask } from "./pipeline/run-task";
 import { parseFacecamRegion } from "./render";
-import { JobRegistry } from "./service/job-registry";
 import { createRenderServer } from "./service/http-server";
 import { TaskRegistry } from "./service/task-registry";
 
@@ -18,9 +16,8 @@ try {
   process.exit(1);
 }
 
-const jobs = new JobRegistry(config.workRoot, (job, ctx) => runRenderJob(job, ctx, config), log);
 const tasks = new TaskRegistry(config.workRoot, (req, ctx) => runTask(req, ctx, config), log, { maxTasks: config.maxTasks });
-const server = createRenderServer({ jobs, tasks }, log, { token: config.token, version: process.env.RENDERER_VERSION });
+const server = createRenderServer(tasks, log, { token: config.token, version: process.env.RENDERER_VERSION });
 
 server.listen(config.port, config.host, () =>
   log.info("renderer listening", { host: config.host, port: config.port, work_root: config.workRoot, max_tasks: config.maxTasks, dev_mode: config.devMode, token: config.token ? "set" : "none" }),
@@ -40,10 +37,9 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal, running_tasks: tasks.runningCount, running_jobs: jobs.runningCount });
+    log.info("shutting down", { signal, running_tasks: tasks.runningCount });
     server.close();
     await tasks.interruptAll(`renderer shutting down (${signal})`);
-    await jobs.shutdown();
     log.info("stopped", { signal });
     process.exit(0);
   });

@@ -1,7 +1,7 @@
 /**
  * One task of a job in its own process, for the fan-out benchmark (scripts/bench-fanout.ts): reads a
- * RenderTaskRequest, runs it with the real pipeline (files go to a local folder standing in for R2; a join reads
- * its parts back from there), and writes the result and what it cost: wall time, the Node process's own CPU, the
+ * RenderTaskRequest, runs it as the renderer's POST /tasks does (dev/job-runner/in-process.ts; files go to a
+ * local folder standing in for R2; a join reads its parts back from there), and writes the result and what it cost: wall time, the Node process's own CPU, the
  * CPU of its children (FFmpeg, the recogniser; exact, from /proc/self/stat once they are reaped) and per child
  * process name (sampled every 200 ms), and the bytes it downloaded.
  *
@@ -14,10 +14,7 @@ import path from "node:path";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { loadConfig } from "../../render-container/src/config";
 import { silentLogger } from "../../render-container/src/log";
-import { LocalDirUploader } from "../../render-container/src/output/uploader";
-import { runAnalysisTask, type AnalysisStats } from "../../render-container/src/pipeline/analyse-task";
-import { runRenderTask } from "../../render-container/src/pipeline/render-task";
-import { ByteCounter } from "../../render-container/src/source";
+import { inProcessTasks } from "../../dev/job-runner/in-process";
 
 /** Children's CPU seconds per process name, from each one's last sample. */
 function sampleChildren(seen: Map<number, { name: string; ticks: number }>): void {
@@ -55,23 +52,13 @@ async function main(): Promise<void> {
   const req = RenderTaskRequest.parse(JSON.parse(await readFile(requestFile, "utf8")));
   const config = loadConfig({ ...process.env, RENDERER_DEV_MODE: "1" });
   const workDir = await mkdtemp(path.join(os.tmpdir(), `bench-task-${req.task.id}-`));
-  const uploader = new LocalDirUploader(filesDir);
+  const runTask = inProcessTasks({ settings: config, filesDir, workRoot: workDir, log: silentLogger });
   const seen = new Map<number, { name: string; ticks: number }>();
   const sampler = setInterval(() => sampleChildren(seen), 200);
-  const audio = new ByteCounter();
-  const video = new ByteCounter();
   const started = performance.now();
-  const base = { signal: new AbortController().signal, workDir, uploader, log: silentLogger, fetchImpl: fetch };
-  let result: unknown;
-  let bytes: { audio: number; video: number };
-  if (req.task.kind === "analyse") {
-    const stats: AnalysisStats = { bytesDownloaded: { audio: 0, video: 0, facecam: 0 }, stageSeconds: {}, facecamSample: null };
-    result = { kind: "analyse", plan: await runAnalysisTask(req, { ...base, reporter: { progress: () => {} } }, config, stats) };
-    bytes = { audio: stats.bytesDownloaded.audio, video: stats.bytesDownloaded.video + stats.bytesDownloaded.facecam };
-  } else {
-    result = await runRenderTask(req, { ...base, progress: () => {}, videoBytes: video }, config);
-    bytes = { audio: audio.total, video: video.total };
-  }
+  const { result, figures } = await runTask(req, new AbortController().signal);
+  const analysis = figures.analysis;
+  const bytes = analysis ? { audio: analysis.bytesDownloaded.audio, video: analysis.bytesDownloaded.video + analysis.bytesDownloaded.facecam } : { audio: 0, video: figures.videoBytes };
   const wall = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const cpu = ownAndChildrenCpu();

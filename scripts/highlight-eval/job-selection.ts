@@ -7,12 +7,16 @@
  * both because these streams have no video and no speech recogniser runs: nothing snaps to scene cuts (no
  * video, so no cuts), and titles are written without transcribed speech (chat and names only).
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import type { RenderJob } from "../../common/contract/render";
 import { JobRequestInput } from "../../common/contract/job-request";
 import type { ChatComment } from "../../common/twitch";
 import type { ChatNode } from "../../dev/twitch-server/vod-folder";
 import { analyzeAudioInParts, type AudioAnalysis } from "../../render-container/src/analysis";
+import { withVoiceActivity } from "../../render-container/src/analysis/voice-activity";
 import { silentLogger } from "../../render-container/src/log";
 import { JobProgress } from "../../render-container/src/pipeline/progress";
 import { chooseMoments } from "../../render-container/src/pipeline/stages/choose-moments";
@@ -34,9 +38,20 @@ export function commentsFromNodes(nodes: readonly ChatNode[]): ChatComment[] {
   }));
 }
 
-/** The job analyses its audio in two parallel parts above SPLIT_ANALYSIS_ABOVE_SECONDS (acquireSource). */
-export function analyseLikeAJob(audioFile: string, durationSeconds: number): Promise<AudioAnalysis> {
-  return analyzeAudioInParts(audioFile, durationSeconds, 2);
+/**
+ * The job analyses its audio in two parallel parts above SPLIT_ANALYSIS_ABOVE_SECONDS, keeping the PCM, and then
+ * runs the voice-activity model on the loud stretches (acquireSource).
+ */
+export async function analyseLikeAJob(audioFile: string, durationSeconds: number): Promise<AudioAnalysis> {
+  const pcmDir = await mkdtemp(path.join(os.tmpdir(), "eval-pcm-"));
+  try {
+    const analysed = await analyzeAudioInParts(audioFile, durationSeconds, 2, { keepPcmDir: pcmDir });
+    const voiced = await withVoiceActivity(analysed);
+    if (voiced.warning) throw new Error(voiced.warning);
+    return voiced.audio;
+  } finally {
+    await rm(pcmDir, { recursive: true, force: true });
+  }
 }
 
 export interface JobOutcome {

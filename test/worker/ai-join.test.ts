@@ -7,7 +7,7 @@ import { writeLocalMetadata } from "../../render-container/src/metadata/local-wr
 import { sampleInput } from "../renderer/metadata/sample-input";
 import { toneWav } from "../support/tone-wav";
 import { createAccount, type TestAccount } from "./helpers";
-import { callWithEnv, startedTaskJob } from "./job-flow";
+import { callWithEnv, startedJob } from "./job-steps";
 import { chatOutput, WHISPER, WorkersAiStandIn } from "./workers-ai-standin";
 
 /**
@@ -35,7 +35,7 @@ function throughWorker(ai: WorkersAiStandIn): typeof fetch {
 }
 
 async function runningJobAi(): Promise<{ url: string; token: string }> {
-  const { render } = await startedTaskJob(acct.api_key);
+  const { render } = await startedJob(acct.api_key);
   expect(render.ai).toBeTruthy();
   return render.ai!;
 }

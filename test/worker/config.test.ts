@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, workerConfig, type ConfigInput } from "../../worker/src/config";
 import { createAccount, type TestAccount } from "./helpers";
-import { createJob, deliver, record, rendererAnswers, rendererLog } from "./job-flow";
+import { createJob, deliver, record, rendererAnswers, rendererLog } from "./job-steps";
 
 /** The Worker's vars are parsed by one schema (worker/src/config.ts): defaults, normalisation, refusals. */
 
@@ -23,7 +23,6 @@ describe("the Worker's vars", () => {
       twitchUsherUrl: "https://usher.ttvnw.net",
       publicBaseUrl: null,
       rendererUrls: [],
-      renderMode: "tasks",
       r2BucketName: "highlight-artifacts",
       watchdogSeconds: 600,
       webhookRetryBaseSeconds: 30,
@@ -55,7 +54,6 @@ describe("the Worker's vars", () => {
     const c = workerConfig({
       PUBLIC_BASE_URL: " https://api.example.com/ ",
       RENDER_URL: "http://10.0.0.1:8080/, http://10.0.0.2:8080",
-      RENDER_MODE: "job",
       R2_S3_ENDPOINT: "http://127.0.0.1:9000/",
       WEBHOOK_ALLOW_LOOPBACK: "TRUE",
       WORKERS_AI: "Off",
@@ -64,7 +62,6 @@ describe("the Worker's vars", () => {
     expect(c).toMatchObject({
       publicBaseUrl: "https://api.example.com",
       rendererUrls: ["http://10.0.0.1:8080", "http://10.0.0.2:8080"],
-      renderMode: "job",
       r2S3Endpoint: "http://127.0.0.1:9000",
       webhookAllowLoopback: true,
       workersAi: false,
@@ -79,13 +76,12 @@ describe("the Worker's vars", () => {
     expect(refusal({ LINK_TTL_SECONDS: "1.5" })).toMatch(/LINK_TTL_SECONDS must be a whole number of seconds/);
     expect(refusal({ UPLOAD_PART_BYTES: "1048576" })).toMatch(/UPLOAD_PART_BYTES must be at least 5242880 \(R2's smallest part\)/);
     expect(refusal({ UPLOAD_PART_BYTES: String(128 * 1024 * 1024) })).toMatch(/UPLOAD_PART_BYTES must be at most 100000000/);
-    expect(refusal({ RENDER_MODE: "jobs" })).toMatch(/RENDER_MODE must be "tasks" or "job" \(got "jobs"\)/);
     expect(refusal({ PUBLIC_BASE_URL: "api.example.com" })).toMatch(/PUBLIC_BASE_URL must be an http\(s\) URL/);
     expect(refusal({ RENDER_URL: "http://10.0.0.1:8080,ftp://x" })).toMatch(/RENDER_URL must be an http\(s\) URL/);
     expect(refusal({ WEBHOOK_ALLOW_LOOPBACK: "yes" })).toMatch(/WEBHOOK_ALLOW_LOOPBACK must be "true" or "false"/);
     expect(refusal({ WORKERS_AI: "disabled" })).toMatch(/WORKERS_AI must be "on" or "off"/);
     // Every malformed setting is named at once.
-    expect(refusal({ WATCHDOG_SECONDS: "x", RENDER_MODE: "x" })).toMatch(/RENDER_MODE .*; WATCHDOG_SECONDS /);
+    expect(refusal({ WATCHDOG_SECONDS: "x", WORKERS_AI: "x" })).toMatch(/WATCHDOG_SECONDS .*; WORKERS_AI /);
   });
 
   it("are parsed once per env object", () => {
@@ -106,11 +102,11 @@ describe("a malformed var where it is used", { timeout: 30_000 }, () => {
   it("fails the dispatch clearly, refunding everything, instead of rendering with a guessed setting", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 202);
-    const result = await deliver(message, { env: { RENDER_MODE: "jobs" } });
+    const result = await deliver(message, { env: { WATCHDOG_SECONDS: "ten minutes" } });
     expect(result.explicitAcks).toHaveLength(1);
     const rec = await record(acct.api_key, ack.id);
     expect(rec).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "dispatch_failed" } });
-    expect(rec.error?.message).toContain('RENDER_MODE must be "tasks" or "job"');
+    expect(rec.error?.message).toContain("WATCHDOG_SECONDS must be a number of seconds");
     expect((await rendererLog(ack.id)).starts).toHaveLength(0);
   });
 });

@@ -14,7 +14,7 @@ import {
   type OwnerOf,
 } from "../../worker/src/durable/container-assignment";
 import { createAccount, post, type TestAccount } from "./helpers";
-import { eventually, jobState, record, startedTaskJob } from "./job-flow";
+import { eventually, jobState, record, startedJob } from "./job-steps";
 import { plannedJob, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 /**
@@ -47,7 +47,7 @@ async function withInstanceStorage<T>(fn: (storage: AssignmentStorage) => Promis
 
 describe("JobState.isTaskRunning", { timeout: 60_000 }, () => {
   it("is true only for the attempt that runs; false for another attempt, an unknown task, a finished task", async () => {
-    const { ack, render } = await startedTaskJob(acct.api_key);
+    const { ack, render } = await startedJob(acct.api_key);
     const job = jobState(ack.id);
     const id = render.task.id;
     expect(render.task.attempt).toBe(1);
@@ -105,7 +105,7 @@ describe("JobState.taskLost", { timeout: 60_000 }, () => {
 
 describe("a task's container instance (container-assignment.ts)", { timeout: 60_000 }, () => {
   it("when its activity timer runs out: renews while the job runs its attempt, otherwise forgets the task and stops", async () => {
-    const { ack, render } = await startedTaskJob(acct.api_key);
+    const { ack, render } = await startedJob(acct.api_key);
     const running: Assignment = { job_id: ack.id, task_id: render.task.id, attempt: 1 };
 
     await withInstanceStorage(async (storage) => {

@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
-import { RenderJob } from "../../common/contract/render";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN, type BoxConfig, type ReceivedDelivery, type RendererJobLog } from "./doubles-protocol";
 
 /**
@@ -57,27 +56,6 @@ export function startRendererDouble(): Server {
     }
     if (req.headers.authorization !== `Bearer ${TEST_RENDERER_TOKEN}`) return json(res, 401, { error: { code: "unauthorized" } });
 
-    // Whole-job mode (RENDER_MODE=job): one renderer runs the job and reports job-level events.
-    if (req.method === "POST" && parts.length === 1 && parts[0] === "jobs") {
-      const parsed = RenderJob.safeParse(JSON.parse(body.toString()));
-      if (!parsed.success) return json(res, 422, { error: { code: "invalid_job", detail: parsed.error.issues } });
-      const e = entry(parsed.data.job_id);
-      e.starts.push(parsed.data);
-      e.authorization = req.headers.authorization ?? null;
-      const status = e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
-      e.answers.push(status);
-      if (status !== 202) return json(res, status, { error: { code: "unavailable", message: "renderer double refuses this job" } });
-      // Like the real renderer: a duplicate start is acknowledged and ignored.
-      const first = !e.accepted;
-      e.accepted = true;
-      return json(res, 202, { accepted: first, job_id: parsed.data.job_id });
-    }
-    if (req.method === "POST" && parts.length === 3 && parts[0] === "jobs" && parts[2] === "cancel") {
-      const e = entry(parts[1]!);
-      e.cancels += 1;
-      e.authorization = req.headers.authorization ?? null;
-      return json(res, 200, { job_id: parts[1], cancelled: e.accepted && e.cancels === 1 });
-    }
     if (req.method === "POST" && parts.length === 1 && parts[0] === "tasks") {
       const parsed = RenderTaskRequest.safeParse(JSON.parse(body.toString()));
       if (!parsed.success) return json(res, 422, { error: { code: "invalid_task", detail: parsed.error.issues } });

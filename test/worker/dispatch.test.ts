@@ -4,7 +4,7 @@ import type { JobAck } from "../../common/contract";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
 import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
-import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-flow";
+import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-steps";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -217,7 +217,7 @@ describe("the real queue", () => {
 });
 
 describe("cancel reaches the renderer", () => {
-  it("tells the renderer to stop a running job (whole-job mode) once the cancel is stored", async () => {
+  it("tells the renderer to stop a running job's task once the cancel is stored", async () => {
     const { ack } = await startedJob(acct.api_key);
     const res = await post(acct.api_key, `/jobs/${ack.id}/cancel`);
     expect(res.status).toBe(200);
@@ -226,6 +226,7 @@ describe("cancel reaches the renderer", () => {
       return l.cancels > 0 && l;
     }, 5000, "the renderer cancel");
     expect(log.cancels).toBe(1);
+    expect(log.cancelledTasks).toEqual(["analyse"]);
     expect(log.authorization).toBe(`Bearer ${TEST_RENDERER_TOKEN}`);
     expect((await jobState(ack.id).get())?.status).toBe("failed");
   });

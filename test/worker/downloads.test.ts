@@ -1,15 +1,17 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ArtifactRef, RenderJob } from "../../common/contract";
+import type { ArtifactRef } from "../../common/contract";
+import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import type { Deliverable } from "../../worker/src/artifacts/results";
 import { artifactKey, artifactLink, zipToken } from "../../worker/src/artifacts/links";
 import { ZIP_RESUME_LOG } from "../../worker/src/artifacts/zip-stream";
 import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
-import { bytesOf, callWithEnv, completeJob, createJob, manifestFor, renderedFiles, sameBytes, sendEvent, startedJob, type RenderedFile } from "./job-flow";
+import { bytesOf, callWithEnv, createJob, jobState, putArtifact, sameBytes, startedJob, type RenderedFile } from "./job-steps";
+import { completeJob, renderTaskOutputs } from "./task-flow";
 
 let acct: TestAccount;
-let render: RenderJob;
+let render: RenderTaskRequest;
 let files: RenderedFile[];
 let results: { deliverables: Deliverable[]; zip_url: string; links_expire_at: string };
 
@@ -19,11 +21,9 @@ const LINK_ENV = { LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! };
 beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
   ({ render } = await startedJob(acct.api_key));
-  files = renderedFiles();
-  // The renderer also stores its manifest as a file (kind "manifest").
-  const manifestText = new TextEncoder().encode(JSON.stringify({ from: "renderer", shorts_count: 1 }));
-  files.push({ ref: { name: "manifest.json", kind: "manifest", content_type: "application/json", size_bytes: manifestText.byteLength, run_name: null, index: null, title: null, duration_seconds: null, tags: null }, bytes: manifestText });
-  await completeJob(render, files);
+  // Played through the task path: the render tasks store the videos, the Worker's finalising step metadata.json
+  // and manifest.json (kind "manifest").
+  ({ files } = await completeJob(render));
   const res = await get(acct.api_key, `/jobs/${render.job_id}/results`);
   expect(res.status).toBe(200);
   results = (await res.json()) as typeof results;
@@ -68,15 +68,15 @@ describe("results and Worker-signed file links", () => {
 
   it("orders deliverables by kind, titles non-video files after their video, and fills every manifest url", async () => {
     expect(results.deliverables.map((d) => [d.type, d.name, d.title, d.duration_seconds, d.run_name ?? null, d.index ?? null])).toEqual([
-      ["reel", "reel-balanced.mp4", "Best of the night", 62.5, "balanced", null],
-      ["short", "short-01.mp4", "The clutch", 31, null, 1],
-      ["thumbnail", "reel-balanced.jpg", "Thumbnail: Best of the night", 62.5, "balanced", null],
-      ["thumbnail", "short-01.jpg", "Thumbnail: The clutch", 31, null, 1],
-      ["captions", "short-01.srt", "Captions (.srt): The clutch", 31, null, 1],
-      ["metadata", "metadata.json", "Metadata: Best of the night", 62.5, "balanced", null],
+      ["reel", "reel-balanced.mp4", "Best of the night", 75, "balanced", null],
+      ["short", "short-01.mp4", "Short pick", 30, "balanced", 1],
+      ["thumbnail", "reel-balanced.jpg", "Thumbnail: Best of the night", 75, "balanced", null],
+      ["thumbnail", "short-01.jpg", "Thumbnail: Short pick", 30, "balanced", 1],
+      ["captions", "short-01.srt", "Captions (.srt): Short pick", 30, "balanced", 1],
+      ["metadata", "metadata.json", "Titles, descriptions, tags and stories", 0, null, null],
       ["manifest", "manifest.json", "Manifest", 0, null, null],
     ]);
-    expect(results.deliverables.find((d) => d.type === "short")!.tags).toEqual(["celeste", "clutch"]);
+    expect(results.deliverables.find((d) => d.type === "short")!.tags).toEqual(["celeste"]);
     expect(results.deliverables.find((d) => d.type === "reel")!.tags).toBeUndefined();
     const { manifest } = (await (await get(acct.api_key, `/jobs/${render.job_id}/results`)).json()) as { manifest: { artifacts: { assets: Record<string, { name: string; url?: string }[]> } } };
     const assets = Object.values(manifest.artifacts.assets).flat();
@@ -177,25 +177,27 @@ describe("GET /jobs/{id}/download-all", { timeout: 60_000 }, () => {
 
   it("skips a file that vanished from storage instead of breaking the archive", async () => {
     const { render: r } = await startedJob(acct.api_key);
-    const fs = renderedFiles();
-    await completeJob(r, fs);
+    const { files: fs } = await completeJob(r);
     await env.ARTIFACTS.delete(`jobs/${r.job_id}/short-01.jpg`);
     const res = await get(acct.api_key, `/jobs/${r.job_id}/download-all`);
     expect(res.status).toBe(200);
     const entries = unzipSync(new Uint8Array(await res.arrayBuffer()));
-    // The renderer stored no manifest.json here: the ZIP carries the job's manifest.
-    expect(Object.keys(entries).sort()).toEqual([...fs.map((f) => f.ref.name).filter((n) => n !== "short-01.jpg"), "manifest.json"].sort());
+    expect(Object.keys(entries).sort()).toEqual(fs.map((f) => f.ref.name).filter((n) => n !== "short-01.jpg").sort());
     expect(JSON.parse(new TextDecoder().decode(entries["manifest.json"]))).toMatchObject({ shorts_count: 1, summary: { total_shorts: 1 } });
   });
 
   it("streams a large archive without holding it (a 40 MB reel)", async () => {
     const { render: r } = await startedJob(acct.api_key);
-    const big = renderedFiles();
-    const reel = big[0]!;
     const bytes = new Uint8Array(40 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 4096) bytes[i] = (i / 4096) & 0xff;
-    big[0] = { ref: { ...reel.ref, size_bytes: bytes.byteLength }, bytes };
-    await completeJob(r, big);
+    const reel = "reel-balanced.mp4";
+    // The join stores a 40 MB reel instead of the small stand-in.
+    await completeJob(r, async (task) => {
+      const result = await renderTaskOutputs(task);
+      if (result.kind !== "reel_join") return result;
+      expect((await putArtifact(task.job_id, task.callback.token, reel, bytes, "video/mp4")).status).toBe(201);
+      return { ...result, artifacts: result.artifacts.map((a) => (a.name === reel ? { ...a, size_bytes: bytes.byteLength } : a)) };
+    });
     const res = await callWithEnv({}, `/jobs/${r.job_id}/download-all`, { headers: { "X-API-Key": acct.api_key } });
     expect(res.status).toBe(200);
     // Read chunk by chunk: the body is a stream, produced as it is pulled.
@@ -218,13 +220,13 @@ describe("GET /jobs/{id}/download-all", { timeout: 60_000 }, () => {
       off += p.byteLength;
     }
     const entries = unzipSync(zip);
-    expect(sameBytes(entries[reel.ref.name]!, bytes)).toBe(true);
+    expect(sameBytes(entries[reel]!, bytes)).toBe(true);
   });
 });
 
 describe("download-all after every file was downloaded through its link (issue 15, item 6)", { timeout: 120_000 }, () => {
   const MB = 1024 * 1024;
-  let job: RenderJob;
+  let job: RenderTaskRequest;
   let all: RenderedFile[];
   let links: { deliverables: Deliverable[]; zip_url: string };
   /** Resumes of stalled ZIP members, counted from their log lines: a healthy download has none. */
@@ -250,9 +252,11 @@ describe("download-all after every file was downloaded through its link (issue 1
     ];
     expect(all).toHaveLength(15);
     expect(all.reduce((n, f) => n + f.bytes.byteLength, 0)).toBeGreaterThan(100 * MB);
-    // Written to the bucket directly (the upload route is tested elsewhere), then reported as the renderer would.
+    // Written to the bucket directly (the upload route is tested elsewhere), then the job completed with them as
+    // its result (the finalising step's part; the task path of a plan this size is tested elsewhere).
     for (const f of all) await env.ARTIFACTS.put(artifactKey(job.job_id, f.ref.name), f.bytes, { httpMetadata: { contentType: f.ref.content_type } });
-    await sendEvent(job, { type: "completed", seq: 10, manifest: manifestFor(all), artifacts: all.map((f) => f.ref) });
+    const manifest = { summary: { total_videos: 5, generated_video_duration_seconds: 600, total_shorts: 3, source_vod_duration_seconds: 3600 }, highlights: [], shorts_count: 3, artifacts: { assets: { compilation: [], shorts: [], thumbnails: [], captions: [], metadata: [] } }, warnings: [] };
+    expect((await jobState(job.job_id).complete({ manifest, artifacts: all.map((f) => f.ref) })).changed).toBe(true);
     links = (await (await get(acct.api_key, `/jobs/${job.job_id}/results`)).json()) as typeof links;
     expect(links.deliverables).toHaveLength(15);
   }, 120_000);

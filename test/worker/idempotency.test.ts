@@ -6,7 +6,7 @@ import type { Env, JobQueueMessage } from "../../worker/src/env";
 import { openDb } from "../../worker/src/storage/db";
 import { deleteExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from "../../worker/src/storage/idempotency";
 import { accountCredits, admin, BASE, createAccount, expect422, expectError, FIXTURE_VODS, minimalJob, nextIp, vodUrl, type TestAccount } from "./helpers";
-import { callWithEnv } from "./job-flow";
+import { callWithEnv } from "./job-steps";
 
 /** Idempotency-Key on POST /jobs (issue 15, item 8): a retried creation never makes or bills a second job. */
 

@@ -1,11 +1,13 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobResults, RenderJob } from "../../common/contract";
+import type { JobResults } from "../../common/contract";
+import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import type { Env } from "../../worker/src/env";
 import { createAccount, expectError, get, type TestAccount } from "./helpers";
-import { callWithEnv, completeJob, createJob, deliver, rendererAnswers, rendererLog, renderedFiles, sameBytes, startedJob, type RenderedFile } from "./job-flow";
+import { callWithEnv, createJob, deliver, rendererAnswers, rendererLog, sameBytes, startedJob, type RenderedFile } from "./job-steps";
+import { completeJob } from "./task-flow";
 
 /**
  * Rotating LINK_SIGNING_KEY: the deployment signs with the new key and, while LINK_SIGNING_KEY_PREVIOUS holds the
@@ -31,8 +33,7 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
   const { render } = await startedJob(acct.api_key);
   jobId = render.job_id;
-  files = renderedFiles();
-  await completeJob(render, files, 2);
+  ({ files } = await completeJob(render));
   // Links handed out before the rotation, signed with the old key.
   const res = await get(acct.api_key, `/jobs/${jobId}/results`);
   expect(res.status).toBe(200);
@@ -70,27 +71,29 @@ describe("download links and zip tokens across a LINK_SIGNING_KEY rotation", () 
 });
 
 describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
-  const progress = (seq: number, percent: number) => ({
+  /** The analysis task's progress report (its share of the job's bar is the first 20 %). */
+  const progress = (seq: number, fraction: number) => ({
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ type: "progress", seq, stage: "analysing", percent }),
+    body: JSON.stringify({ type: "progress", attempt: 1, seq, stage: "analysing", fraction }),
   });
+  const events = (jobId: string) => `/internal/jobs/${jobId}/tasks/analyse/events`;
   const withToken = (init: RequestInit, token: string): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` } });
 
-  let running: RenderJob;
+  let running: RenderTaskRequest;
   beforeAll(async () => {
     ({ render: running } = await startedJob(acct.api_key));
     expect(running.callback.token).toBe(await rendererJobToken({ LINK_SIGNING_KEY: OLD_KEY }, running.job_id));
   });
 
   it("a job dispatched before the rotation keeps reporting with its token", async () => {
-    const res = await callWithEnv(ROTATED, `/internal/jobs/${running.job_id}/events`, withToken(progress(2, 40), running.callback.token));
+    const res = await callWithEnv(ROTATED, events(running.job_id), withToken(progress(2, 0.5), running.callback.token));
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ accepted: true, status: "running", progress: 40 });
+    expect(await res.json()).toMatchObject({ accepted: true, status: "running", progress: 10 });
   });
 
   it("without LINK_SIGNING_KEY_PREVIOUS its token is refused", async () => {
-    await expectError(await callWithEnv(NEW_ONLY, `/internal/jobs/${running.job_id}/events`, withToken(progress(3, 50), running.callback.token)), 401, "unauthorized");
+    await expectError(await callWithEnv(NEW_ONLY, events(running.job_id), withToken(progress(3, 0.6), running.callback.token)), 401, "unauthorized");
   });
 
   it("a job dispatched after the rotation gets a token made with the new key", async () => {
@@ -98,10 +101,10 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     await rendererAnswers(ack.id, 202);
     const result = await deliver(message, { env: ROTATED });
     expect(result.explicitAcks).toHaveLength(1);
-    const start = (await rendererLog(ack.id)).starts[0] as RenderJob;
+    const start = (await rendererLog(ack.id)).starts[0] as RenderTaskRequest;
     expect(start.callback.token).toBe(await rendererJobToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id));
     expect(start.upload).toMatchObject({ mode: "worker", token: start.callback.token });
-    expect((await callWithEnv(NEW_ONLY, `/internal/jobs/${ack.id}/events`, withToken(progress(2, 10), start.callback.token))).status).toBe(200);
-    await expectError(await callWithEnv({ LINK_SIGNING_KEY: OLD_KEY }, `/internal/jobs/${ack.id}/events`, withToken(progress(3, 20), start.callback.token)), 401, "unauthorized");
+    expect((await callWithEnv(NEW_ONLY, events(ack.id), withToken(progress(2, 0.1), start.callback.token))).status).toBe(200);
+    await expectError(await callWithEnv({ LINK_SIGNING_KEY: OLD_KEY }, events(ack.id), withToken(progress(3, 0.2), start.callback.token)), 401, "unauthorized");
   });
 });

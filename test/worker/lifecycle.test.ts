@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck, JobRecord } from "../../common/contract";
-import { createJob, webhookBox } from "./job-flow";
+import { createJob, webhookBox } from "./job-steps";
 import { storedResult } from "./stored-result";
 import { accountCredits, createAccount, expect422, expectError, get, minimalJob, post, postJob, type TestAccount } from "./helpers";
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import { createAccount, expectError, post, type TestAccount } from "./helpers";
-import { bytesOf, callWithEnv, createJob, jobState, putArtifact, sameBytes } from "./job-flow";
+import { bytesOf, callWithEnv, createJob, jobState, putArtifact, sameBytes } from "./job-steps";
 
 /**
  * Multipart uploads through the Worker (upload mode "worker", no R2 API credentials) against the real R2 binding

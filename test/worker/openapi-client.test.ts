@@ -15,7 +15,7 @@ import type { Delivery } from "../../worker/src/webhooks/outbox";
 import type { FailedPayload, RunningPayload } from "../../worker/src/webhooks/payloads";
 import { pricingTable } from "../../worker/src/routes/pricing";
 import { BASE, createAccount, FIXTURE_VODS, nextIp, vodUrl, type TestAccount } from "./helpers";
-import { eventually, webhookBox } from "./job-flow";
+import { eventually, webhookBox } from "./job-steps";
 import { completeWithFiles, STORED_FILES, stateOf } from "./openapi-helpers";
 
 /**

@@ -8,7 +8,7 @@ import { appRouteKeys, documentedRouteKeys, isUndocumented } from "../../worker/
 import { REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../../worker/src/openapi/reference-page";
 import { SWAGGER_UI_VERSION } from "../../worker/src/openapi/reference-assets";
 import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
-import { eventually, webhookBox } from "./job-flow";
+import { eventually, webhookBox } from "./job-steps";
 import { completeWithFiles, expectDocumented, operationOf, servedDocument, validateDocument, validateInstance } from "./openapi-helpers";
 
 let acct: TestAccount;

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { postWebhook, retryDelayMs, WebhookOutbox, type Sender } from "../../worker/src/webhooks/outbox";
-import { webhookBox } from "./job-flow";
+import { webhookBox } from "./job-steps";
 
 /** Each test gets its own object's SQLite storage. */
 let n = 0;

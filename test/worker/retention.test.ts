@@ -1,10 +1,12 @@
 import { createExecutionContext, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobRecord, RenderJob } from "../../common/contract";
+import type { JobRecord } from "../../common/contract";
+import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import { handleScheduled } from "../../worker/src/cron/scheduled";
 import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
-import { bytesOf, completeJob, putArtifact, record, renderedFiles, sendEvent, startedJob } from "./job-flow";
+import { bytesOf, putArtifact, record, startedJob } from "./job-steps";
+import { completeJob, taskEvent } from "./task-flow";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -26,11 +28,11 @@ async function deletedAt(jobId: string): Promise<string | null> {
 }
 
 /** A completed job with its files in R2, and its results as published before the sweep. */
-async function completedJob(): Promise<{ render: RenderJob; zipUrl: string; fileUrl: string }> {
+async function completedJob(): Promise<{ render: RenderTaskRequest; names: string[]; zipUrl: string; fileUrl: string }> {
   const { render } = await startedJob(acct.api_key);
-  await completeJob(render);
+  const { files } = await completeJob(render);
   const results = (await (await get(acct.api_key, `/jobs/${render.job_id}/results`)).json()) as { zip_url: string; deliverables: { url: string }[] };
-  return { render, zipUrl: results.zip_url, fileUrl: results.deliverables[0]!.url };
+  return { render, names: files.map((f) => f.ref.name).sort(), zipUrl: results.zip_url, fileUrl: results.deliverables[0]!.url };
 }
 
 const backdate = (jobId: string, column: "artifacts_expires_at" | "updated_at", daysAgo: number) =>
@@ -38,9 +40,9 @@ const backdate = (jobId: string, column: "artifacts_expires_at" | "updated_at", 
 
 describe("retention sweep (hourly cron)", () => {
   it("deletes a completed job's files once artifacts_expires_at has passed, keeps the record, and answers 410 after", async () => {
-    const { render, zipUrl, fileUrl } = await completedJob();
+    const { render, names, zipUrl, fileUrl } = await completedJob();
     const id = render.job_id;
-    expect(await storedNames(id)).toEqual(renderedFiles().map((f) => f.ref.name).sort());
+    expect(await storedNames(id)).toEqual(names);
     await backdate(id, "artifacts_expires_at", 1);
     const before = await record(acct.api_key, id);
 
@@ -58,10 +60,10 @@ describe("retention sweep (hourly cron)", () => {
   });
 
   it("leaves completed jobs whose files are not yet due", async () => {
-    const { render } = await completedJob();
+    const { render, names } = await completedJob();
     await backdate(render.job_id, "artifacts_expires_at", -1);
     await runCron();
-    expect(await storedNames(render.job_id)).toHaveLength(renderedFiles().length);
+    expect(await storedNames(render.job_id)).toEqual(names);
     expect(await deletedAt(render.job_id)).toBeNull();
     expect((await get(acct.api_key, `/jobs/${render.job_id}/results`)).status).toBe(200);
   });
@@ -71,7 +73,7 @@ describe("retention sweep (hourly cron)", () => {
     const recent = await startedJob(acct.api_key);
     for (const { render } of [old, recent]) {
       expect((await putArtifact(render.job_id, render.callback.token, "reel-balanced.mp4", bytesOf(5, 5000), "video/mp4")).status).toBe(201);
-      await sendEvent(render, { type: "failed", seq: 2, error: { code: "render_failed", message: "FFmpeg failed." } });
+      await taskEvent(render, { type: "failed", retryable: false, error: { code: "render_failed", message: "FFmpeg failed." } });
     }
     await backdate(old.render.job_id, "updated_at", 31);
     await backdate(recent.render.job_id, "updated_at", 10);

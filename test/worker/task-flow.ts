@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { ArtifactRef, MomentSignals } from "../../common/contract";
+import type { ArtifactRef, Manifest, MomentSignals } from "../../common/contract";
+import type { StoredResult } from "../../worker/src/artifacts/results";
 import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
 import { call, minimalJob } from "./helpers";
-import { bytesOf, eventually, putArtifact, rendererLog, startedTaskJob } from "./job-flow";
+import { bytesOf, eventually, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
 
 /**
  * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
@@ -141,17 +142,45 @@ async function specOutputs(jobId: string, callback: { token: string }, spec: Ren
 }
 
 /** Plays one render task to its end: started, progress, files, completed. */
-export async function completeRenderTask(render: RenderTaskRequest): Promise<void> {
+export async function completeRenderTask(render: RenderTaskRequest, result?: TaskResult): Promise<void> {
   await taskEvent(render, { type: "started" });
   await taskEvent(render, { type: "progress", stage: "rendering_reels", fraction: 0.5 });
-  await taskEvent(render, { type: "completed", result: await renderTaskOutputs(render) });
+  await taskEvent(render, { type: "completed", result: result ?? (await renderTaskOutputs(render)) });
+}
+
+/** The test plan's render tasks that start at once (the join waits for its moments). */
+export const FIRST_TASKS = ["reel-balanced-m01", "reel-balanced-m02", "short-01"];
+
+/**
+ * Plays a started job (its analysis task dispatched) to its end through the task path: the analysis returns the
+ * test plan, every render task started through the real queue stores its files and completes, the join last;
+ * the Worker then finalises (metadata.json, manifest.json) and completes the job. `outputs` may change what a
+ * task stores (its default: renderTaskOutputs). Returns every stored file as the job's result lists it.
+ */
+export async function completeJob(render: RenderTaskRequest, outputs: (task: RenderTaskRequest) => Promise<TaskResult> = renderTaskOutputs): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
+  const jobId = render.job_id;
+  await taskEvent(render, { type: "started" });
+  await taskEvent(render, { type: "completed", result: { kind: "analyse", plan: testPlan(jobId) } });
+  const starts = await Promise.all(FIRST_TASKS.map((id) => waitForStart(jobId, id)));
+  for (const s of starts) await completeRenderTask(s, await outputs(s));
+  const join = await waitForStart(jobId, "reel-balanced-join");
+  await completeRenderTask(join, await outputs(join));
+  const row = await env.DB.prepare("SELECT status, result_json FROM jobs WHERE id = ?").bind(jobId).first<{ status: string; result_json: string | null }>();
+  expect(row?.status).toBe("completed");
+  const result = JSON.parse(row!.result_json!) as StoredResult;
+  const files: RenderedFile[] = [];
+  for (const ref of result.artifacts) {
+    const object = await env.ARTIFACTS.get(`jobs/${jobId}/${ref.name}`);
+    files.push({ ref, bytes: new Uint8Array(await object!.arrayBuffer()) });
+  }
+  return { files, manifest: result.manifest };
 }
 
 export const r2Keys = async (jobId: string): Promise<string[]> => (await env.ARTIFACTS.list({ prefix: `jobs/${jobId}/` })).objects.map((o) => o.key.slice(`jobs/${jobId}/`.length)).sort();
 
 /** A started job whose analysis returned the test plan; the render tasks are on their way through the queue. */
 export async function plannedJob(apiKey: string, body: Record<string, unknown> = {}) {
-  const started = await startedTaskJob(apiKey, minimalJob({ num_shorts: 1, ...body }));
+  const started = await startedJob(apiKey, minimalJob({ num_shorts: 1, ...body }));
   await taskEvent(started.render, { type: "started" });
   await taskEvent(started.render, { type: "progress", stage: "analysing", fraction: 0.5 });
   await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan: testPlan(started.ack.id) } });

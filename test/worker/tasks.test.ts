@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../common/contract";
 import type { TaskRecord } from "../../worker/src/orchestration/task-book";
 import { accountCredits, createAccount, get, minimalJob, post, type TestAccount } from "./helpers";
-import { deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedTaskJob, webhookBox } from "./job-flow";
+import { deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob, webhookBox } from "./job-steps";
 import { completeRenderTask, plannedJob as plannedTaskJob, r2Keys, renderTaskOutputs, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 let acct: TestAccount;
@@ -79,7 +79,7 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
   });
 
   it("runs a clip group (a moment and a short sharing their video) as one task, the join after it, and finalises its members", async () => {
-    const started = await startedTaskJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+    const started = await startedJob(acct.api_key, minimalJob({ num_shorts: 1 }));
     const plan = testPlan(started.ack.id);
     const [m01, m02, join, short] = plan.tasks;
     if (m02?.kind !== "reel_moment" || short?.kind !== "short" || join?.kind !== "reel_join") throw new Error("test plan");
@@ -147,7 +147,7 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
   });
 
   it("a failure about the input (not retryable) fails the job at once with its own code", async () => {
-    const { ack, render } = await startedTaskJob(acct.api_key);
+    const { ack, render } = await startedJob(acct.api_key);
     await taskEvent(render, { type: "failed", error: { code: "no_highlights_found", message: "No moment of this VOD scored above highlight_min_score." }, retryable: false });
     expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "no_highlights_found" } });
   });
@@ -197,7 +197,7 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
   });
 
   it("a job with more tasks than free renderers waits for capacity and completes", async () => {
-    const { ack } = await startedTaskJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+    const { ack } = await startedJob(acct.api_key, minimalJob({ num_shorts: 1 }));
     const analysis = (await taskStarts(ack.id))[0]!;
     // Every renderer busy from now on: the render tasks wait in the queue (503 -> retry with backoff).
     await rendererAnswers(ack.id, 503);

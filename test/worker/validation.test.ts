@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../common/contract";
 import { createAccount, expect422, FIXTURE_VODS, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
-import { callWithEnv } from "./job-flow";
+import { callWithEnv } from "./job-steps";
 
 /**
  * Every request rule (docs/API.md, Validation rules) with a request that passes and one that fails.

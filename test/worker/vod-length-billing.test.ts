@@ -1,12 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { JobAck, JobRecord } from "../../common/contract";
+import type { JobAck } from "../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../common/contract/job-plan";
-import type { RenderJob } from "../../common/contract/render";
 import type { JobLifecycle } from "../../worker/src/orchestration/job-lifecycle";
 import { accountCredits, createAccount, FIXTURE_VODS, get, vodUrl, type TestAccount } from "./helpers";
-import { completeJob, createJob, deliver, eventually, jobState, record, rendererAnswers, rendererLog, renderedFiles, sendEvent, webhookBox } from "./job-flow";
+import { createJob, deliver, eventually, jobState, record, rendererAnswers, rendererLog, webhookBox } from "./job-steps";
 import { completeRenderTask, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 /**
@@ -177,28 +176,20 @@ describe("billing the VOD's real length (task mode)", { timeout: 60_000 }, () =>
   });
 });
 
-describe("billing the VOD's real length (whole-job mode, RENDER_MODE=job)", { timeout: 60_000 }, () => {
-  async function startedJobOf(acct: TestAccount, body: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderJob }> {
-    const { ack, message } = await createJob(acct.api_key, { num_shorts: 1, ...body }, NO_TWITCH);
-    await rendererAnswers(ack.id, 202);
-    expect((await deliver(message, { env: { RENDER_MODE: "job" } })).explicitAcks).toHaveLength(1);
-    const render = (await rendererLog(ack.id)).starts[0] as RenderJob;
-    await sendEvent(render, { type: "started", seq: 1 });
-    return { ack, render };
-  }
-
-  it("the analysed event reserves the difference once, even when the object lost its write after D1 took it", async () => {
+describe("billing the VOD's real length: exactly once, and beside other refunds", { timeout: 60_000 }, () => {
+  it("a re-applied analysis result reserves the difference once, even when the object lost its writes after D1 took them", async () => {
     const acct = await createAccount({ plan: "pro", credits: 1000, purchase: true });
-    const { ack, render } = await startedJobOf(acct, LOW_CLAIM);
-    expect(await sendEvent(render, { type: "analysed", seq: 2, vod_duration_seconds: 7200 })).toMatchObject({ accepted: true, status: "running" });
-    expect(await sendEvent(render, { type: "analysed", seq: 2, vod_duration_seconds: 7200 })).toMatchObject({ accepted: false, reason: "duplicate" });
-    expect(await sendEvent(render, { type: "analysed", seq: 3, vod_duration_seconds: 7200 })).toMatchObject({ accepted: true });
-    // The object's state as if its write after the D1 batch had been lost: the ledger's unique index holds.
+    const { ack, analysis } = await analysingJob(acct, LOW_CLAIM, "unreachable");
+    // The object's storage before the result: what it holds again when its writes after the D1 batch are lost.
+    const before = await runInDurableObject(jobState(ack.id), async (_i, state) => ({ state: await state.storage.get("state"), tasks: await state.storage.get("tasks") }));
+    const result = { kind: "analyse" as const, plan: planOf(ack.id, 7200) };
+    await taskEvent(analysis, { type: "completed", result });
     await runInDurableObject(jobState(ack.id), async (_i, state) => {
-      const s = (await state.storage.get<JobLifecycle>("state"))!;
-      await state.storage.put("state", { ...s, credit_cost: LOW_CLAIM_COST, billed_vod_seconds: 1800, real_vod_seconds: null });
+      await state.storage.put("state", before.state);
+      await state.storage.put("tasks", before.tasks);
     });
-    expect(await sendEvent(render, { type: "analysed", seq: 4, vod_duration_seconds: 7200 })).toMatchObject({ accepted: true });
+    // The renderer's retry of the same report (a new sequence number): the ledger's unique index holds.
+    expect(await taskEvent(analysis, { type: "completed", result })).toMatchObject({ accepted: true, status: "running" });
     expect((await ledgerOf(ack.id)).filter((e) => e.purpose === "vod_length")).toEqual([
       { kind: "reserve", amount: -(REAL_COST - LOW_CLAIM_COST), purpose: "vod_length", reason: expect.stringContaining("real length 2.00 h (7200 s)") },
     ]);
@@ -206,30 +197,18 @@ describe("billing the VOD's real length (whole-job mode, RENDER_MODE=job)", { ti
     expect(await stateOf(ack.id)).toMatchObject({ credit_cost: REAL_COST, billed_vod_seconds: 7200, real_vod_seconds: 7200 });
 
     // Everything delivered: nothing back.
-    await completeJob(render, renderedFiles(), 10);
+    await renderEverything(ack.id);
     expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "completed", credit_cost: REAL_COST, refunded_credits: 0 });
   });
 
-  it("an analysed event the account cannot cover is answered 409 (the renderer stops before rendering), the job fails with a full refund", async () => {
-    const acct = await createAccount({ plan: "pro", credits: REAL_COST - 1, purchase: true });
-    const { ack, render } = await startedJobOf(acct, LOW_CLAIM);
-    const res = await sendEvent(render, { type: "analysed", seq: 2, vod_duration_seconds: 7200 }, 409);
-    expect(res).toMatchObject({ error: { code: "job_settled", status: "failed" } });
-    const rec: JobRecord = await record(acct.api_key, ack.id);
-    expect(rec).toMatchObject({ status: "failed", refunded_credits: LOW_CLAIM_COST, error: { code: "insufficient_credits", message: expect.stringContaining("The VOD is 2.00 h (7200 s) long") } });
-    expect(await accountCredits(acct.account_id)).toBe(REAL_COST - 1);
-    // The renderer is told to stop too.
-    await eventually(async () => (await rendererLog(ack.id)).cancels >= 1, 5000, "the renderer to be stopped");
-  });
-
   it("a claim above the real length is refunded the difference at completion, beside undelivered outputs, as two entries", async () => {
-    // 1 h VOD claimed as 1.5 h, two profiles and 3 shorts: 60 + 50 + 30 = 140; delivered one reel and one short
-    // (35 + 20 back) of a VOD that is 1 h long (20 back).
+    // 1 h VOD claimed as 1.5 h, two profiles and 3 shorts: 60 + 50 + 30 = 140; the test plan delivers one reel
+    // and one short (35 + 20 back) of a VOD that is 1 h long (20 back).
     const acct = await createAccount({ plan: "pro", credits: 1000, purchase: true });
-    const { ack, render } = await startedJobOf(acct, { vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1.5, run_profiles: ["balanced", "audience"], num_shorts: 3 });
+    const { ack, analysis } = await analysingJob(acct, { vod_url: vodUrl(FIXTURE_VODS.hour), vod_length_hours: 1.5, run_profiles: ["balanced", "audience"], num_shorts: 3 }, "unreachable");
     expect(ack.credit_cost).toBe(140);
-    await sendEvent(render, { type: "analysed", seq: 2, vod_duration_seconds: 3600 });
-    await completeJob(render, renderedFiles(), 10);
+    await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: planOf(ack.id, 3600) } });
+    await renderEverything(ack.id);
     expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "completed", refunded_credits: 45 + 20, billed_vod_seconds: 3600 });
     expect(await ledgerOf(ack.id)).toEqual([
       { kind: "reserve", amount: -140, purpose: null, reason: "job accepted" },

@@ -5,7 +5,8 @@ import type { JobResults } from "../../common/contract";
 import { publishResults, type StoredResult } from "../../worker/src/artifacts/results";
 import type { Delivery } from "../../worker/src/webhooks/outbox";
 import { call, createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
-import { completeJob, eventually, jobState, renderedFiles, sameBytes, startedJob, webhookBox, type RenderedFile } from "./job-flow";
+import { eventually, jobState, sameBytes, startedJob, webhookBox, type RenderedFile } from "./job-steps";
+import { completeJob } from "./task-flow";
 import type { ReceivedDelivery } from "./doubles-protocol";
 
 /**
@@ -61,11 +62,11 @@ async function deliveries(jobId: string): Promise<Delivery[]> {
   return ((await res.json()) as { deliveries: Delivery[] }).deliveries;
 }
 
-describe("job.completed links are signed when each attempt is sent", () => {
+describe("job.completed links are signed when each attempt is sent", { timeout: 60_000 }, () => {
   it("retries carry freshly signed links, each attempt signed over its own body", async () => {
     const box = await webhookBox({ status: 500, secret: acct.webhook_signing_secret });
     const { ack, render } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
-    await completeJob(render, renderedFiles(), 2);
+    await completeJob(render);
     // WEBHOOK_RETRY_BASE_SECONDS is 0.1: attempts after 0.1 s, 0.4 s and 1.6 s, so the 4th is > 2 s after the 1st.
     const log = await eventually(async () => {
       const d = (await deliveries(ack.id)).find((x) => x.event === "job.completed");
@@ -101,8 +102,7 @@ describe("job.completed links are signed when each attempt is sent", () => {
       box = await webhookBox({ secret: acct.webhook_signing_secret });
       const started = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
       jobId = started.ack.id;
-      files = renderedFiles();
-      await completeJob(started.render, files, 2);
+      ({ files } = await completeJob(started.render));
       original = await eventually(async () => {
         const d = (await deliveries(jobId)).find((x) => x.event === "job.completed");
         return d?.status === "delivered" && d;
@@ -183,7 +183,7 @@ describe("job.completed links are signed when each attempt is sent", () => {
   it("after the retention sweep deleted the files, the stored body is sent (nothing to re-sign)", async () => {
     const box = await webhookBox({ secret: acct.webhook_signing_secret });
     const { ack, render } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
-    await completeJob(render, renderedFiles(), 2);
+    await completeJob(render);
     const original = await eventually(async () => {
       const d = (await deliveries(ack.id)).find((x) => x.event === "job.completed");
       return d?.status === "delivered" && d;

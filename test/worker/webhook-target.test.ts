@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CostEstimate, JobAck, JobRecord } from "../../common/contract";
 import { checkWebhookTarget } from "../../worker/src/domain/webhook-target";
 import { createAccount, expect422, get, jsonInit, minimalJob, nextIp, post, type TestAccount } from "./helpers";
-import { callWithEnv, createJob } from "./job-flow";
+import { callWithEnv, createJob } from "./job-steps";
 
 /**
  * webhook_url may only name a public internet address (issue 15: server-side request forgery). The tests' own

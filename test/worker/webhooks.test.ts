@@ -4,7 +4,8 @@ import { verifyWebhook } from "../../common/client";
 import { deliverWebhook } from "../../worker/src/webhooks/deliver";
 import type { Delivery } from "../../worker/src/webhooks/outbox";
 import { createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
-import { completeJob, createJob, eventually, jobState, manifestFor, renderedFiles, sendEvent, startedJob, webhookBox } from "./job-flow";
+import { createJob, eventually, jobState, startedJob, webhookBox } from "./job-steps";
+import { completeJob, taskEvent } from "./task-flow";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -35,8 +36,8 @@ describe("webhook events of a job's life", () => {
   it("job.running then job.completed, signed over the raw body with the account's secret", async () => {
     const box = await webhookBox({ secret: acct.webhook_signing_secret });
     const { ack, render } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
-    await sendEvent(render, { type: "progress", seq: 2, stage: "analysing", percent: 30 });
-    await completeJob(render, renderedFiles(), 3);
+    await taskEvent(render, { type: "progress", stage: "analysing", fraction: 0.3 });
+    await completeJob(render);
 
     const got = await eventually(async () => {
       const d = await box.received();
@@ -115,7 +116,8 @@ describe("webhook events of a job's life", () => {
   it("a completion straight from pending sends job.running once, before job.completed", async () => {
     const box = await webhookBox({ secret: acct.webhook_signing_secret });
     const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
-    await jobState(ack.id).complete({ manifest: manifestFor([]), artifacts: [] });
+    const manifest = { summary: { total_videos: 0, generated_video_duration_seconds: 0, total_shorts: 0, source_vod_duration_seconds: 3600 }, highlights: [], shorts_count: 0, artifacts: { assets: { compilation: [], shorts: [], thumbnails: [], captions: [], metadata: [] } }, warnings: [] };
+    await jobState(ack.id).complete({ manifest, artifacts: [] });
     const got = await eventually(async () => {
       const d = await box.received();
       return d.length >= 2 && d;
@@ -127,7 +129,7 @@ describe("webhook events of a job's life", () => {
 
   it("a job without webhook_url sends nothing and lists no deliveries", async () => {
     const { ack, render } = await startedJob(acct.api_key);
-    await sendEvent(render, { type: "failed", seq: 2, error: { code: "render_failed", message: "FFmpeg could not decode the VOD." } });
+    await taskEvent(render, { type: "failed", retryable: false, error: { code: "render_failed", message: "FFmpeg could not decode the VOD." } });
     expect(await deliveries(ack.id)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import { AI_CHAT_MAX_PROMPT_CHARS, AI_CHAT_MAX_TOKENS, AI_TRANSCRIPTION_MAX_BODY_BYTES } from "../../common/contract/workers-ai";
 import { createAccount, expectError, type TestAccount } from "./helpers";
-import { callWithEnv, createJob, deliver, jobState, rendererAnswers, rendererLog, startedTaskJob } from "./job-flow";
+import { callWithEnv, createJob, deliver, jobState, rendererAnswers, rendererLog, startedJob } from "./job-steps";
 import { toneWav } from "../support/tone-wav";
 import { chatOutput, InferenceUpstreamError, WHISPER, WorkersAiStandIn } from "./workers-ai-standin";
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 /** A dispatched (running) job as its renderer sees it. */
 async function runningJob(): Promise<RenderTaskRequest & { ai: { url: string; token: string } }> {
-  const { render } = await startedTaskJob(acct.api_key);
+  const { render } = await startedJob(acct.api_key);
   expect(render.ai).toBeTruthy();
   return render as RenderTaskRequest & { ai: { url: string; token: string } };
 }

@@ -7,7 +7,6 @@ import { adminRoutes } from "./routes/admin";
 import { docsRoutes } from "./routes/docs";
 import { downloadRoutes } from "./routes/downloads";
 import { filesRoutes } from "./routes/files";
-import { internalRoutes } from "./routes/internal";
 import { internalAiRoutes } from "./routes/internal-ai";
 import { internalArtifactRoutes } from "./routes/internal-artifacts";
 import { taskEventRoutes } from "./routes/task-events";
@@ -30,7 +29,6 @@ app.route("/jobs", downloadRoutes);
 app.route("/jobs", webhookRoutes);
 app.route("/files", filesRoutes);
 // Renderer callbacks and uploads (per-job renderer token, not an API key).
-app.route("/internal", internalRoutes);
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);
 app.route("/internal", internalAiRoutes);

@@ -27,8 +27,6 @@ export interface WorkerConfig {
   publicBaseUrl: string | null;
   /** RENDER_URL's renderers, without trailing slashes; empty: one Cloudflare Container instance per task. */
   rendererUrls: string[];
-  /** "tasks": a job fans out over tasks; "job": one renderer runs the whole job. */
-  renderMode: "tasks" | "job";
   r2BucketName: string;
   watchdogSeconds: number;
   webhookRetryBaseSeconds: number;
@@ -79,7 +77,6 @@ const Vars = z.object({
         : [],
     z.array(httpUrl, { error: "must be renderer URLs separated by commas" }),
   ),
-  RENDER_MODE: z.preprocess(unset, z.enum(["tasks", "job"], { error: 'must be "tasks" or "job"' }).default("tasks")),
   R2_BUCKET_NAME: z.preprocess(unset, z.string().default(DEFAULT_BUCKET_NAME)),
   WATCHDOG_SECONDS: seconds(DEFAULT_WATCHDOG_SECONDS),
   WEBHOOK_RETRY_BASE_SECONDS: seconds(DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
@@ -126,7 +123,6 @@ export function workerConfig(env: ConfigInput): WorkerConfig {
     twitchUsherUrl: v.TWITCH_USHER_URL ?? DEFAULT_USHER_URL,
     publicBaseUrl: v.PUBLIC_BASE_URL ?? null,
     rendererUrls: v.RENDER_URL,
-    renderMode: v.RENDER_MODE,
     r2BucketName: v.R2_BUCKET_NAME,
     watchdogSeconds: v.WATCHDOG_SECONDS,
     webhookRetryBaseSeconds: v.WEBHOOK_RETRY_BASE_SECONDS,

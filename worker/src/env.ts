@@ -31,11 +31,6 @@ export interface Env {
   PUBLIC_BASE_URL: string;
   /** Renderer URL, or several comma-separated (a local pool); empty: one Cloudflare Container instance per task. */
   RENDER_URL: string;
-  /**
-   * "tasks" (default): a job fans out over an analysis task and one render task per output piece. "job": one
-   * renderer runs the whole job itself (a single machine; job-level events).
-   */
-  RENDER_MODE?: string;
   R2_BUCKET_NAME: string;
   /** Seconds a running job may go without a renderer report before it fails (default 600). */
   WATCHDOG_SECONDS?: string;

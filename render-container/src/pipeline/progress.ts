@@ -1,15 +1,16 @@
 import type { RenderStage } from "../../../common/contract/render";
-import type { ProgressSink } from "../output/callbacks";
 
-/** Where the analysis' stages end on the whole job's bar (the encodes own most of the rest). */
+/** Where the analysis' stages report: the stage and its percent of the analysis task's bar (0..ANALYSIS_END_PERCENT). */
+export interface ProgressSink {
+  progress(stage: RenderStage, percent: number, message?: string): void;
+}
+
+/** Where the analysis' stages end on their bar (run-task.ts maps it onto the analysis task's 0..1). */
 export const ANALYSIS_END_PERCENT = 34;
-/** Where the encodes end; uploading the last files and finalising take the rest. */
-export const RENDER_END_PERCENT = 96;
 
 /**
- * Maps each analysis stage's own 0..1 progress onto the whole job's percent, up to ANALYSIS_END_PERCENT: encoding
- * dominates (MEDIA.md), so the render tasks own most of the bar after it (weighted by the seconds each encodes).
- * Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
+ * Maps each analysis stage's own 0..1 progress onto the analysis' bar, up to ANALYSIS_END_PERCENT (the shares
+ * the stages had of a whole job's bar, where the encodes owned the rest; run-task.ts rescales it to 0..1). Some stages run side by side (the audio downloads while it is analysed; the texts are written while the facecam
  * sample downloads): their spans start together and the bar never moves back, so the stage shown is whichever is
  * further along.
  */

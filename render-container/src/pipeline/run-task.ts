@@ -13,9 +13,9 @@ export type TaskSettings = Pick<RendererConfig, "downloadConcurrency" | "maxVide
  */
 export async function runTask(req: RenderTaskRequest, ctx: TaskContext, config: TaskSettings): Promise<TaskResult> {
   if (req.task.kind === "analyse") {
-    // The analysis' stages report on the whole job's bar, where they end at ANALYSIS_END_PERCENT: as a task, that is all of it.
+    // The analysis' stages report on their own bar, which ends at ANALYSIS_END_PERCENT: as a task, that is all of it.
     const reporter = { progress: (stage: Parameters<TaskContext["progress"]>[0], percent: number) => ctx.progress(stage, Math.min(1, percent / ANALYSIS_END_PERCENT)) };
-    const plan = await runAnalysisTask(req, { ...ctx, reporter }, config);
+    const plan = await runAnalysisTask(req, { ...ctx, reporter }, config, ctx.analysisStats);
     ctx.progress("writing_metadata", 1);
     return { kind: "analyse", plan };
   }

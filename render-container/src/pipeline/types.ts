@@ -1,14 +1,15 @@
 import type { RenderTaskRequest, TaskResult } from "../../../common/contract/job-plan";
-import type { ArtifactRef, Manifest, RenderJob } from "../../../common/contract/render";
 import type { Logger } from "../log";
-import type { ProgressSink } from "../output/callbacks";
 import type { Uploader } from "../output/uploader";
 import type { ByteCounter } from "../source";
+import type { AnalysisStats } from "./analyse-task";
+import type { ProgressSink } from "./progress";
 import type { TaskProgressSink } from "./task-progress";
 
+/** What the analysis task's stages work with: like TaskContext, with progress on the analysis' own percent bar. */
 export interface JobContext {
   signal: AbortSignal;
-  /** Private scratch folder of this job; deleted when the job ends. */
+  /** Private scratch folder of the task; deleted when it ends. */
   workDir: string;
   reporter: ProgressSink;
   /** Where finished files go: R2 (S3 API or the Worker route) in service mode, a folder for the CLI. */
@@ -16,13 +17,6 @@ export interface JobContext {
   log: Logger;
   fetchImpl: typeof fetch;
 }
-
-export interface JobResult {
-  manifest: Manifest;
-  artifacts: ArtifactRef[];
-}
-
-export type JobRunner = (job: RenderJob, ctx: JobContext) => Promise<JobResult>;
 
 /** What one task of a job (analysis or render) works with; like JobContext, with the task's own progress. */
 export interface TaskContext {
@@ -35,8 +29,10 @@ export interface TaskContext {
   uploader: Uploader;
   log: Logger;
   fetchImpl: typeof fetch;
-  /** Counts the video bytes the task downloads (benchmark, in-process job statistics). */
+  /** Counts the video bytes a render task downloads (benchmark, in-process job statistics). */
   videoBytes?: ByteCounter;
+  /** Filled with the analysis task's figures (bytes, stage seconds) when given (benchmark, in-process jobs). */
+  analysisStats?: AnalysisStats;
 }
 
 export type TaskRunner = (req: RenderTaskRequest, ctx: TaskContext) => Promise<TaskResult>;

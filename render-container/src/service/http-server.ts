@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import { RenderTaskRequest, taskKey } from "../../../common/contract/job-plan";
-import { RenderJob } from "../../../common/contract/render";
 import type { Logger } from "../log";
 import { renderTaskSpec } from "../pipeline/render-task";
-import type { JobRegistry } from "./job-registry";
 import type { TaskRegistry } from "./task-registry";
 
 const MAX_BODY = 1024 * 1024;
@@ -50,26 +48,18 @@ function taskIssues(req: RenderTaskRequest): { field: string; message: string }[
   return [];
 }
 
-export interface RenderServices {
-  /** Whole jobs (POST /jobs): the path the Worker used before tasks; removed once it dispatches tasks only. */
-  jobs: JobRegistry;
-  tasks: TaskRegistry;
-}
-
 /**
- * The renderer's HTTP interface (common/contract/job-plan.ts and render.ts): start a task (returns at once, or 503
- * when this process is busy), cancel a task, the older whole-job routes, and health. In production only the
- * Worker reaches it (through the Container binding); RENDERER_TOKEN guards every route but /health.
+ * The renderer's HTTP interface (common/contract/job-plan.ts): start a task (returns at once, or 503 when this
+ * process is busy), cancel a task, and health. In production only the Worker reaches it (through the Container
+ * binding); RENDERER_TOKEN guards every route but /health.
  */
-export function createRenderServer(services: RenderServices, log: Logger, opts: { token?: string; version?: string } = {}): Server {
-  const registry = services.jobs;
-  const tasks = services.tasks;
+export function createRenderServer(tasks: TaskRegistry, log: Logger, opts: { token?: string; version?: string } = {}): Server {
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
     const parts = url.pathname.split("/").filter(Boolean);
     try {
       if (req.method === "GET" && url.pathname === "/health") {
-        return send(res, 200, { ok: true, version: opts.version ?? "dev", running_jobs: registry.runningCount, running_tasks: tasks.runningCount, max_tasks: tasks.capacity, tasks: tasks.list() });
+        return send(res, 200, { ok: true, version: opts.version ?? "dev", running_tasks: tasks.runningCount, max_tasks: tasks.capacity, tasks: tasks.list() });
       }
       if (!authorised(req, opts.token)) return send(res, 401, errorBody("unauthorized", "Missing or wrong renderer token."));
 
@@ -96,25 +86,6 @@ export function createRenderServer(services: RenderServices, log: Logger, opts: 
         return send(res, 200, { task_key: key, cancelled });
       }
 
-      if (parts[0] === "jobs" && parts.length === 1) {
-        if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
-        const parsed = RenderJob.safeParse(await readJson(req));
-        if (!parsed.success) {
-          return send(res, 422, errorBody("invalid_job", "The render job is malformed.", { detail: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })) }));
-        }
-        const started = registry.start(parsed.data);
-        log.info(started ? "job accepted" : "duplicate start ignored", { job_id: parsed.data.job_id });
-        return send(res, 202, { accepted: started, job_id: parsed.data.job_id, status: registry.status(parsed.data.job_id) });
-      }
-      if (parts[0] === "jobs" && parts.length === 2 && req.method === "GET") {
-        const status = registry.status(parts[1]);
-        return status ? send(res, 200, { job_id: parts[1], status }) : send(res, 404, errorBody("not_found", "No such job on this renderer."));
-      }
-      if (parts[0] === "jobs" && parts.length === 3 && parts[2] === "cancel") {
-        if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
-        const cancelled = await registry.cancel(parts[1]);
-        return send(res, 200, { job_id: parts[1], cancelled });
-      }
       return send(res, 404, errorBody("not_found", "No such route."));
     } catch (err) {
       const status = (err as { status?: number }).status ?? 500;

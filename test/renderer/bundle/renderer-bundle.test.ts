@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startProcess, waitForHttp, type Managed } from "../../../dev/stack/processes";
 import { generateSyntheticVod } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { ANALYSE_TASK_ID, TaskEvent, type JobPlan, type RenderTaskRequest, type TaskResult } from "../../../common/contract/job-plan";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { SMALL_VOD } from "../../dev/fixture-vods";
@@ -20,7 +21,7 @@ import { startRecorder } from "../../support/http-recorder";
  *
  * RENDERER_UNDER_TEST=http://127.0.0.1:<port> points the same checks at a renderer that is already running
  * instead, e.g. the built image (`docker run --network host -e PORT=<port> -e RENDERER_TOKEN=bundle-test-token
- * highlight-renderer:local`, see README "The renderer image"); it must reach this machine's 127.0.0.1.
+ * highlight-renderer:local`, see docs/CONTAINERS.md, "The renderer image"); it must reach this machine's 127.0.0.1.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const TOKEN = "bundle-test-token";
@@ -55,9 +56,11 @@ afterAll(async () => {
 });
 
 describe("the bundled renderer (what the container image runs)", () => {
-  it.skipIf(EXTERNAL)("is one file outside the repository", () => {
+  it.skipIf(EXTERNAL)("is one file outside the repository, beside only the voice model's runtime and weights", async () => {
     expect(existsSync(bundle)).toBe(true);
-    expect(existsSync(path.join(tmp, "node_modules"))).toBe(false);
+    expect((await readdir(path.join(tmp, "node_modules"))).sort()).toEqual(["onnxruntime-common", "onnxruntime-node"]);
+    expect((await readdir(path.join(tmp, "node_modules/onnxruntime-node/bin/napi-v6"))).sort()).toEqual([process.platform]);
+    expect(existsSync(path.join(tmp, "models/silero_vad.onnx"))).toBe(true);
     expect(path.relative(ROOT, tmp).startsWith("..")).toBe(true);
   });
 
@@ -67,15 +70,14 @@ describe("the bundled renderer (what the container image runs)", () => {
       .toBe(true);
   });
 
-  it("answers GET /health without the token, and guards the job routes with it", async () => {
+  it("answers GET /health without the token, and guards the task routes with it", async () => {
     const res = await fetch(`${rendererUrl}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, running_jobs: 0, running_tasks: 0, max_tasks: 1, tasks: [], version: EXTERNAL ? expect.any(String) : "bundle-test" });
-    expect((await fetch(`${rendererUrl}/jobs`, { method: "POST", body: "{}" })).status).toBe(401);
+    expect(await res.json()).toEqual({ ok: true, running_tasks: 0, max_tasks: 1, tasks: [], version: EXTERNAL ? expect.any(String) : "bundle-test" });
     expect((await fetch(`${rendererUrl}/tasks`, { method: "POST", body: "{}" })).status).toBe(401);
   });
 
-  it("renders a short end to end: Twitch fetch, analysis, pocketsphinx, burned captions and title font, upload, callbacks", async () => {
+  it("runs a job's tasks end to end: Twitch fetch, analysis, pocketsphinx, burned captions and title font, upload, callbacks", async () => {
     await generateSyntheticVod(SMALL_VOD);
     const twitch: TwitchServer = await startTwitchServer({ root: SMALL_VOD.root });
     const worker = await startRecorder();
@@ -96,19 +98,29 @@ describe("the bundled renderer (what the container image runs)", () => {
           upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" },
         },
       );
-      const res = await fetch(`${rendererUrl}/jobs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(job) });
-      expect(res.status).toBe(202);
-
-      const events = () => worker.requests.filter((r) => r.url === "/events").map((r) => JSON.parse(r.body.toString()) as { type: string; manifest?: { warnings: string[] } });
-      await expect.poll(() => events().find((e) => e.type === "completed" || e.type === "failed")?.type, { timeout: 110_000, interval: 500 }).toBeDefined();
-      const last = events().at(-1)!;
-      expect(last, JSON.stringify(last)).toMatchObject({ type: "completed" });
+      // The Worker's side of the task path: the analysis task, then the plan's render tasks, one at a time.
+      const events = (taskId: string) => worker.requests.filter((r) => r.url === `/events/${taskId}`).map((r) => TaskEvent.parse(JSON.parse(r.body.toString())));
+      const runTask = async (task: RenderTaskRequest["task"], plan: JobPlan | null): Promise<TaskResult> => {
+        const request: RenderTaskRequest = { ...job, callback: { url: `${worker.url}/events/${task.id}`, token: "cb" }, task, plan };
+        const res = await fetch(`${rendererUrl}/tasks`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) });
+        expect(res.status).toBe(202);
+        await expect.poll(() => events(task.id).find((e) => e.type === "completed" || e.type === "failed")?.type, { timeout: 110_000, interval: 500 }).toBeDefined();
+        const last = events(task.id).at(-1)!;
+        if (last.type !== "completed") throw new Error(JSON.stringify(last));
+        return last.result;
+      };
+      const analysed = await runTask({ id: ANALYSE_TASK_ID, kind: "analyse", attempt: 1 }, null);
+      if (analysed.kind !== "analyse") throw new Error(analysed.kind);
       // A missing pocketsphinx binary or model would not fail the job, only warn: captions must have been made.
-      expect(last.manifest!.warnings.filter((w) => /captions/i.test(w))).toEqual([]);
+      expect(analysed.plan.warnings.filter((w) => /captions/i.test(w))).toEqual([]);
+      // Nor would a voice-activity model that cannot load: it must have run from the staged runtime.
+      expect(analysed.plan.warnings.filter((w) => /voice-activity/i.test(w))).toEqual([]);
+      for (const t of analysed.plan.tasks) await runTask({ id: t.id, kind: t.kind, attempt: 1 }, analysed.plan);
 
       const uploads = worker.requests.filter((r) => r.method === "PUT" && r.url.startsWith("/upload/"));
       const names = uploads.map((u) => decodeURIComponent(u.url.slice("/upload/".length))).sort();
-      expect(names).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+      // metadata.json and manifest.json are the Worker's finalising step.
+      expect(names).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt"]);
       const mp4 = path.join(tmp, "short-01.mp4");
       await mkdir(path.dirname(mp4), { recursive: true });
       await writeFile(mp4, uploads.find((u) => u.url.endsWith("short-01.mp4"))!.body);
@@ -118,5 +130,5 @@ describe("the bundled renderer (what the container image runs)", () => {
       await twitch.close();
       await worker.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -6,9 +6,8 @@ import { generateSyntheticVod, writeFmp4Variant } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { createLogger } from "../../../render-container/src/log";
-import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { formatSwitches, keepOffFormatSwitches, placeAroundFormatSwitches, splitAtSwitches, type SwitchAdjustment } from "../../../render-container/src/pipeline/format-switches";
-import { runRenderJob } from "../../../render-container/src/pipeline/run-job";
+import { runJobInProcess } from "../../../dev/job-runner/in-process";
 import type { Chosen } from "../../../render-container/src/pipeline/stages/choose-moments";
 import { SourceError, resolveVodMedia, type ResolvedVodMedia } from "../../../render-container/src/source";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
@@ -156,13 +155,9 @@ describe("a whole job on the VOD, its audio switching too", () => {
     const log = createLogger({}, (line) => logs.push(JSON.parse(line) as { msg: string }));
     const preset = process.env.X264_PRESET;
     process.env.X264_PRESET = "ultrafast";
-    let result: Awaited<ReturnType<typeof runRenderJob>>;
+    let result: Awaited<ReturnType<typeof runJobInProcess>>;
     try {
-      result = await runRenderJob(
-        job,
-        { signal: new AbortController().signal, workDir: work, reporter: { progress: () => undefined }, uploader: new LocalDirUploader(out), log, fetchImpl: fetch },
-        { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} },
-      );
+      result = await runJobInProcess(job, { settings: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }, outDir: out, workDir: work, log });
     } finally {
       if (preset === undefined) delete process.env.X264_PRESET;
       else process.env.X264_PRESET = preset;

@@ -143,7 +143,7 @@ describe("a reel_moment task", () => {
       expect(thumb.video).toMatchObject({ width: 1280, height: 720 });
     });
 
-    it("describes the reel and its thumbnail as the whole-job path does", async () => {
+    it("describes the reel and its thumbnail as deliverables", async () => {
       if (joined.kind !== "reel_join") throw new Error(joined.kind);
       const size = async (n: string) => (await stat(path.join(store, n))).size;
       expect(joined.artifacts).toEqual([

@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskEvent, type ShortTask } from "../../../common/contract/job-plan";
+import { ANALYSE_TASK_ID, RenderTaskRequest, TaskEvent, type ShortTask } from "../../../common/contract/job-plan";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { silentLogger } from "../../../render-container/src/log";
 import { runTask } from "../../../render-container/src/pipeline/run-task";
@@ -16,9 +16,10 @@ import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
 
 /**
- * The task model's cancel (POST /tasks/:key/cancel, and the Worker's cancel of a job) on a real short task:
- * whatever it is doing (encoding, recognising speech, downloading), when cancel returns its processes are gone,
- * its folder is gone and it reports nothing more. The whole-job path has the same cases in cancel-job.test.ts.
+ * Stopping a real task on the task registry: the cancel (POST /tasks/:key/cancel, and the Worker's cancel of a
+ * job) of a short task, whatever it is doing (encoding, recognising speech, downloading), and a shutdown
+ * (SIGTERM: interruptAll) of an analysis task. When the stop returns, the task's processes are gone, its folder
+ * is gone and it reports nothing more (a shutdown first reports the task interrupted, so it is retried elsewhere).
  */
 const twitchServer = serveVodForTests(ONE_MOMENT_VOD);
 const VIDEO_SEGMENT = /\/chunked\/[^/]+\.(ts|mp4)$/;
@@ -42,7 +43,11 @@ interface CancelCase {
 const hasChild = (name: string) => childProcesses().some((c) => c.name === name.slice(0, 15));
 const reached = (events: TaskEvent[], stage: string, above = -1) => events.some((e) => e.type === "progress" && e.stage === stage && e.fraction > above);
 
-async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
+/**
+ * Starts a real task on a registry (the short, or the job's analysis), cancels it once `busy` holds (or stops
+ * the registry as a SIGTERM does), and checks what the stop promises.
+ */
+async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdown" = "cancel", taskId: "short-01" | typeof ANALYSE_TASK_ID = "short-01"): Promise<void> {
   const events: TaskEvent[] = [];
   const worker = await startRecorder((q, res) => {
     if (q.url.startsWith("/events")) events.push(TaskEvent.parse(JSON.parse(q.body.toString())));
@@ -54,7 +59,7 @@ async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), "renderer-cancel-task-"));
   const registry = new TaskRegistry(root, (req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger, { maxTasks: 1 });
   const videoRequestsOpen = () => proxy.seen.filter((p) => VIDEO_SEGMENT.test(p)).length - [...proxy.answered, ...proxy.dropped].filter((p) => VIDEO_SEGMENT.test(p)).length;
-  const key = `${jobId}.short-01`;
+  const key = `${jobId}.${taskId}`;
   try {
     const job = await localRenderJob(
       { vod_url: `https://www.twitch.tv/videos/${ONE_MOMENT_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
@@ -66,7 +71,8 @@ async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
       },
     );
     const plan = handMadePlan(jobId, ONE_MOMENT_VOD.durationSeconds, [planMoment("m1", 35, 62, 50)], [SHORT]);
-    expect(registry.start(taskRequest(job, plan, "short-01"))).toBe("started");
+    const request = taskId === ANALYSE_TASK_ID ? RenderTaskRequest.parse({ ...job, task: { id: ANALYSE_TASK_ID, kind: "analyse", attempt: 1 }, plan: null }) : taskRequest(job, plan, "short-01");
+    expect(registry.start(request)).toBe("started");
 
     // With the download held, also wait until its segment requests are out (and held), so it is under way.
     const busy = () => c.busy(events) && (!c.holdVideoDownload || videoRequestsOpen() > 0);
@@ -81,8 +87,15 @@ async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
     }
     expect(existsSync(path.join(root, `${key}.1`))).toBe(true);
 
-    expect(await registry.cancel(key)).toBe(true);
-    expect(registry.status(key)).toBe("cancelled");
+    if (how === "shutdown") {
+      await registry.interruptAll("renderer shutting down (SIGTERM)");
+      // Stopped from outside, the task says so at once (the Worker retries it elsewhere), then nothing more.
+      expect(events.at(-1)).toMatchObject({ type: "interrupted", attempt: 1, reason: "renderer shutting down (SIGTERM)" });
+      expect(registry.status(key)).toBe("interrupted");
+    } else {
+      expect(await registry.cancel(key)).toBe(true);
+      expect(registry.status(key)).toBe("cancelled");
+    }
     // When cancel returns, the task's processes are gone and so is its disk.
     expect(childProcesses()).toEqual([]);
     expect(readdirSync(root)).toEqual([]);
@@ -104,7 +117,7 @@ async function cancelWhen(jobId: string, c: CancelCase): Promise<void> {
   }
 }
 
-describe("cancelling a real render task on the task registry", () => {
+describe("stopping a real task on the task registry", () => {
   it("mid-encode: kills its FFmpeg processes, deletes its work folder and reports nothing more", async () => {
     await cancelWhen("job_cancel_task_encode", {
       // The encode owns the short's bar from 0.35 on (the start of "rendering_shorts"), so its FFmpeg runs by then.
@@ -126,5 +139,14 @@ describe("cancelling a real render task on the task registry", () => {
       busy: (events) => reached(events, "downloading_video"),
       missed: (events) => (reached(events, "transcribing") || reached(events, "rendering_shorts") ? "the video download finished before the cancel" : null),
     });
+  }, 180_000);
+
+  it("on a shutdown (SIGTERM) mid-analysis: reports the task interrupted, then stops like a cancel", async () => {
+    await cancelWhen(
+      "job_shutdown_analysis",
+      { busy: (events) => reached(events, "analysing") && hasChild("ffmpeg"), missed: (events) => (reached(events, "transcribing") ? "the analysis got past its audio before the shutdown" : null) },
+      "shutdown",
+      ANALYSE_TASK_ID,
+    );
   }, 180_000);
 });

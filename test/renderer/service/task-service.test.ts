@@ -14,7 +14,6 @@ import { JobError } from "../../../render-container/src/pipeline/job-error";
 import { runTask } from "../../../render-container/src/pipeline/run-task";
 import type { TaskRunner } from "../../../render-container/src/pipeline/types";
 import { createRenderServer } from "../../../render-container/src/service/http-server";
-import { JobRegistry } from "../../../render-container/src/service/job-registry";
 import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { childProcesses } from "../../support/child-processes";
@@ -67,10 +66,7 @@ async function startWorkerDouble(answer: (event: TaskEvent) => number = () => 20
 async function startService(runner: TaskRunner, maxTasks = 1) {
   const root = await mkdtemp(path.join(os.tmpdir(), "renderer-tasks-"));
   const tasks = new TaskRegistry(root, runner, silentLogger, { maxTasks });
-  const jobs = new JobRegistry(root, async () => {
-    throw new Error("no job expected");
-  }, silentLogger);
-  const server = createRenderServer({ jobs, tasks }, silentLogger, { token: TOKEN });
+  const server = createRenderServer(tasks, silentLogger, { token: TOKEN });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   closers.push(() => new Promise((r) => server.close(r)));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,7 +2,7 @@ import { ANALYSE_TASK_ID, taskKey } from "../../../common/contract/job-plan";
 import type { Env } from "../env";
 import { openDb } from "../storage/db";
 import { findJobById } from "../storage/jobs";
-import type { TaskClaim } from "./job-state";
+import type { TaskClaim } from "./task-dispatch";
 import { buildTaskRequest, dispatchSettings } from "./render-job";
 import { cancelTask, startTask } from "./renderers";
 

@@ -1,4 +1,4 @@
-import { NormalizedJobRequest, VodInfo, type RenderJob, type UploadTarget } from "../../../common/contract";
+import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
@@ -61,30 +61,29 @@ function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, token
   return { mode: "worker", url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/artifacts`, token };
 }
 
-/** Everything the renderer needs for one job; it never reads D1 or the API. */
-export async function buildRenderJob(env: Env, settings: DispatchSettings, row: JobRow): Promise<RenderJob> {
+/**
+ * One task of the job for the renderer: the job's fields (everything it needs; it never reads D1 or the API), the
+ * task, the stored plan, and the task's own callback URL.
+ */
+export async function buildTaskRequest(env: Env, settings: DispatchSettings, row: JobRow, task: RenderTaskRequest["task"], plan: JobPlan | null): Promise<RenderTaskRequest> {
   const request = NormalizedJobRequest.parse(JSON.parse(row.requestJson));
   const token = await rendererJobToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, row.id);
+  const job = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}`;
   return {
     job_id: row.id,
     request,
     vod: vodInfoOf(row, request),
     callback: {
-      url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/events`,
+      url: `${job}/tasks/${encodeURIComponent(task.id)}/events`,
       token,
-      // Up to three missed heartbeats are forgiven before the watchdog fails the job.
+      // Up to three missed heartbeats are forgiven before the watchdog gives the task up as lost.
       heartbeat_seconds: Math.max(1, Math.floor(watchdogMs(env) / 4000)),
     },
     upload: uploadTarget(env, settings, row.id, token),
     twitch: { gql_url: workerConfig(env).twitchGqlUrl, usher_url: workerConfig(env).twitchUsherUrl },
     // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks and uploads.
-    ai: workersAi(env) ? { url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/ai/v1`, token } : null,
+    ai: workersAi(env) ? { url: `${job}/ai/v1`, token } : null,
+    task,
+    plan,
   };
-}
-
-/** One task of the job for the renderer: the job's fields, the task, the stored plan, the task's own callback URL. */
-export async function buildTaskRequest(env: Env, settings: DispatchSettings, row: JobRow, task: RenderTaskRequest["task"], plan: JobPlan | null): Promise<RenderTaskRequest> {
-  const job = await buildRenderJob(env, settings, row);
-  const url = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}/tasks/${encodeURIComponent(task.id)}/events`;
-  return { ...job, callback: { ...job.callback, url }, task, plan };
 }

@@ -1,6 +1,5 @@
-import { ConfigError, workerConfig } from "../config";
+import { ConfigError } from "../config";
 import type { Env, JobQueueMessage } from "../env";
-import { dispatchJob } from "../orchestration/dispatch-job";
 import { dispatchTask } from "../orchestration/dispatch-task";
 import { DispatchConfigError } from "../orchestration/render-job";
 import { RendererBusyError, RendererUnavailableError } from "../orchestration/renderers";
@@ -52,8 +51,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, _ctx: 
       continue;
     }
     try {
-      // RENDER_MODE=job: one renderer runs the whole job (a single machine); otherwise the job fans out over tasks.
-      const outcome = workerConfig(env).renderMode === "job" && !taskId ? await dispatchJob(env, jobId) : await dispatchTask(env, jobId, taskId);
+      const outcome = await dispatchTask(env, jobId, taskId);
       log("info", "dispatch", { job_id: jobId, attempt: message.attempts, ...outcome });
       message.ack();
     } catch (error) {

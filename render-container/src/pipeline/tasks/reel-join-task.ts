@@ -12,7 +12,7 @@ const PART_FETCH_CONCURRENCY = 4;
 
 /**
  * Joins a reel's parts (made by its reel_moment tasks) by stream copy, makes the reel's thumbnail and uploads
- * both as the deliverables today's whole-job path makes.
+ * both as the reel's deliverables.
  */
 export async function runReelJoinTask(run: RenderTaskRun, task: ReelJoinTask): Promise<Extract<TaskResult, { kind: "reel_join" }>> {
   const { ctx } = run;

@@ -16,7 +16,7 @@ import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRu
 /**
  * One vertical short: nudges its start to a nearby scene cut (automatic shorts), transcribes its own range from
  * its downloaded video, renders it with the plan's facecam region and its title, and uploads the video, its .srt
- * sidecar and its thumbnail, as today's whole-job path does.
+ * sidecar and its thumbnail.
  */
 export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?: TaskVideo): Promise<Extract<TaskResult, { kind: "short" }>> {
   const { ctx, plan, req } = run;
@@ -88,7 +88,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warning ? { warnings: [warning] } : {}) };
 }
 
-/** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause (as the whole-job path). */
+/** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause. */
 const TRAILING_SILENCE_SECONDS = 1;
 
 /**

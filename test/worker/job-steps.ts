@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { ArtifactRef, JobAck, JobRecord, Manifest, RenderEvent, RenderJob } from "../../common/contract";
+import type { ArtifactRef, JobAck, JobRecord } from "../../common/contract";
 import { app } from "../../worker/src/app";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
@@ -11,8 +11,8 @@ import { BASE, call, get, minimalJob, nextIp } from "./helpers";
 
 /**
  * The steps of one job's life as the Worker sees them: POST /jobs (its queue message captured instead of sent,
- * so no real delivery races the test), the queue consumer, the renderer's callbacks and uploads, the webhook
- * receiver. Everything goes through the Worker's real handlers.
+ * so no real delivery races the test), the queue consumer, the renderer double, uploads, the webhook receiver.
+ * Everything goes through the Worker's real handlers; task-flow.ts plays the renderer's task events on top.
  */
 
 export const JOB_QUEUE = "highlight-jobs";
@@ -76,22 +76,8 @@ export async function rendererAnswers(jobId: string, status: number): Promise<vo
   await res.body?.cancel();
 }
 
-/**
- * Creates a job and dispatches it in whole-job mode (RENDER_MODE=job: one renderer runs it and reports job-level
- * events, which the lifecycle tests play) to an accepting renderer double; returns what the renderer received.
- */
-export async function startedJob(apiKey: string, body?: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderJob }> {
-  const { ack, message } = await createJob(apiKey, body);
-  await rendererAnswers(ack.id, 202);
-  const result = await deliver(message, { env: { RENDER_MODE: "job" } });
-  expect(result.explicitAcks).toEqual([expect.any(String)]);
-  const log = await rendererLog(ack.id);
-  expect(log.starts).toHaveLength(1);
-  return { ack, render: log.starts[0] as RenderJob };
-}
-
-/** Creates a job and dispatches its analysis task (the default task mode); returns the task request received. */
-export async function startedTaskJob(apiKey: string, body?: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderTaskRequest }> {
+/** Creates a job and dispatches its analysis task to an accepting renderer double; returns the task request it received. */
+export async function startedJob(apiKey: string, body?: Record<string, unknown>): Promise<{ ack: JobAck; render: RenderTaskRequest }> {
   const { ack, message } = await createJob(apiKey, body);
   await rendererAnswers(ack.id, 202);
   const result = await deliver(message);
@@ -101,20 +87,7 @@ export async function startedTaskJob(apiKey: string, body?: Record<string, unkno
   return { ack, render: log.starts[0] as RenderTaskRequest };
 }
 
-// ---- renderer callbacks and uploads ----------------------------------------------------------------------------
-
-export function postEvent(jobId: string, token: string | null, event: unknown): Promise<Response> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token !== null) headers.Authorization = `Bearer ${token}`;
-  return call(`/internal/jobs/${jobId}/events`, { method: "POST", headers, body: typeof event === "string" ? event : JSON.stringify(event) });
-}
-
-export async function sendEvent(render: RenderJob, event: RenderEvent, status = 200): Promise<Record<string, unknown>> {
-  const res = await postEvent(render.job_id, render.callback.token, event);
-  const body = (await res.json()) as Record<string, unknown>;
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return body;
-}
+// ---- uploads -----------------------------------------------------------------------------------------------------
 
 /**
  * PUT of one file. `inProcess` calls the app directly: for uploads the Worker refuses unread, whose aborted
@@ -154,50 +127,10 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** A stored file of a job: its reference as the job's result lists it, and its bytes. */
 export interface RenderedFile {
   ref: ArtifactRef;
   bytes: Uint8Array;
-}
-
-const text = (s: string) => new TextEncoder().encode(s);
-
-/** The files a one-reel, one-short job produces, named as the renderer names them. */
-export function renderedFiles(): RenderedFile[] {
-  const file = (ref: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "content_type">, bytes: Uint8Array): RenderedFile => ({
-    ref: { run_name: null, index: null, title: null, duration_seconds: null, tags: null, ...ref, size_bytes: bytes.byteLength },
-    bytes,
-  });
-  return [
-    file({ name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", run_name: "balanced", title: "Best of the night", duration_seconds: 62.5 }, bytesOf(1, 300_000)),
-    file({ name: "reel-balanced.jpg", kind: "thumbnail", content_type: "image/jpeg", run_name: "balanced" }, bytesOf(2, 20_000)),
-    file({ name: "short-01.mp4", kind: "short", content_type: "video/mp4", index: 1, title: "The clutch", duration_seconds: 31, tags: ["celeste", "clutch"] }, bytesOf(3, 120_000)),
-    file({ name: "short-01.jpg", kind: "thumbnail", content_type: "image/jpeg", index: 1 }, bytesOf(4, 9_000)),
-    file({ name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", index: 1 }, text("1\n00:00:00,000 --> 00:00:02,500\nno way that worked\n\n2\n00:00:02,500 --> 00:00:04,000\nlet's go\n")),
-    file({ name: "metadata.json", kind: "metadata", content_type: "application/json", run_name: "balanced" }, text(JSON.stringify({ title: "Best of the night", tags: ["celeste"], description: "Highlights" }, null, 2))),
-  ];
-}
-
-export function manifestFor(files: RenderedFile[]): Manifest {
-  const asset = (f: RenderedFile) => ({ name: f.ref.name, run_name: f.ref.run_name, index: f.ref.index, title: f.ref.title, duration_seconds: f.ref.duration_seconds, size_bytes: f.ref.size_bytes });
-  const of = (kind: ArtifactRef["kind"]) => files.filter((f) => f.ref.kind === kind).map(asset);
-  return {
-    summary: { total_videos: 2, generated_video_duration_seconds: 93.5, total_shorts: 1, source_vod_duration_seconds: 3600 },
-    highlights: [{ story: "A last-second clutch", start: 1200, end: 1262.5, duration: 62.5, run_name: "balanced" }],
-    shorts_count: 1,
-    artifacts: { assets: { compilation: of("reel"), shorts: of("short"), thumbnails: of("thumbnail"), captions: of("captions"), metadata: of("metadata") } },
-    warnings: [],
-  };
-}
-
-/** Uploads every file (as the renderer does before "completed"), then sends "completed". */
-export async function completeJob(render: RenderJob, files: RenderedFile[] = renderedFiles(), seq = 10): Promise<Manifest> {
-  for (const f of files) {
-    const res = await putArtifact(render.job_id, render.callback.token, f.ref.name, f.bytes, f.ref.content_type);
-    expect(res.status).toBe(201);
-  }
-  const manifest = manifestFor(files);
-  await sendEvent(render, { type: "completed", seq, manifest, artifacts: files.map((f) => f.ref) });
-  return manifest;
 }
 
 // ---- webhook receiver ------------------------------------------------------------------------------------------
