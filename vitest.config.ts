@@ -32,7 +32,7 @@ export default defineConfig({
                 WEBHOOK_RETRY_BASE_SECONDS: "0.1",
                 // Multipart uploads through the Worker in parts of R2's smallest size (5 MiB) instead of 64 MiB.
                 UPLOAD_PART_BYTES: String(5 * 1024 * 1024),
-                // The webhook receiver listens on 127.0.0.1; deployments never set this (see README, webhooks).
+                // The webhook receiver listens on 127.0.0.1; deployments never set this (see docs/PRICING-AND-RULES.md, "What is refused").
                 WEBHOOK_ALLOW_LOOPBACK: "true",
                 TEST_HOOKS_URL: inject("hooksUrl"),
               },

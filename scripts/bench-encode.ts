@@ -1,6 +1,6 @@
 /**
  * Measures rendering speed and memory on this machine and prints the figures (no assertions: targets are
- * judged by people, not by timed tests). Run: `npx tsx render-container/src/render/benchmark.ts [--short=45]
+ * judged by people, not by timed tests). Run: `npx tsx scripts/bench-encode.ts [--short=45]
  * [--segments=4] [--segment=40] [--only=shorts|reel|asr]`.
  * Memory is the peak summed RSS of the ffmpeg/pocketsphinx children, sampled every 100 ms. CPU is the
  * children's user+system time (from /proc/self/stat), which, unlike wall time, does not depend on what else

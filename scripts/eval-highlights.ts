@@ -32,9 +32,15 @@
  * Options: --split held-out|tuning|both (default both), --tuning-seeds 1,...,20, --held-out-seeds 201,...,205,
  * --root DIR, --out FILE (JSON), --bench-hours H (times the audio analysis over H hours of the first stream's
  * audio, looped).
+ *
+ * --source a (default: the streams above, dev/synth-vod) or b (a second, independent generator,
+ * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --*-seeds/--root/--out options,
+ * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
+ * to skip the job's text writer).
  */
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ProfileTuning } from "../common/contract/normalized-request";
@@ -44,12 +50,14 @@ import { evalScenario, SCENARIO_VERSION, type Scenario } from "../dev/synth-vod/
 import type { ChatFile } from "../dev/twitch-server";
 import { analyzeAudio } from "../render-container/src/analysis/analyze-audio";
 import { analyzeChat } from "../render-container/src/analysis/chat-signals";
+import { withVoiceActivity } from "../render-container/src/analysis/voice-activity";
 import type { AudioAnalysis, ChatCommentInput, ChatSignals } from "../render-container/src/analysis/types";
 import { refineMoments } from "../render-container/src/selection/refine-moments";
 import { selectProfileMoments } from "../render-container/src/selection/select-moments";
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
+import { runSourceB } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -104,7 +112,11 @@ async function loadStream(root: string, seed: number, log: (l: string) => void):
   const { dir, truth } = await generateSyntheticVod({ root, vodId, ...scenario.options });
   const t1 = Date.now();
   const comments = commentsOf(JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile);
-  const audio = await analyzeAudio(path.join(dir, truth.audio_file ?? "audio.flac"), { durationSeconds: truth.duration_seconds });
+  // As a job does: the PCM kept for the voice-activity model, which listens to the loud stretches.
+  const pcmDir = await mkdtemp(path.join(os.tmpdir(), "eval-pcm-"));
+  const analysed = await analyzeAudio(path.join(dir, truth.audio_file ?? "audio.flac"), { durationSeconds: truth.duration_seconds, keepPcm: { file: path.join(pcmDir, "pcm.s16"), startSeconds: 0 } });
+  const audio = (await withVoiceActivity(analysed)).audio;
+  await rm(pcmDir, { recursive: true, force: true });
   const t2 = Date.now();
   const kinds = truth.moments.map((m) => `${m.kind}@${m.peak}`).join(" ");
   log(`seed ${seed} (${scenario.variant.name}, ${truth.duration_seconds} s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s: ${kinds}`);
@@ -290,16 +302,25 @@ async function benchAnalysis(file: string, seconds: number, hours: number) {
   const audioSeconds = loops * seconds;
   let last: { hwm: number; cpu: number } | null = null;
   let sampler: NodeJS.Timeout | undefined;
+  const pcmDir = await mkdtemp(path.join(os.tmpdir(), "bench-pcm-"));
   const t0 = Date.now();
-  await analyzeAudio(file, {
+  const analysed = await analyzeAudio(file, {
     durationSeconds: audioSeconds,
     inputOptions: ["-stream_loop", String(loops - 1)],
+    keepPcm: { file: path.join(pcmDir, "pcm.s16"), startSeconds: 0 },
     onSpawn: (pid) => {
       sampler = setInterval(() => (last = procSample(pid) ?? last), 100);
     },
   });
   clearInterval(sampler);
-  const wall = (Date.now() - t0) / 1000;
+  const t1 = Date.now();
+  // The voice-activity model on the loud stretches, as a job runs it after the analysis pass.
+  const cpu0 = process.cpuUsage();
+  const voiced = await withVoiceActivity(analysed);
+  const cpu = process.cpuUsage(cpu0);
+  const t2 = Date.now();
+  await rm(pcmDir, { recursive: true, force: true });
+  const wall = (t2 - t0) / 1000;
   const sample = last as { hwm: number; cpu: number } | null;
   return {
     audio_hours: Number((audioSeconds / 3600).toFixed(2)),
@@ -307,21 +328,42 @@ async function benchAnalysis(file: string, seconds: number, hours: number) {
     x_realtime: Math.round(audioSeconds / wall),
     x_realtime_per_ffmpeg_cpu: sample && sample.cpu > 0 ? Math.round(audioSeconds / sample.cpu) : null,
     ffmpeg_peak_rss_mb: sample ? Math.round(sample.hwm / 1e6) : null,
+    analysis_pass_wall_seconds: Number(((t1 - t0) / 1000).toFixed(1)),
+    voice_model: {
+      wall_seconds: Number(((t2 - t1) / 1000).toFixed(2)),
+      cpu_seconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
+      measured_seconds: voiced.measuredSeconds,
+      measured_share: Number((voiced.measuredSeconds / audioSeconds).toFixed(3)),
+      share_of_analysis_wall: Number(((t2 - t1) / (t2 - t0)).toFixed(3)),
+      ...(voiced.warning ? { warning: voiced.warning } : {}),
+    },
   };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      split: { type: "string", default: "both" },
-      "tuning-seeds": { type: "string", default: TUNING_SEEDS.join(",") },
-      "held-out-seeds": { type: "string", default: HELD_OUT_SEEDS.join(",") },
-      root: { type: "string", default: path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`) },
+      split: { type: "string" },
+      "tuning-seeds": { type: "string" },
+      "held-out-seeds": { type: "string" },
+      root: { type: "string" },
       out: { type: "string" },
       "bench-hours": { type: "string" },
+      source: { type: "string", default: "a" },
+      "no-titles": { type: "boolean", default: false },
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+  if (values.source === "b") {
+    const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
+    // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
+    return runSourceB({ split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
+  }
+  if (values.source !== "a") throw new Error(`--source must be a or b, got ${values.source}`);
+  values.split ??= "both";
+  values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
+  values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");
+  values.root ??= path.join(synthCacheRoot(), `eval-streams-v${SCENARIO_VERSION}`);
   const splits: { name: "tuning" | "held-out"; seeds: number[] }[] = [];
   if (values.split !== "held-out") splits.push({ name: "tuning", seeds: seedsOf(values["tuning-seeds"]!) });
   if (values.split !== "tuning") splits.push({ name: "held-out", seeds: seedsOf(values["held-out-seeds"]!) });

@@ -3,7 +3,7 @@ import { RunProfile } from "./enums";
 import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
 
 /**
- * A job is a plan of tasks (README, "How a job runs"). The *analysis* task resolves the VOD, reads its audio and
+ * A job is a plan of tasks (docs/TASK-MODEL.md). The *analysis* task resolves the VOD, reads its audio and
  * chat, selects the moments per profile, finds the facecam and writes the texts, and returns a JobPlan: one
  * versioned document that says every output to make and everything needed to make it. The job's Durable Object
  * stores it and dispatches one *render* task per output piece; when every task is done it writes metadata.json

@@ -7,7 +7,7 @@
  * and checked (sizes, ffprobe), and a PASS/FAIL summary with timings is printed.
  *
  * The container reaches the Worker and the Twitch server at Docker's bridge gateway (both listen there, and
- * PUBLIC_BASE_URL names it); the README ("The Container path, run locally") says why and what else it needs.
+ * PUBLIC_BASE_URL names it); docs/CONTAINERS.md ("The Container path, run locally") says why and what else it needs.
  */
 import { execFile } from "node:child_process";
 import { createWriteStream } from "node:fs";

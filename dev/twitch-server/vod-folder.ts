@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * The on-disk format of one VOD served by the local Twitch server (see README.md):
+ * The on-disk format of one VOD served by the local Twitch server (see dev/twitch-server/README.md):
  *   <root>/<vodId>/video.json                   VideoFile below (required)
  *   <root>/<vodId>/chat.json                    ChatFile below (optional: no file = no comments)
  *   <root>/<vodId>/<group_id>/index-dvr.m3u8    media playlist of each rendition listed in video.json

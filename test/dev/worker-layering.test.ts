@@ -15,8 +15,8 @@ describe("the Worker's webhooks stand below orchestration (dependencies point on
     expect(await importsInto(files, "worker/src/durable")).toEqual([]);
   });
 
-  it("the check sees such an import: the JobState object imports the webhook outbox", async () => {
-    const offenders = await importsInto([path.join(ROOT, "worker/src/orchestration/job-state.ts")], "worker/src/webhooks");
-    expect(offenders).toContain("worker/src/orchestration/job-state.ts -> ../webhooks/enqueue");
+  it("the check sees such an import: JobState's transitions import the webhook outbox", async () => {
+    const offenders = await importsInto([path.join(ROOT, "worker/src/orchestration/job-transitions.ts")], "worker/src/webhooks");
+    expect(offenders).toContain("worker/src/orchestration/job-transitions.ts -> ../webhooks/enqueue");
   });
 });

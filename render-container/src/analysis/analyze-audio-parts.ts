@@ -1,3 +1,4 @@
+import path from "node:path";
 import { analyzeAudio, GATE_LUFS, type AnalyzeAudioOptions } from "./analyze-audio";
 import { median } from "./stats";
 import type { AudioAnalysis, SilenceRange } from "./types";
@@ -36,10 +37,16 @@ export function combinedProgress(parts: number, onProgress?: (fraction: number) 
       : undefined;
 }
 
-export async function analyzeAudioInParts(inputPath: string, durationSeconds: number, parts: number, options: Omit<AnalyzeAudioOptions, "durationSeconds" | "inputOptions"> & { splitAboveSeconds?: number } = {}): Promise<AudioAnalysis> {
-  const { splitAboveSeconds = SPLIT_ANALYSIS_ABOVE_SECONDS, ...opts } = options;
+export async function analyzeAudioInParts(
+  inputPath: string,
+  durationSeconds: number,
+  parts: number,
+  options: Omit<AnalyzeAudioOptions, "durationSeconds" | "inputOptions" | "keepPcm"> & { splitAboveSeconds?: number; /** Keeps each span's PCM in this folder (analyzeAudio's keepPcm). */ keepPcmDir?: string } = {},
+): Promise<AudioAnalysis> {
+  const { splitAboveSeconds = SPLIT_ANALYSIS_ABOVE_SECONDS, keepPcmDir, ...opts } = options;
   const spans = planAudioSpans(durationSeconds, parts, splitAboveSeconds);
-  if (spans.length === 1) return analyzeAudio(inputPath, { ...opts, durationSeconds });
+  const keep = (k: number, start: number) => (keepPcmDir ? { keepPcm: { file: path.join(keepPcmDir, `pcm-${k}.s16`), startSeconds: start } } : {});
+  if (spans.length === 1) return analyzeAudio(inputPath, { ...opts, durationSeconds, ...keep(0, 0) });
   const progressOf = combinedProgress(spans.length, opts.onProgress);
   const results = await Promise.all(
     spans.map((s, i) =>
@@ -48,6 +55,7 @@ export async function analyzeAudioInParts(inputPath: string, durationSeconds: nu
         durationSeconds: s.length,
         inputOptions: [...(s.start > 0 ? ["-ss", String(s.start)] : []), "-t", String(s.length)],
         onProgress: progressOf(i),
+        ...keep(i, s.start),
       }),
     ),
   );
@@ -81,6 +89,7 @@ export function mergeAnalyses(parts: readonly AudioAnalysis[], starts: readonly 
     silences,
     quietPoints: parts.flatMap((a, i) => a.quietPoints.map((t) => t + starts[i])),
     pauses: mergePauses(parts, starts),
+    ...(parts.some((a) => a.pcm) ? { pcm: parts.flatMap((a) => a.pcm ?? []) } : {}),
   };
 }
 

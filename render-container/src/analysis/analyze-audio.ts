@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from "node:fs";
 import { ProcessError, runProcess, type RunProcessOptions } from "../ffmpeg/process";
 import { FFMPEG_BIN } from "../ffmpeg/run-ffmpeg";
 import { buildAnalysisArgs, DEFAULT_ANALYSIS_GRAPH, type AnalysisGraphOptions } from "./analysis-filtergraph";
@@ -21,6 +22,12 @@ export interface AnalyzeAudioOptions {
   feedStdin?: RunProcessOptions["feedStdin"];
   /** Called with the ffmpeg process id once it runs (benchmarks sample its memory). */
   onSpawn?: (pid: number) => void;
+  /**
+   * Keeps the decoded 8 kHz PCM in this file (s16le, the samples the signals were computed from), `startSeconds`
+   * being the VOD time of its first sample: the voice-activity model reads its candidate stretches from it
+   * later without decoding the audio again (16 KB per second of audio: 345 MB for 6 hours, on disk).
+   */
+  keepPcm?: { file: string; startSeconds: number };
 }
 
 /** Loudness below this is gated out of the baseline (ebur128 reports -120 LUFS for digital silence). */
@@ -48,12 +55,17 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     onSilence: (start, end) => levels.addSilence(start, end),
   });
 
+  // Synchronous writes: ~16 KB per audio second, far below what the disk takes, and no backpressure to manage.
+  const kept = opts.keepPcm ? openSync(opts.keepPcm.file, "w") : null;
   try {
     await runProcess(FFMPEG_BIN, buildAnalysisArgs(inputPath, graph, opts.inputOptions), {
       signal: opts.signal,
       onSpawn: opts.onSpawn,
       feedStdin: opts.feedStdin,
-      onStdoutData: (chunk) => pcm.push(chunk),
+      onStdoutData: (chunk) => {
+        pcm.push(chunk);
+        if (kept !== null) writeSync(kept, chunk);
+      },
     });
   } catch (err) {
     if (err instanceof ProcessError) {
@@ -61,6 +73,8 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
       throw new ProcessError(`audio analysis failed (${err.exitSignal ?? `exit ${err.exitCode}`}): ${last}`, err.command, err.args, err.exitCode, err.exitSignal, err.stderrTail);
     }
     throw err;
+  } finally {
+    if (kept !== null) closeSync(kept);
   }
   const env = pcm.finish();
 
@@ -86,5 +100,6 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
     silences,
     quietPoints: voice.quietPoints,
     pauses: voice.pauses,
+    ...(opts.keepPcm ? { pcm: [{ file: opts.keepPcm.file, start: opts.keepPcm.startSeconds, sampleRate: graph.sampleRate, samples: pcm.samples }] } : {}),
   };
 }

@@ -31,6 +31,22 @@ export interface AudioAnalysis {
    * `quietPoints`.
    */
   pauses?: SilenceRange[];
+  /**
+   * Share (0..1) of each second's audio energy that lies in windows the voice-activity model (Silero) hears as
+   * speech; -1 where it was not measured (only stretches loud enough to be a moment are: voice-activity/).
+   * Absent when the model was not run: the streamer's signal then falls back to the voice-band syllables.
+   */
+  voiceShare?: number[];
+  /** Where the decoded PCM was kept (analyzeAudio's keepPcm), span by span on the VOD's clock. */
+  pcm?: PcmSpan[];
+}
+
+/** A file of s16le mono PCM whose first sample is at VOD time `start`. */
+export interface PcmSpan {
+  file: string;
+  start: number;
+  sampleRate: number;
+  samples: number;
 }
 
 /** The fields of a chat replay comment that the analysis reads (structurally a subset of common/twitch ChatComment). */

@@ -111,6 +111,7 @@ export async function analyseSpan(span: AudioSpan, segments: MediaSegment[], ori
       durationSeconds: span.length,
       inputOptions: ["-copyts", "-f", "mpegts"],
       graph: { trim: { start: origin + span.start, duration: span.length } },
+      keepPcm: { file: file.replace(/\.ts$/, ".s16"), startSeconds: span.start },
       onProgress: o.onProgress,
       feedStdin: (stdin) => {
         download = downloadSegmentsToFile(segments, file, {
@@ -191,7 +192,7 @@ async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: num
   const bytes = downloaded.reduce((n, d) => n + d.bytes, 0);
   const end = playlist.segments.reduce((s, g) => Math.max(s, g.start + g.duration), 0);
   if (pieces.length === 1) {
-    const analysis = await analyzeAudioInParts(downloaded[0]!.path, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds });
+    const analysis = await analyzeAudioInParts(downloaded[0]!.path, durationSeconds, opts.parts, { signal: opts.signal, onProgress: opts.onAnalysisProgress, splitAboveSeconds: opts.splitAboveSeconds, keepPcmDir: destDir });
     return { analysis, parts: [{ path: downloaded[0]!.path, media_start_seconds: 0, media_end_seconds: end, bytes, muted_ranges: muted }], bytes, muted_ranges: muted };
   }
   // One analysis per piece over whole VOD seconds (a piece starting mid-second is read from the next whole one),
@@ -204,7 +205,13 @@ async function downloadThenAnalyse(playlist: MediaPlaylist, durationSeconds: num
     Math.max(1, opts.parts),
     (span, k, signal) => {
       const skip = Math.max(0, span.start - pieces[k]![0]!.start);
-      return analyzeAudio(downloaded[k]!.path, { signal, durationSeconds: span.length, inputOptions: [...(skip > 1e-3 ? ["-ss", skip.toFixed(3)] : []), "-t", String(span.length)], onProgress: progressOf(k) });
+      return analyzeAudio(downloaded[k]!.path, {
+        signal,
+        durationSeconds: span.length,
+        inputOptions: [...(skip > 1e-3 ? ["-ss", skip.toFixed(3)] : []), "-t", String(span.length)],
+        onProgress: progressOf(k),
+        keepPcm: { file: path.join(destDir, `pcm-piece-${k}.s16`), startSeconds: span.start },
+      });
     },
     opts.signal,
   );

@@ -5,7 +5,7 @@ import { clipRanges } from "./tasks/task-source";
  * The most encode seconds (as tasks weigh them: a short's second counts 2.5) one group may hold. Grouping saves
  * downloads but puts the members on one instance one after the other: the bound keeps a group's CPU near that of
  * a long short plus a moment in three reels, so the job's critical path (the analysis, then its longest task)
- * stays short (README, "Fan-out benchmark"). Members beyond it start another group and download that stretch again.
+ * stays short (docs/BENCHMARKS.md, "Fan-out benchmark"). Members beyond it start another group and download that stretch again.
  */
 export const MAX_GROUP_ENCODE_SECONDS = 240;
 

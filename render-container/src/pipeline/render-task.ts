@@ -19,7 +19,7 @@ export function renderTaskSpec(req: Pick<RenderTaskRequest, "task" | "plan">): R
 }
 
 /**
- * One render task of a job (README, "How a job runs"): a reel moment's pieces, a reel's join, a short, or a group
+ * One render task of a job (docs/TASK-MODEL.md): a reel moment's pieces, a reel's join, a short, or a group
  * of reel moments and shorts that share a stretch of the VOD. Each
  * resolves the VOD again and downloads only the segments of its own range, so tasks of one job can run on
  * different machines at once.

@@ -1,6 +1,7 @@
 import type { ProfileTuning } from "../../../common/contract/normalized-request";
-import { clamp, movingAverage, ramp } from "../analysis/stats";
+import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
+import { estimateReactionLag, LAG_RULES, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
 
 /**
@@ -17,6 +18,12 @@ export const SCORE_RAMPS = {
    * a second, explosions and music rise and fall far slower. Below the first value loudness is not the streamer.
    */
   voicedRate: [1.6, 2.8],
+  /**
+   * Share of a second's energy the voice-activity model hears as speech (AudioAnalysis.voiceShare): a shout
+   * over an explosion measures 0.85-0.9, the explosion alone, gunfire or music 0, calm talk under a loud impact
+   * 0.05 (its energy is the impact's). Below the first value the loudness is not the streamer.
+   */
+  voiceShare: [0.3, 0.6],
   /** log2 of chat rate vs baseline: 1.4x is noise, 5.7x is a burst. */
   log2RateRatio: [0.5, 2.5],
   /** log2 of distinct chatters vs typical: many people reacting, not one spammer. */
@@ -28,34 +35,64 @@ export const SCORE_RAMPS = {
   burstZ: [2, 6],
 } as const;
 
-/** Audio excitement: how far the loudness rises over the stream's baseline. */
-export function audioHypeScore(loudDbAboveBaseline: number): number {
-  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], SCORE_RAMPS.loudDb[1]);
+/** Audio excitement: how far the loudness rises over the stream's baseline (full at `fullDb`, see shoutLevelDb). */
+export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCORE_RAMPS.loudDb[1]): number {
+  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], fullDb);
+}
+
+/**
+ * How loud this streamer's shouting is, over the stream's baseline: the top tenth of the seconds the voice model
+ * heard as loud speech, kept between 10 and 16 dB. Mixes differ: under a music bed, or from a streamer whose
+ * microphone is compressed, a shout rises 8-11 dB over the median where a bare voice over quiet game audio
+ * rises 16 or more; a fixed 16 dB would take the first streamer's every shout for talk. Never below 10 dB, so
+ * a streamer who never shouts does not have ordinary talk raised to excitement; without the model's measure
+ * (or with fewer than `minSeconds` loud voiced seconds), 16 dB as before.
+ */
+export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShare: 0.5 } as const;
+
+export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare">): number {
+  const full = SCORE_RAMPS.loudDb[1];
+  if (!audio.voiceShare) return full;
+  const voicedLoud: number[] = [];
+  audio.loudnessAboveBaselineDb.forEach((db, i) => {
+    if (db >= SCORE_RAMPS.loudDb[0] && (audio.voiceShare![i] ?? -1) >= SHOUT_LEVEL.voicedShare) voicedLoud.push(db);
+  });
+  if (voicedLoud.length < SHOUT_LEVEL.minSeconds) return full;
+  return clamp(quantile(voicedLoud, SHOUT_LEVEL.quantile), SHOUT_LEVEL.minDb, full);
 }
 
 /**
  * The streamer's own presence: excitement in the voice (loudness, carried by speech, and speech pace). Loudness
  * without syllables (game audio: explosions, music, sirens) is not the streamer and scores nothing.
  */
-export function streamerScore(audioHype: number, speechActivity: number, speechRate: number): number {
+export function streamerScore(audioHype: number, speechActivity: number, speechRate: number, voiceShare = -1): number {
   const fast = ramp(speechRate, SCORE_RAMPS.speechRate[0], SCORE_RAMPS.speechRate[1]);
-  const voiced = ramp(speechRate, SCORE_RAMPS.voicedRate[0], SCORE_RAMPS.voicedRate[1]);
+  const voiced = voicedness(speechRate, voiceShare);
+  if (voiceShare >= 0) speechActivity = Math.max(speechActivity, voiceShare);
   return clamp(voiced * (audioHype * (0.75 + 0.25 * speechActivity) + 0.15 * fast * speechActivity * Math.min(1, audioHype * 3)), 0, 1);
 }
 
 /**
+ * How sure it is that a second's loudness is a voice: the voice-activity model's share where it listened (the
+ * loud stretches), else the voice band's syllable pace, which holds in quiet audio but takes a shout over loud
+ * game audio for noise (the game's energy fills the dips between syllables).
+ */
+export function voicedness(speechRate: number, voiceShare = -1): number {
+  if (voiceShare >= 0) return ramp(voiceShare, SCORE_RAMPS.voiceShare[0], SCORE_RAMPS.voiceShare[1]);
+  return ramp(speechRate, SCORE_RAMPS.voicedRate[0], SCORE_RAMPS.voicedRate[1]);
+}
+
+/**
  * Chat's reaction credited to the moments it may be reacting to: a burst whose first messages come at chat time
- * c reacts to something between c - maxLag and c - minLag (chat takes 5-15 s: the stream's delay plus reading
- * and typing). The whole range gets the burst's score, so the audio decides where in it the moment is when the
+ * c reacts to something between c - lag.max and c - lag.min (the stream's delay plus reading and typing; read
+ * from the stream itself by estimateReactionLag, else 3-15 s). The whole range gets the burst's score, so the audio decides where in it the moment is when the
  * streamer reacted too, and a clip covering the range keeps the moment when only chat did.
  */
-export const REACTION_LAG = { minSeconds: 3, maxSeconds: 15 } as const;
-
-export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number): number[] {
+export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number, lag: Pick<ReactionLag, "min" | "max"> = LAG_RULES.defaultRange): number[] {
   const out = new Array<number>(seconds).fill(0);
   for (const b of bursts) {
-    const from = Math.max(0, Math.floor(b.onset - REACTION_LAG.maxSeconds));
-    const to = Math.min(seconds - 1, Math.floor(b.onset - REACTION_LAG.minSeconds));
+    const from = Math.max(0, Math.floor(b.onset - lag.max));
+    const to = Math.min(seconds - 1, Math.floor(b.onset - lag.min));
     for (let i = from; i <= to; i++) out[i] = Math.max(out[i]!, b.score);
   }
   return out;
@@ -84,16 +121,19 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
-  const audioHype = loud.map(audioHypeScore);
+  const shout = shoutLevelDb(audio);
+  const audioHype = loud.map((d) => audioHypeScore(d, shout));
   // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
   // would lend an explosion the syllables of the talk just before it.
-  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d)));
+  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout));
   const rawRate = padTo(audio.speechRate, seconds, 0);
-  const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!)), 1).map((v) => clamp(v, 0, 1));
+  const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
+  const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));
+  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer) : undefined;
   const audience = !chatAvailable
     ? new Array<number>(seconds).fill(0)
     : chat!.bursts
-      ? audienceFromBursts(chat!.bursts, seconds)
+      ? audienceFromBursts(chat!.bursts, seconds, lag)
       : Array.from({ length: seconds }, (_, i) =>
           audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0, chat!.burstZ[i] ?? 0),
         );
@@ -106,7 +146,7 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
     ws = 1;
   }
   const combined = audience.map((a, i) => combineScores(a, streamer[i]!, wa, ws));
-  return { combined, audience, streamer, audioHype, chatAvailable };
+  return { combined, audience, streamer, audioHype, chatAvailable, ...(lag ? { reactionLag: lag } : {}) };
 }
 
 /** How much a moment backed by only one of the two signals is marked down when both weigh the same. */

@@ -6,6 +6,7 @@ import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
 import { manualMoment } from "./manual-moments";
+import { profileEvidence, type EvidenceSignal } from "./evidence";
 import { describeMoment } from "./moment-signals";
 import { computeSecondScores } from "./second-scores";
 import { isNearDuplicate, overlapSeconds } from "./similarity";
@@ -44,8 +45,12 @@ export function selectMoments(input: SelectMomentsInput): Moment[] {
 /** One profile's moments and what the scoring saw, for warnings when a reel comes out short or empty. */
 export interface SelectionOutcome {
   moments: Moment[];
-  /** Buckets whose best second beat highlight_min_score. */
+  /** Buckets whose best second beat highlight_min_score and showed an event in one of the profile's own signals. */
   candidates: number;
+  /** Buckets that beat highlight_min_score but showed no event of the profile's own signals (left out). */
+  withoutEvidence?: number;
+  /** The signals the profile weighs enough to take a moment on (evidence.ts). */
+  ownSignals?: EvidenceSignal[];
   /** The best combined score of any second (0 for an empty VOD). */
   bestScore: number;
   /** The profile's target minus its manual seconds (may be negative). */
@@ -79,7 +84,10 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
   };
 
   const autoBudgetSeconds = budget;
-  const candidates = candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score);
+  // Only peaks where a signal the profile weighs shows an event (evidence.ts): never a clip with nothing in it.
+  const evidence = profileEvidence(scores, tuning);
+  const scored = candidatePeaks(scores.combined, tuning.bucket_size_seconds, tuning.highlight_min_score);
+  const candidates = scored.filter((c) => evidence.at(c.peakSecond).length > 0);
   const chosen: Moment[] = [];
   const chosenEvents: { start: number; end: number; signals: Moment["signals"] }[] = [];
   for (const cand of candidates) {
@@ -127,6 +135,8 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
   return {
     moments: [...manual, ...chosen].sort((a, b) => a.start - b.start || a.end - b.end),
     candidates: candidates.length,
+    withoutEvidence: scored.length - candidates.length,
+    ownSignals: evidence.own,
     bestScore: scores.combined.reduce((m, v) => Math.max(m, v), 0),
     autoBudgetSeconds,
   };

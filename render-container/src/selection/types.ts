@@ -33,6 +33,8 @@ export interface SecondScores {
   /** Loudness-driven excitement 0..1 (part of the streamer score). */
   audioHype: number[];
   chatAvailable: boolean;
+  /** The chat lag the bursts were credited with (reaction-lag.ts), when chat had bursts. */
+  reactionLag?: import("./reaction-lag").ReactionLag;
 }
 
 export const momentDuration = (m: { start: number; end: number }): number => m.end - m.start;

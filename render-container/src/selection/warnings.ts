@@ -1,5 +1,6 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
+import type { EvidenceSignal } from "./evidence";
 import type { SelectionOutcome } from "./select-moments";
 import { momentDuration } from "./types";
 
@@ -15,22 +16,33 @@ export function reelWarnings(profile: RunProfile, outcome: SelectionOutcome, tun
   const min = tuning.highlight_min_score;
   const hint = `lower highlight_min_score in run_overrides.${profile} to take more`;
   const nothingBeat = `No moment of the VOD scored above highlight_min_score ${min} for the ${profile} profile (the best scored ${outcome.bestScore.toFixed(2)})`;
+  const unsupported = outcome.withoutEvidence ?? 0;
+  const noEvent = `No moment of the VOD showed an event in ${ownSignalsText(outcome.ownSignals)} for the ${profile} profile (${unsupported} stretch(es) scored above highlight_min_score ${min} without one)`;
   if (outcome.moments.length === 0) {
-    return [outcome.candidates === 0 ? `${nothingBeat}, so it has no reel; ${hint}.` : `No moment fitted the ${profile} profile's target, so it has no reel.`];
+    if (outcome.candidates === 0) return [unsupported > 0 ? `${noEvent}, so it has no reel.` : `${nothingBeat}, so it has no reel; ${hint}.`];
+    return [`No moment fitted the ${profile} profile's target, so it has no reel.`];
   }
   const total = outcome.moments.reduce((s, m) => s + momentDuration(m), 0);
   const target = tuning.target_duration_seconds;
   // Within one clip of the target (or manual ranges filling it): nothing to say.
   if (total >= target - maxHighlightSeconds) return [];
-  if (outcome.candidates === 0) return [`${nothingBeat}, so its reel holds only the manual highlights; ${hint}.`];
+  if (outcome.candidates === 0) return [unsupported > 0 ? `${noEvent}, so its reel holds only the manual highlights.` : `${nothingBeat}, so its reel holds only the manual highlights; ${hint}.`];
   const buckets = Math.ceil(durationSeconds / tuning.bucket_size_seconds);
   const why =
     durationSeconds < target
       ? `the VOD is only ${s0(durationSeconds)} long`
       : buckets * maxHighlightSeconds < outcome.autoBudgetSeconds
         ? `bucket_size_seconds ${tuning.bucket_size_seconds} allows at most ${buckets} automatic moment(s) in this ${s0(durationSeconds)} VOD`
-        : `only ${autos.length} distinct moment(s) scored above highlight_min_score ${min} (${hint})`;
+        : (outcome.withoutEvidence ?? 0) > 0
+          ? `only ${autos.length} distinct moment(s) showed an event in ${ownSignalsText(outcome.ownSignals)}; ${outcome.withoutEvidence} other stretch(es) scored above highlight_min_score ${min} but showed no such event, and a reel is never padded with them`
+          : `only ${autos.length} distinct moment(s) scored above highlight_min_score ${min} (${hint})`;
   return [`The ${profile} reel runs ${s0(total)} of its ${s0(target)} target: ${why}.`];
+}
+
+/** "the streamer's voice or chat's reaction": the signals a profile takes moments on. */
+function ownSignalsText(own: readonly EvidenceSignal[] | undefined): string {
+  const names = (own ?? ["streamer", "audience"]).map((s) => (s === "streamer" ? "the streamer's voice" : "chat's reaction"));
+  return names.join(" or ");
 }
 
 /** Manual ranges past the VOD's real end (vod_length_hours can overstate it): cut there, or left out. */

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -21,7 +21,7 @@ import { startRecorder } from "../../support/http-recorder";
  *
  * RENDERER_UNDER_TEST=http://127.0.0.1:<port> points the same checks at a renderer that is already running
  * instead, e.g. the built image (`docker run --network host -e PORT=<port> -e RENDERER_TOKEN=bundle-test-token
- * highlight-renderer:local`, see README "The renderer image"); it must reach this machine's 127.0.0.1.
+ * highlight-renderer:local`, see docs/CONTAINERS.md, "The renderer image"); it must reach this machine's 127.0.0.1.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const TOKEN = "bundle-test-token";
@@ -56,9 +56,11 @@ afterAll(async () => {
 });
 
 describe("the bundled renderer (what the container image runs)", () => {
-  it.skipIf(EXTERNAL)("is one file outside the repository", () => {
+  it.skipIf(EXTERNAL)("is one file outside the repository, beside only the voice model's runtime and weights", async () => {
     expect(existsSync(bundle)).toBe(true);
-    expect(existsSync(path.join(tmp, "node_modules"))).toBe(false);
+    expect((await readdir(path.join(tmp, "node_modules"))).sort()).toEqual(["onnxruntime-common", "onnxruntime-node"]);
+    expect((await readdir(path.join(tmp, "node_modules/onnxruntime-node/bin/napi-v6"))).sort()).toEqual([process.platform]);
+    expect(existsSync(path.join(tmp, "models/silero_vad.onnx"))).toBe(true);
     expect(path.relative(ROOT, tmp).startsWith("..")).toBe(true);
   });
 
@@ -111,6 +113,8 @@ describe("the bundled renderer (what the container image runs)", () => {
       if (analysed.kind !== "analyse") throw new Error(analysed.kind);
       // A missing pocketsphinx binary or model would not fail the job, only warn: captions must have been made.
       expect(analysed.plan.warnings.filter((w) => /captions/i.test(w))).toEqual([]);
+      // Nor would a voice-activity model that cannot load: it must have run from the staged runtime.
+      expect(analysed.plan.warnings.filter((w) => /voice-activity/i.test(w))).toEqual([]);
       for (const t of analysed.plan.tasks) await runTask({ id: t.id, kind: t.kind, attempt: 1 }, analysed.plan);
 
       const uploads = worker.requests.filter((r) => r.method === "PUT" && r.url.startsWith("/upload/"));

@@ -114,13 +114,15 @@ describe("profiles on a generated stream", () => {
     }
   });
 
-  it("says in the manifest's warnings that a reel is short because only so many moments scored high enough", async () => {
+  it("says in the manifest's warnings that a reel is short because only so many moments showed an event of its own signal", async () => {
     // 400 s fits in the 420 s VOD and in its buckets: the only reason left for a short reel is the scores.
     const chosen = chooseWith("audience", { target_duration_seconds: 400 });
     const n = chosen.momentsByProfile.audience!.length;
     expect(n).toBeGreaterThan(0);
     const warning = expect.stringMatching(
-      new RegExp(`^The audience reel runs \\d+ s of its 400 s target: only ${n} distinct moment\\(s\\) scored above highlight_min_score 0\\.35 \\(lower highlight_min_score in run_overrides\\.audience to take more\\)\\.$`),
+      new RegExp(
+        `^The audience reel runs \\d+ s of its 400 s target: only ${n} distinct moment\\(s\\) showed an event in chat's reaction; \\d+ other stretch\\(es\\) scored above highlight_min_score 0\\.35 but showed no such event, and a reel is never padded with them\\.$`,
+      ),
     );
     expect(chosen.warnings).toEqual([warning]);
     // The analysis puts the selection's warnings in the job plan; finalising the job lists them in the manifest.

@@ -3,6 +3,7 @@ import { fetchChatReplay, type ChatComment } from "../../../../common/twitch";
 import type { AudioAnalysis } from "../../analysis";
 import { resolveVodMedia, type ByteCounter, type ClipSource, type ResolvedVodMedia } from "../../source";
 import { measuredLength } from "../../source/measured-length";
+import { withVoiceActivity } from "../../analysis/voice-activity";
 import { analyseWhileDownloading } from "../analyse-while-downloading";
 import type { TaskRun } from "../task-run";
 
@@ -60,6 +61,14 @@ export async function acquireSource(run: Pick<TaskRun, "job" | "ctx" | "progress
     // Twitch serves DMCA-muted parts as silence: they score as quiet, so no moment is chosen for their audio.
     warnings.push(`${Math.round(seconds)} s of this VOD are muted by Twitch (${audio.muted_ranges.length} part(s)); those parts were scored as silence.`);
   }
-  ctx.log.info("source acquired", { duration_seconds: durationSeconds, audio_bytes: audio.bytes, comments: chat.comments.length });
-  return { media, durationSeconds, audioParts: audio.parts, audio: audio.analysis, comments: chat.comments, warnings };
+  // Whether the loud stretches are the streamer's voice: the model reads the PCM the analysis kept.
+  const voiced = await withVoiceActivity(audio.analysis, { signal: ctx.signal });
+  if (voiced.warning) warnings.push(voiced.warning);
+  ctx.log.info("source acquired", {
+    duration_seconds: durationSeconds,
+    audio_bytes: audio.bytes,
+    comments: chat.comments.length,
+    voice_activity: { measured_seconds: voiced.measuredSeconds, cpu_seconds: Math.round(voiced.seconds * 100) / 100, ...(voiced.warning ? { failed: true } : {}) },
+  });
+  return { media, durationSeconds, audioParts: audio.parts, audio: voiced.audio, comments: chat.comments, warnings };
 }

@@ -1,0 +1,44 @@
+/**
+ * Which seconds the voice-activity model listens to. The streamer's signal is loudness carried by speech, so
+ * only seconds loud enough to count as excitement (the streamer score's loudness ramp starts at +4 dB over the
+ * stream's baseline) need to know whether that loudness is a voice. Running the model on the whole VOD would
+ * cost about a second of CPU per 15 minutes of audio; these stretches are a tenth of that or less.
+ */
+export const CANDIDATE_RULES = {
+  /** dB over the stream's baseline loudness from which a second may be the streamer's excitement. */
+  minLoudDb: 4,
+  /** Seconds added on either side of a loud second (a shout's first syllables can be quieter). */
+  padSeconds: 1,
+  /** Loud stretches closer than this are listened to as one. */
+  joinGapSeconds: 2,
+  /**
+   * At most this share of the VOD (but never less than `minBudgetSeconds`) is listened to; past it, the
+   * loudest seconds first. A stream that is loud all the time (a music bed turned up) still costs little.
+   */
+  maxShare: 0.12,
+  minBudgetSeconds: 240,
+} as const;
+
+export interface Stretch {
+  start: number;
+  end: number;
+}
+
+/** Whole-second stretches [start, end) to run the model on, in VOD order. */
+export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES): Stretch[] {
+  const n = loudnessAboveBaselineDb.length;
+  const budget = Math.max(rules.minBudgetSeconds, Math.round(n * rules.maxShare));
+  const loud = loudnessAboveBaselineDb.map((db, i) => ({ db, i })).filter((x) => x.db >= rules.minLoudDb);
+  // Each loud second grows to 1 + 2 * pad seconds, so the budget in loud seconds is smaller than in stretch seconds.
+  const keep = loud.length * (1 + 2 * rules.padSeconds) > budget ? loud.sort((a, b) => b.db - a.db).slice(0, Math.floor(budget / (1 + 2 * rules.padSeconds))) : loud;
+  const marked = new Uint8Array(n);
+  for (const { i } of keep) for (let j = Math.max(0, i - rules.padSeconds); j <= Math.min(n - 1, i + rules.padSeconds); j++) marked[j] = 1;
+  const out: Stretch[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!marked[i]) continue;
+    const last = out.at(-1);
+    if (last && i - last.end <= rules.joinGapSeconds) last.end = i + 1;
+    else out.push({ start: i, end: i + 1 });
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+import type { ChatBurst } from "../analysis/types";
+import { quantile } from "../analysis/stats";
+
+/**
+ * How late this stream's chat reacts. Chat sees the stream through the broadcast delay and then reads and
+ * types: 5-15 s on a typical stream, 20-30 s on one with a long delay or a slow crowd. A burst is credited to
+ * the stretch of the stream it reacts to, so a wrong lag puts chat's reaction beside the moment instead of on it:
+ * the shout and the burst then look like two half-moments, and a moment strong on both signals loses.
+ *
+ * The lag is read from the stream itself: the streamer's own events (loud speech the voice model heard) that
+ * come shortly before chat's bursts. The gap that most bursts share is the stream's lag, and the spread of those
+ * gaps is how far the credited stretch must reach. With too few such pairs the usual range is used.
+ */
+export const LAG_RULES = {
+  /** The usual range, when the stream does not show its own: chat reacts 3-15 s after what it reacts to. */
+  defaultRange: { min: 3, max: 15 },
+  /** The longest lag looked for. */
+  maxLagSeconds: 32,
+  /** A streamer event: the streamer score rises to at least this (its onset is where it first reaches half of its peak). */
+  streamerEventScore: 0.35,
+  /** A burst that counts for the estimate. */
+  minBurstScore: 0.35,
+  /** Gaps within this many seconds of a candidate lag support it. */
+  toleranceSeconds: 4,
+  /** Bursts whose gap must support the chosen lag before it replaces the usual range. */
+  minPairs: 3,
+  /** The credited stretch is at least this wide, and reaches this far past the supporting gaps on each side. */
+  minWidthSeconds: 10,
+  marginSeconds: 3,
+} as const;
+
+export interface ReactionLag {
+  /** A burst whose first messages come at chat time c reacts to the stream between c - max and c - min. */
+  min: number;
+  max: number;
+  /** How the range was found: from the stream's own pairs, or the usual range. */
+  source: "stream" | "default";
+  pairs: number;
+}
+
+/** Onsets (seconds) of the streamer's events: runs of the score at or above the event level. */
+export function streamerEventOnsets(streamer: readonly number[], level = LAG_RULES.streamerEventScore): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < streamer.length) {
+    if (streamer[i]! < level) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let peak = i;
+    while (j < streamer.length && streamer[j]! >= level * 0.5) {
+      if (streamer[j]! > streamer[peak]!) peak = j;
+      j++;
+    }
+    // The onset: the first second of the run at half its peak (where the shout starts, not where it is loudest).
+    let onset = peak;
+    while (onset > i && streamer[onset - 1]! >= streamer[peak]! * 0.5) onset--;
+    out.push(onset);
+    i = j;
+  }
+  return out;
+}
+
+export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: readonly number[], rules = LAG_RULES): ReactionLag {
+  const fallback: ReactionLag = { ...rules.defaultRange, source: "default", pairs: 0 };
+  const events = streamerEventOnsets(streamer, rules.streamerEventScore);
+  const strong = bursts.filter((b) => b.score >= rules.minBurstScore);
+  if (events.length === 0 || strong.length < rules.minPairs) return fallback;
+  // Every gap from a burst back to a streamer event within reach.
+  const gaps = strong.map((b) => events.map((e) => b.onset - e).filter((g) => g >= 1 && g <= rules.maxLagSeconds));
+  let best = { lag: 0, support: 0 };
+  for (let lag = 1; lag <= rules.maxLagSeconds; lag++) {
+    const support = gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length;
+    if (support > best.support) best = { lag, support };
+  }
+  if (best.support < rules.minPairs) return fallback;
+  // Chance alone: bursts in a stream full of shouts find some event at any lag. The chosen lag must be supported
+  // clearly more than a lag picked at random would be.
+  const supports: number[] = [];
+  for (let lag = 1; lag <= rules.maxLagSeconds; lag++) supports.push(gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length);
+  if (best.support < 1.5 * quantile(supports, 0.5)) return fallback;
+  const chosen = gaps.flatMap((gs) => {
+    const near = gs.filter((g) => Math.abs(g - best.lag) <= rules.toleranceSeconds);
+    return near.length > 0 ? [near.reduce((a, b) => (Math.abs(a - best.lag) <= Math.abs(b - best.lag) ? a : b))] : [];
+  });
+  let min = Math.max(1, Math.floor(quantile(chosen, 0) - rules.marginSeconds));
+  let max = Math.ceil(quantile(chosen, 1) + rules.marginSeconds);
+  if (max - min < rules.minWidthSeconds) {
+    const grow = rules.minWidthSeconds - (max - min);
+    min = Math.max(1, min - Math.ceil(grow / 2));
+    max = min + Math.max(rules.minWidthSeconds, max - min);
+  }
+  // The stream's own range widens the usual one rather than replacing it: a few pairs can be chance (a streamer-only
+  // shout that happens to come 20 s before an unrelated burst), and a burst that does react within the usual
+  // 3-15 s must keep its moment. Audience-only moments have no pair to show their lag, but their chat comes
+  // through the same delay, so they are credited over the widened range too.
+  return { min: Math.min(min, rules.defaultRange.min), max: Math.max(max, rules.defaultRange.max), source: "stream", pairs: best.support };
+}

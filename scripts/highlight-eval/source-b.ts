@@ -1,0 +1,273 @@
+/**
+ * `npm run eval:highlights -- --source b`: the evaluation on streams of the second generator
+ * (dev/synth-streams-b), which varies what the first one holds fixed: the streamer shouting over loud game
+ * sounds, a music bed, a guest's voice, chat lag from 2 to 30 s (one condition 14-24 s), small and huge chats,
+ * emote-only reactions, raids, spam loops and bot networks, small talk, streams of two hours and more, voices and
+ * loudness that differ per stream. Each stream runs through what a job runs (job-selection.ts) with the API's
+ * defaults: each profile alone at its default budget, and the three profiles in one job with a 6-minute total.
+ *
+ * Per condition and overall, per run (profile or baseline):
+ *   own recall    the run's own kind found: balanced -> hype; audience -> hype + audience-only (what chat
+ *                 reacted to); streamer -> hype + streamer-only (what the streamer shouted at)
+ *   precision     clips holding a real moment's peak
+ *   empty         clips with nothing planted in them; "reaction" clips hold only chat's late reaction
+ *   distractor    clips on a distractor (game sounds alone, a music swell, calm talk over a loud fight, a raid,
+ *                 spam, the greeting wave)
+ *   payoff        median seconds after the peak (hype and audience-only)
+ *   mid-sentence  clip starts and ends inside a sentence of either speaker
+ *   both strong   (balanced) the biggest hype moments found, beside a loudness baseline with as many clips
+ *   titles        titles quoting small talk (a greeting, a question) or spam (a loop, promotion)
+ * Baselines: chat rate and loudness, top-k peaks (10 s before, 20 s after), k = the clips the profile chose on
+ * that stream.
+ *
+ * Tuning seeds 1-7 and held-out seeds 101-107 (one per condition in each set; seed % 7 picks the condition).
+ * The held-out seeds are read once, after tuning: `--source b` alone runs the tuning seeds; only an explicit
+ * `--split held-out` (or `both`) reads the others.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { RunProfile } from "../../common/contract/enums";
+import { CONDITIONS, generateStreamB, STREAMS_B_VERSION, type MomentKind, type StreamTruthB } from "../../dev/synth-streams-b";
+import { synthCacheRoot } from "../../dev/synth-vod";
+import type { ChatFile } from "../../dev/twitch-server";
+import type { AudioAnalysis } from "../../render-container/src/analysis/types";
+import type { ChatComment } from "../../common/twitch";
+import { chatRateSignal, loudnessSignal, topPeaks } from "./baselines";
+import { analyseLikeAJob, commentsFromNodes, runJobSelection, type JobOutcome } from "./job-selection";
+import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type TallyB } from "./score-b";
+
+export const TUNING_SEEDS_B = [1, 2, 3, 4, 5, 6, 7];
+export const HELD_OUT_SEEDS_B = [101, 102, 103, 104, 105, 106, 107];
+
+const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
+const OWN: Record<RunProfile, MomentKind[]> = {
+  balanced: ["hype"],
+  audience: ["hype", "audience_only"],
+  streamer: ["hype", "streamer_only"],
+};
+/** The outside check of issue 20 ran the three profiles in one job with a 6-minute total. */
+const TOGETHER_MINUTES = 6;
+
+interface StreamB {
+  truth: StreamTruthB;
+  audio: AudioAnalysis;
+  comments: ChatComment[];
+}
+
+async function loadStream(root: string, seed: number, log: (l: string) => void): Promise<StreamB & { seconds: { generate: number; analyse: number } }> {
+  const t0 = Date.now();
+  const { dir, truth } = await generateStreamB({ root, vodId: String(930000000 + seed), seed, log });
+  const t1 = Date.now();
+  const comments = commentsFromNodes((JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile).comments);
+  const audio = await analyseLikeAJob(path.join(dir, truth.audio_file), truth.duration_seconds);
+  const t2 = Date.now();
+  log(`seed ${seed} (${truth.condition}, ${(truth.duration_seconds / 60).toFixed(0)} min, lag ${truth.chat.lag_seconds} s, ${truth.chat.base_rate_per_second.toFixed(2)} msg/s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s`);
+  return { truth, audio, comments, seconds: { generate: (t1 - t0) / 1000, analyse: (t2 - t1) / 1000 } };
+}
+
+interface RunTally {
+  run: string;
+  own: MomentKind[];
+  t: TallyB;
+  titles: number;
+  distinct: Set<string>;
+  titlesQuoting: string[];
+}
+
+type Tallies = Map<string, RunTally>;
+
+function tallyOf(map: Tallies, run: string, own: MomentKind[]): RunTally {
+  if (!map.has(run)) map.set(run, { run, own, t: newTallyB(), titles: 0, distinct: new Set(), titlesQuoting: [] });
+  return map.get(run)!;
+}
+
+const clipsOf = (o: JobOutcome, p: RunProfile): Clip[] => (o.byProfile[p] ?? []).map((m) => ({ start: m.start, end: m.end }));
+
+function countTitles(r: RunTally, o: JobOutcome, profile: RunProfile, vodId: string): void {
+  for (const t of o.titles.filter((x) => x.profile === profile)) {
+    r.titles++;
+    r.distinct.add(t.title);
+    const q = quotedSmallTalk(t.title);
+    if (q) r.titlesQuoting.push(`${vodId} ${q.category}: "${t.title}"`);
+  }
+}
+
+/** Every run on one stream, tallied into `overall` and into the stream's condition. */
+async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean): Promise<void> {
+  const d = s.truth.duration_seconds;
+  const chatRate = chatRateSignal(s.comments, s.audio.loudnessAboveBaselineDb.length);
+  const loud = loudnessSignal(s.audio);
+  const stream = { vodId: s.truth.vod_id, title: `Ranked grind, seed ${s.truth.seed}`, streamer: "SourceBStreamer", game: "Arena Shooter", durationSeconds: d, audio: s.audio, comments: s.comments };
+  const score = (run: string, own: MomentKind[], clips: Clip[]) => {
+    for (const m of into) scoreClipsB(tallyOf(m, run, own).t, s.truth, clips);
+  };
+  const baselines = (label: string, own: MomentKind[], k: number) => {
+    score(`  chat-rate top-k (k as ${label})`, own, topPeaks(chatRate, k, d));
+    score(`  loudness top-k (k as ${label})`, own, topPeaks(loud, k, d));
+  };
+  for (const p of PROFILES) {
+    const o = await runJobSelection(stream, { run_profiles: [p] }, withTitles);
+    const clips = clipsOf(o, p);
+    score(p, OWN[p], clips);
+    for (const m of into) countTitles(tallyOf(m, p, OWN[p]), o, p, s.truth.vod_id);
+    baselines(p, OWN[p], clips.length);
+  }
+  const together = await runJobSelection(stream, { run_profiles: PROFILES, final_video_length_minutes: TOGETHER_MINUTES }, withTitles);
+  for (const p of PROFILES) {
+    const run = `${p} (3 profiles, ${TOGETHER_MINUTES} min)`;
+    const clips = clipsOf(together, p);
+    score(run, OWN[p], clips);
+    for (const m of into) countTitles(tallyOf(m, run, OWN[p]), together, p, s.truth.vod_id);
+    baselines(`${p}, 3 profiles`, OWN[p], clips.length);
+  }
+}
+
+const f2 = (x: number | null) => (x === null ? "-" : x.toFixed(2));
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const frac = (a: number, b: number) => `${a}/${b}`;
+
+interface RowB {
+  run: string;
+  clips_per_stream: string;
+  own_kinds: string;
+  own_recall: string;
+  own_recall_value: number | null;
+  hype: string;
+  streamer_only: string;
+  audience_only: string;
+  both_strong: string;
+  precision: number | null;
+  empty_clips: number;
+  reaction_only_clips: number;
+  distractor_clips: number;
+  payoff_median: number | null;
+  mid_sentence: string;
+  titles: string;
+  titles_quoting_small_talk_or_spam: number;
+  examples: string[];
+}
+
+function rowOf(r: RunTally): RowB {
+  const t = r.t;
+  const own = recallB(t, r.own);
+  const k = (kind: MomentKind) => frac(t.found[kind] ?? 0, t.planted[kind] ?? 0);
+  return {
+    run: r.run,
+    clips_per_stream: t.clipsPerStream.length ? `${Math.min(...t.clipsPerStream)}-${Math.max(...t.clipsPerStream)}` : "-",
+    own_kinds: r.own.join("+"),
+    own_recall: frac(own.found, own.planted),
+    own_recall_value: own.planted ? own.found / own.planted : null,
+    hype: k("hype"),
+    streamer_only: k("streamer_only"),
+    audience_only: k("audience_only"),
+    both_strong: frac(t.bothStrongFound, t.bothStrongPlanted),
+    precision: t.clips ? t.realClips / t.clips : null,
+    empty_clips: t.emptyClips,
+    reaction_only_clips: t.reactionOnlyClips,
+    distractor_clips: t.distractorClips,
+    payoff_median: median(t.payoff),
+    mid_sentence: frac(t.midSentence, t.ends),
+    titles: r.run.startsWith(" ") ? "" : `${r.titles} (${r.distinct.size} distinct)`,
+    titles_quoting_small_talk_or_spam: r.titlesQuoting.length,
+    examples: [...t.examples.slice(0, 4), ...r.titlesQuoting.slice(0, 3)],
+  };
+}
+
+function printRows(rows: RowB[]): void {
+  const header = ["run", "clips/stream", "own recall", "hype", "str-only", "aud-only", "both strong", "precision", "empty", "reaction", "distractor", "payoff s", "mid-sentence", "titles", "quoting talk/spam"];
+  const cells = rows.map((r) => [
+    r.run, r.clips_per_stream, `${r.own_recall} ${f2(r.own_recall_value)} (${r.own_kinds})`, r.hype, r.streamer_only, r.audience_only, r.both_strong, f2(r.precision),
+    String(r.empty_clips), String(r.reaction_only_clips), String(r.distractor_clips), r.payoff_median === null ? "-" : r.payoff_median.toFixed(1), r.mid_sentence,
+    r.titles, r.titles ? String(r.titles_quoting_small_talk_or_spam) : "",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const c of cells) console.log(line(c));
+}
+
+/** The issue's targets on one split's overall rows. */
+function targetsB(rows: RowB[]): Record<string, boolean> {
+  const get = (run: string) => rows.find((r) => r.run === run);
+  const alone = PROFILES.map((p) => get(p)!).filter(Boolean);
+  const together = PROFILES.map((p) => get(`${p} (3 profiles, ${TOGETHER_MINUTES} min)`)!).filter(Boolean);
+  const balanced = get(`balanced (3 profiles, ${TOGETHER_MINUTES} min)`);
+  const loudBase = get("  loudness top-k (k as balanced, 3 profiles)");
+  const found = (r: RowB | undefined) => Number(r?.both_strong.split("/")[0] ?? 0);
+  const mine = [...alone, ...together];
+  return {
+    own_recall_ge_0_75_alone: alone.every((r) => (r.own_recall_value ?? 0) >= 0.75),
+    precision_ge_0_9: mine.every((r) => (r.precision ?? 1) >= 0.9),
+    no_empty_clip: mine.every((r) => r.empty_clips === 0 && r.reaction_only_clips === 0),
+    no_distractor_clip: mine.every((r) => r.distractor_clips === 0),
+    balanced_both_strong_ge_loudness_baseline: found(balanced) >= found(loudBase),
+    payoff_median_ge_8: mine.every((r) => (r.payoff_median ?? 99) >= 8),
+    no_mid_sentence_cut: mine.every((r) => r.mid_sentence.startsWith("0/")),
+    no_title_quoting_small_talk_or_spam: mine.every((r) => r.titles_quoting_small_talk_or_spam === 0),
+  };
+}
+
+export interface SourceBOptions {
+  split: string;
+  tuningSeeds?: number[];
+  heldOutSeeds?: number[];
+  root?: string;
+  out?: string;
+  /** Titles need the job's text writer: on by default, `--no-titles` skips them. */
+  titles: boolean;
+}
+
+export async function runSourceB(o: SourceBOptions): Promise<void> {
+  const splits: { name: "tuning" | "held-out"; seeds: number[] }[] = [];
+  if (o.split !== "held-out") splits.push({ name: "tuning", seeds: o.tuningSeeds ?? TUNING_SEEDS_B });
+  if (o.split !== "tuning") splits.push({ name: "held-out", seeds: o.heldOutSeeds ?? HELD_OUT_SEEDS_B });
+  const overlap = splits.length === 2 ? splits[0]!.seeds.filter((s) => splits[1]!.seeds.includes(s)) : [];
+  if (overlap.length > 0) throw new Error(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
+  const root = path.resolve(o.root ?? path.join(synthCacheRoot(), `eval-streams-b-v${STREAMS_B_VERSION}`));
+  await mkdir(root, { recursive: true });
+  const began = Date.now();
+  const results: Record<string, unknown> = {};
+  let audioSeconds = 0;
+  let analyseSeconds = 0;
+  let generateSeconds = 0;
+  for (const split of splits) {
+    const overall: Tallies = new Map();
+    const byCondition = new Map<string, Tallies>();
+    const streams: { seed: number; condition: string; minutes: number; lag: number; rate: number }[] = [];
+    for (const seed of split.seeds) {
+      const s = await loadStream(root, seed, (l) => console.error(l));
+      audioSeconds += s.truth.duration_seconds;
+      analyseSeconds += s.seconds.analyse;
+      generateSeconds += s.seconds.generate;
+      if (!byCondition.has(s.truth.condition)) byCondition.set(s.truth.condition, new Map());
+      await evaluateStream(s, [overall, byCondition.get(s.truth.condition)!], o.titles);
+      streams.push({ seed, condition: s.truth.condition, minutes: Math.round(s.truth.duration_seconds / 60), lag: s.truth.chat.lag_seconds, rate: Number(s.truth.chat.base_rate_per_second.toFixed(2)) });
+    }
+    const conditions: Record<string, RowB[]> = {};
+    for (const c of CONDITIONS) {
+      const m = byCondition.get(c);
+      if (!m) continue;
+      const rows = [...m.values()].map(rowOf);
+      conditions[c] = rows;
+      const ss = streams.filter((x) => x.condition === c);
+      console.log(`\n-- source b, ${split.name}, condition ${c}: ${ss.map((x) => `seed ${x.seed} (${x.minutes} min, chat lag ${x.lag} s, ${x.rate} msg/s)`).join("; ")}`);
+      printRows(rows);
+    }
+    const rows = [...overall.values()].map(rowOf);
+    const planted = (k: MomentKind) => rows[0] ? Number(rows[0][k === "hype" ? "hype" : k === "streamer_only" ? "streamer_only" : "audience_only"].split("/")[1]) : 0;
+    console.log(`\n== source b, ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${streams.reduce((a, x) => a + x.minutes, 0)} min; planted ${planted("hype")} hype, ${planted("streamer_only")} streamer-only, ${planted("audience_only")} audience-only, and distractors`);
+    printRows(rows);
+    for (const r of rows.filter((x) => !x.run.startsWith(" "))) for (const e of r.examples) console.log(`  ${r.run}: ${e}`);
+    const aims = targetsB(rows);
+    console.log(`targets (source b, ${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
+    results[split.name] = { seeds: split.seeds, streams, overall: rows, conditions, targets: aims };
+  }
+  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: "b", ...results }, null, 2) + "\n");
+}

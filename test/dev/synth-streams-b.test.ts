@@ -1,0 +1,186 @@
+/**
+ * The second source of evaluation streams (dev/synth-streams-b) plants what its truth says: checked on the
+ * plans of many seeds (cheap, no media) and on one generated 6-minute stream with a huge chat, a raid, a hype
+ * moment over a game sound and loud game sounds on their own. Nothing here runs the selection.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CONDITIONS, generateStreamB, streamSpec, synthCacheRootB, type StreamTruthB } from "../../dev/synth-streams-b";
+import { planTimeline } from "../../dev/synth-streams-b/timeline";
+import type { ChatFile } from "../../dev/twitch-server";
+
+describe("source b plans", () => {
+  const seeds = Array.from({ length: 70 }, (_, i) => i + 1);
+
+  it("vary the condition, voices, levels and chat lag (2-30 s; 14-24 s late-chat) by seed, and plant every real kind", () => {
+    const specs = seeds.map(streamSpec);
+    expect(new Set(specs.map((s) => s.condition))).toEqual(new Set(CONDITIONS));
+    for (const s of specs) {
+      expect(streamSpec(s.seed)).toEqual(s);
+      expect(s.chatLag).toBeGreaterThanOrEqual(s.condition === "late_chat" ? 14 : 2);
+      expect(s.chatLag).toBeLessThanOrEqual(s.condition === "late_chat" ? 24 : 30);
+      if (s.condition === "long_stream") expect(s.durationSeconds).toBeGreaterThanOrEqual(7200);
+      if (s.condition === "huge_chat") expect(s.chatRate).toBeGreaterThanOrEqual(10);
+      if (s.condition === "small_chat") expect(s.chatRate * 60).toBeLessThanOrEqual(5);
+      if (s.condition === "music_bed") expect(s.music).toBe(true);
+      if (s.condition === "duo") expect(s.guestShare).toBeGreaterThan(0.25);
+      const kinds = new Set(planTimeline(s).moments.map((m) => m.kind));
+      for (const k of ["hype", "streamer_only", "audience_only", "game_sounds", "calm_over_loud", "spam_loop", "spam_bots", "greeting_wave"] as const) expect(kinds, `seed ${s.seed}`).toContain(k);
+    }
+    expect(new Set(specs.map((s) => s.streamer.espeak)).size).toBeGreaterThan(20);
+    expect(new Set(specs.map((s) => s.chatLag)).size).toBeGreaterThan(20);
+    expect(Math.max(...specs.map((s) => s.voiceDb)) - Math.min(...specs.map((s) => s.voiceDb))).toBeGreaterThan(6);
+  });
+});
+
+/** Per-second RMS (dBFS) of the generated track, read back through FFmpeg as any analysis would read it. */
+async function secondsDb(file: string): Promise<number[]> {
+  const { stdout } = await promisify(execFile)("ffmpeg", ["-v", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "8000", "-"], { encoding: "buffer", maxBuffer: 1 << 28 });
+  const s = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+  const out: number[] = [];
+  for (let i = 0; i + 8000 <= s.length; i += 8000) {
+    let sum = 0;
+    for (let j = i; j < i + 8000; j++) sum += (s[j]! / 32768) ** 2;
+    out.push(10 * Math.log10(sum / 8000 + 1e-12));
+  }
+  return out;
+}
+
+describe("a generated 6-minute stream of source b (huge chat, a raid, a hype moment over a game sound)", () => {
+  // Seed 170 is a huge_chat stream whose first six minutes hold a raid, loud game sounds on their own, a hype
+  // moment over an impact or gunfire and an audience-only moment, with chat 17 s late.
+  const SEED = 170;
+  let truth: StreamTruthB;
+  let db: number[];
+  let chat: { t: number; login: string; text: string }[];
+
+  beforeAll(async () => {
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 360 });
+    truth = made.truth;
+    db = await secondsDb(path.join(made.dir, truth.audio_file));
+    const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
+    chat = file.comments.map((c) => ({ t: c.contentOffsetSeconds, login: c.commenter!.login, text: c.message.fragments.map((f) => f.text).join("") }));
+  }, 120_000);
+
+  const moment = (kind: string) => truth.moments.find((m) => m.kind === kind)!;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const rate = (from: number, to: number) => chat.filter((c) => c.t >= from && c.t < to).length / (to - from);
+
+  it("is the stream the test asked for", () => {
+    expect(truth.condition).toBe("huge_chat");
+    expect(truth.duration_seconds).toBe(360);
+    expect(db.length).toBe(360);
+    expect(truth.moments.map((m) => m.kind)).toEqual(expect.arrayContaining(["hype", "raid", "game_sounds", "audience_only"]));
+  });
+
+  it("the hype moment's game sound and shout are loud in the audio at the truth's peak", () => {
+    const hype = moment("hype");
+    expect(hype.sound?.kind).toMatch(/impact|gunfire/);
+    const loudest = Math.max(...db.slice(Math.floor(hype.peak), Math.floor(hype.peak) + 3));
+    expect(loudest - median(db)).toBeGreaterThan(8);
+    // ... and not before it: the 10 s before the build-up are ordinary.
+    expect(Math.max(...db.slice(Math.floor(hype.setup_start) - 10, Math.floor(hype.setup_start))) - median(db)).toBeLessThan(6);
+  });
+
+  it("game sounds on their own are loud, with no voice planted over them", () => {
+    const g = moment("game_sounds");
+    expect(Math.max(...db.slice(Math.floor(g.peak), Math.floor(g.end))) - median(db)).toBeGreaterThan(6);
+    expect(truth.utterances.filter((u) => u.end > g.peak && u.start < g.end)).toEqual([]);
+  });
+
+  it("chat erupts after the configured lag, not before: the burst sits lag .. lag + 14 s after the peak", () => {
+    const hype = moment("hype");
+    const lag = truth.chat.lag_seconds;
+    expect(lag).toBe(17);
+    expect(Math.abs(hype.chat!.lag - lag)).toBeLessThanOrEqual(2);
+    const during = rate(hype.peak + lag + 2, hype.peak + lag + 10);
+    expect(during).toBeGreaterThan(2.5 * rate(hype.peak + 1, hype.peak + lag - 4));
+    const ev = truth.chat.events.find((e) => e.moment_id === hype.id)!;
+    expect(ev.start).toBeGreaterThanOrEqual(hype.peak + lag - 2 - 4 * truth.chat.jitter_seconds);
+    expect(ev.distinct_accounts).toBeGreaterThan(50);
+  });
+
+  it("loud game sounds alone get no chat burst", () => {
+    const g = moment("game_sounds");
+    const lag = truth.chat.lag_seconds;
+    expect(rate(g.peak + lag, g.peak + lag + 10)).toBeLessThan(1.5 * truth.chat.base_rate_per_second);
+  });
+
+  it("the raid comes from new accounts: none of them typed anything before it, all of them paste the raid message", () => {
+    const raid = moment("raid");
+    const accounts = new Set(truth.chat.raid_accounts);
+    expect(accounts.size).toBeGreaterThan(100);
+    expect(chat.filter((c) => accounts.has(c.login) && c.t < raid.peak)).toEqual([]);
+    const first = new Map<string, string>();
+    for (const c of chat) if (accounts.has(c.login) && !first.has(c.login)) first.set(c.login, c.text);
+    expect(first.size).toBe(accounts.size);
+    for (const text of first.values()) expect(text).toMatch(/raid|VoHiYo/i);
+    // The streamer greets the raid calmly: a thank-you, no shout.
+    expect(truth.utterances.some((u) => u.text.includes("raid") && !u.shout && u.start > raid.peak)).toBe(true);
+  });
+
+  it("spam comes from the accounts the truth names", () => {
+    const spam = new Set(truth.chat.spam_accounts);
+    const loop = truth.moments.find((m) => m.kind === "spam_loop");
+    if (loop) {
+      const ev = truth.chat.events.find((e) => e.moment_id === loop.id)!;
+      expect(ev.distinct_accounts).toBe(1);
+    }
+    expect(chat.filter((c) => /buy cheap followers|check my channel|https:/i.test(c.text)).every((c) => spam.has(c.login))).toBe(true);
+  });
+});
+
+describe("a generated 4-minute stream of source b with a guest and a music bed", () => {
+  // Seed 2405 is a duo stream with a music bed: a hype moment the guest shouts along to, then a music swell.
+  const SEED = 2405;
+  let truth: StreamTruthB;
+  let db: number[];
+
+  beforeAll(async () => {
+    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100002", seed: SEED, durationSeconds: 240 });
+    truth = made.truth;
+    db = await secondsDb(path.join(made.dir, truth.audio_file));
+  }, 120_000);
+
+  const busy = (s: number) =>
+    truth.utterances.some((u) => u.end > s - 0.5 && u.start < s + 1.5) ||
+    truth.ambient_sounds.some((a) => s > a.at - 1 && s < a.at + 6) ||
+    truth.moments.some((m) => m.kind !== "greeting_wave" && s > m.peak - 2 && s < m.end + 2);
+
+  it("the music bed plays under everything at the level truth gives it, and swells where truth says", () => {
+    const { musicDb, gameDb, masterDb, music } = truth.spec;
+    expect(music).toBe(true);
+    // Where nobody talks and no game sound plays, the bed and the ambience are all there is.
+    const quiet = db.map((v, s) => (busy(s) ? null : v)).filter((v): v is number => v !== null);
+    expect(quiet.length).toBeGreaterThan(5);
+    const expected = 10 * Math.log10(10 ** (musicDb / 10) + 10 ** (gameDb / 10)) + masterDb;
+    const measured = [...quiet].sort((a, b) => a - b)[Math.floor(quiet.length / 2)]!;
+    expect(Math.abs(measured - expected)).toBeLessThan(4);
+    const swell = truth.moments.find((m) => m.kind === "music_swell")!;
+    expect(Math.max(...db.slice(Math.ceil(swell.peak), Math.floor(swell.swell!.end))) - measured).toBeGreaterThan(10);
+    expect(truth.utterances.filter((u) => u.end > swell.peak && u.start < swell.end)).toEqual([]);
+  });
+
+  it("a guest talks at times, over the streamer too, and shouts along at the hype moment", () => {
+    const guest = truth.utterances.filter((u) => u.speaker === "guest");
+    const streamer = truth.utterances.filter((u) => u.speaker === "streamer");
+    const share = guest.reduce((a, u) => a + (u.end - u.start), 0) / truth.duration_seconds;
+    expect(share).toBeGreaterThan(truth.spec.guestShare / 3);
+    expect(guest.some((g) => streamer.some((s) => g.start < s.end && s.start < g.end))).toBe(true);
+    const hype = truth.moments.find((m) => m.kind === "hype")!;
+    expect(hype.shout!.guest_too).toBe(true);
+    expect(guest.some((g) => g.shout && g.start >= hype.peak && g.start < hype.shout!.end)).toBe(true);
+    // The guest's own sentences are heard: seconds inside them, with the streamer silent, are louder than the bed.
+    const guestAlone = (x: number) =>
+      guest.some((g) => !g.shout && g.start <= x && g.end >= x + 1) &&
+      !streamer.some((u) => u.start < x + 1.2 && u.end > x - 0.2) &&
+      !truth.ambient_sounds.some((a) => x > a.at - 1 && x < a.at + 6);
+    const levels = db.filter((_, x) => guestAlone(x));
+    expect(levels.length).toBeGreaterThan(2);
+    const bed = 10 * Math.log10(10 ** (truth.spec.musicDb / 10) + 10 ** (truth.spec.gameDb / 10)) + truth.spec.masterDb;
+    expect([...levels].sort((a, b) => a - b)[Math.floor(levels.length / 2)]! - bed).toBeGreaterThan(4);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { ChatBurst } from "../../../render-container/src/analysis/types";
+import { profileEvidence } from "../../../render-container/src/selection/evidence";
+import { estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
+import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
+import { selectProfileMoments } from "../../../render-container/src/selection/select-moments";
+import { reelWarnings } from "../../../render-container/src/selection/warnings";
+import { audio, chat, TUNING } from "./signals";
+
+const SECONDS = 900;
+const PARAMS = { min_highlight_duration: 20, max_highlight_duration: 60 };
+
+function burst(onset: number, score = 0.9): ChatBurst {
+  return { onset, peak: onset + 2, end: onset + 8, chatters: 30, expectedChatters: 4, messages: 40, topAccountMessages: 2, reactionShare: 0.8, usualReactionShare: 0.2, score };
+}
+
+/** A streamer score with loud events of 5 s at the given seconds. */
+function streamerAt(events: readonly number[]): number[] {
+  const s = new Array<number>(SECONDS).fill(0);
+  for (const e of events) for (let i = e; i < e + 5; i++) s[i] = 0.8;
+  return s;
+}
+
+describe("chat's lag, read from the stream", () => {
+  it("finds the onsets of the streamer's events", () => {
+    expect(streamerEventOnsets(streamerAt([100, 300]))).toEqual([100, 300]);
+  });
+
+  it("credits bursts that come about 20 s after the streamer's shouts to the shouts", () => {
+    const shouts = [100, 250, 400, 600];
+    const bursts = shouts.map((t) => burst(t + 19 + (t % 3)));
+    const lag = estimateReactionLag(bursts, streamerAt(shouts));
+    expect(lag.source).toBe("stream");
+    expect(lag.pairs).toBe(4);
+    expect(lag.max).toBeGreaterThanOrEqual(22);
+    // The usual range stays inside: a burst reacting after 5-15 s still reaches its moment.
+    expect(lag.min).toBeLessThanOrEqual(LAG_RULES.defaultRange.min);
+    const credited = audienceFromBursts(bursts, SECONDS, lag);
+    for (const t of shouts) expect(credited[t + 1], `shout at ${t}`).toBeGreaterThan(0.8);
+    // With the usual 3-15 s the same bursts miss the shouts: this is what the estimate is for.
+    const usual = audienceFromBursts(bursts, SECONDS);
+    for (const t of shouts) expect(usual[t + 1]).toBe(0);
+  });
+
+  it("keeps the usual range when bursts and shouts are unrelated or too few", () => {
+    expect(estimateReactionLag([burst(300), burst(700)], streamerAt([280, 680])).source).toBe("default");
+    // Shouts all over the stream: every burst finds some shout at any lag, so no lag is told apart.
+    const everywhere = Array.from({ length: 80 }, (_, i) => 10 + i * 11);
+    const bursts = [120, 333, 505, 777].map((t) => burst(t));
+    expect(estimateReactionLag(bursts, streamerAt(everywhere)).source).toBe("default");
+  });
+
+  it("a late-chat stream's moment strong on both signals scores as both in balanced", () => {
+    const shouts = [100, 300, 500, 700];
+    const a = audio(SECONDS, { loud: shouts.map((at) => ({ at })) });
+    const c = { ...chat(SECONDS), bursts: shouts.map((t) => burst(t + 21)) };
+    const scores = computeSecondScores(a, c, TUNING.balanced, SECONDS);
+    expect(scores.reactionLag?.source).toBe("stream");
+    for (const t of shouts) {
+      expect(scores.audience[t + 2]).toBeGreaterThan(0.8);
+      expect(scores.combined[t + 2]).toBeGreaterThan(0.9);
+    }
+  });
+});
+
+describe("no clip without its own evidence", () => {
+  const a = audio(SECONDS, { loud: [{ at: 150 }] });
+  const c = { ...chat(SECONDS), bursts: [burst(460)] };
+
+  it("the streamer profile takes the shout and not chat's burst; the audience profile the reverse", () => {
+    const pick = (p: "streamer" | "audience") =>
+      selectProfileMoments({ audio: a, chat: c, durationSeconds: SECONDS, tuning: { ...TUNING[p], target_duration_seconds: 600 }, params: PARAMS, manual: [], profile: p });
+    const streamer = pick("streamer");
+    expect(streamer.moments.map((m) => Math.round(m.peak))).toEqual([expect.closeTo(152, -1)]);
+    expect(streamer.withoutEvidence).toBeGreaterThan(0);
+    const audience = pick("audience");
+    expect(audience.moments).toHaveLength(1);
+    expect(audience.moments[0]!.peak).toBeGreaterThan(440);
+    expect(audience.moments[0]!.peak).toBeLessThan(460);
+  });
+
+  it("with no event at all the reel is empty and the manifest says why", () => {
+    const calm = audio(SECONDS, { talk: [{ start: 0, end: SECONDS }] });
+    const tuning = { ...TUNING.streamer, highlight_min_score: 0.01 };
+    const out = selectProfileMoments({ audio: calm, chat: { ...chat(SECONDS), bursts: [burst(460)] }, durationSeconds: SECONDS, tuning, params: PARAMS, manual: [], profile: "streamer" });
+    expect(out.moments).toEqual([]);
+    expect(reelWarnings("streamer", out, tuning, SECONDS, 60)).toEqual([
+      expect.stringMatching(/^No moment of the VOD showed an event in the streamer's voice for the streamer profile \(\d+ stretch\(es\) scored above highlight_min_score 0\.01 without one\), so it has no reel\.$/),
+    ]);
+  });
+
+  it("judges the streamer's events against what this stream usually does", () => {
+    // A streamer loud half the time: a shout at the usual level is no event.
+    const loudStream = audio(SECONDS, { loud: Array.from({ length: 45 }, (_, i) => ({ at: i * 20, len: 10, db: 10 })) });
+    const scores = computeSecondScores(loudStream, null, TUNING.streamer, SECONDS);
+    const ev = profileEvidence(scores, TUNING.streamer);
+    expect(ev.streamerLevel).toBeGreaterThan(0.5);
+    expect(ev.at(25)).toEqual([]);
+    const quietStream = computeSecondScores(audio(SECONDS, { loud: [{ at: 20, len: 10, db: 10 }] }), null, TUNING.streamer, SECONDS);
+    expect(profileEvidence(quietStream, TUNING.streamer).at(25)).toEqual(["streamer"]);
+  });
+
+  it("lets a profile without chat take moments on the streamer's voice (its only signal)", () => {
+    const scores = computeSecondScores(a, null, TUNING.audience, SECONDS);
+    expect(profileEvidence(scores, TUNING.audience).own).toEqual(["streamer"]);
+  });
+});
+
+describe("how loud this streamer's shouting is", () => {
+  /** A stream whose shouts rise `db` over the baseline, heard as speech by the voice model. */
+  function shouting(db: number) {
+    const a = audio(SECONDS, { loud: [100, 300, 500].map((at) => ({ at, db })) });
+    return { ...a, voiceShare: a.loudnessAboveBaselineDb.map((d) => (d >= 4 ? 0.95 : -1)) };
+  }
+
+  it("scales excitement to the stream's own shouts: +9 dB over a music bed is this streamer's shout", () => {
+    const mixed = shouting(9);
+    expect(shoutLevelDb(mixed)).toBe(10);
+    const s = computeSecondScores(mixed, null, TUNING.streamer, SECONDS).streamer;
+    expect(s[102]).toBeGreaterThan(0.8);
+    // The fixed 16 dB scale (no voice model measure) makes the same shouts talk.
+    const { voiceShare: _, ...bandOnly } = mixed;
+    expect(shoutLevelDb(bandOnly)).toBe(16);
+    expect(computeSecondScores(bandOnly, null, TUNING.streamer, SECONDS).streamer[102]).toBeLessThan(0.5);
+  });
+
+  it("keeps 16 dB for a bare voice that shouts 18 dB over quiet game audio, and never goes below 10 dB", () => {
+    expect(shoutLevelDb(shouting(18))).toBe(16);
+    expect(shoutLevelDb(shouting(5))).toBe(10);
+  });
+});
