@@ -15,7 +15,8 @@ import type { MetadataMoment } from "./types";
  * - more frequent in the window than usual, over the stream and over the minutes around it (small talk,
  *   "lol" on every minute, is not what this moment was about);
  * - not a line chat-lines.ts rules out (command, link, promotion, greeting, question, chain, small talk);
- * - not pasted: a line of several words typed identically, to the character, by a handful of accounts;
+ * - not pasted: a line of several words typed identically, to the character (invisible ones aside: bots add
+ *   them to get past Twitch's duplicate filter), by every account that typed it;
  * - from an account not on a loop (three messages within half a minute anywhere around the window: all of its
  *   messages there are left out; a genuine viewer who cheers three times is one voice among many anyway).
  * Reaction words and emotes ("KEKW", "no way") also count inside longer messages ("no way KEKW").
@@ -237,8 +238,8 @@ export class ChatCrowd {
     for (const [key, l] of lines) {
       // A reaction word typed inside other lines counts those accounts too ("KEKW" in "no way KEKW"); a word
       // nobody typed alone is not quoted alone ("clip" out of "clip it").
-      const accounts = Math.max(lines.get(key)?.accounts.size ?? 0, words.get(key)?.accounts.size ?? 0);
-      const messages = Math.max(lines.get(key)?.messages ?? 0, words.get(key)?.messages ?? 0);
+      const accounts = Math.max(l.accounts.size, words.get(key)?.accounts.size ?? 0);
+      const messages = Math.max(l.messages, words.get(key)?.messages ?? 0);
       const usual = Math.max(expected(this.streamTimes.lines.get(key)), expected(this.streamTimes.words.get(key)));
       if (accounts < needed || messages < r.lift * usual) continue;
       const text = [...l.forms.entries()].sort((a, b) => b[1] - a[1])[0]![0];
