@@ -107,7 +107,7 @@ describe("links between README.md and docs/", () => {
   it("slugs headings the way GitHub does", () => {
     expect(slug("How a job runs (the task model)")).toBe("how-a-job-runs-the-task-model");
     expect(slug("Rotating LINK_SIGNING_KEY")).toBe("rotating-link_signing_key");
-    expect(slug("Whole-job mode (`RENDER_MODE=job`)")).toBe("whole-job-mode-render_modejob");
+    expect(slug("Settings (`WATCHDOG_SECONDS=600`)")).toBe("settings-watchdog_seconds600");
     expect(slug("The Container path, run locally (`npm run test:containers`)")).toBe(
       "the-container-path-run-locally-npm-run-testcontainers",
     );

@@ -104,7 +104,7 @@ describe("the bundled renderer (what the container image runs)", () => {
         const request: RenderTaskRequest = { ...job, callback: { url: `${worker.url}/events/${task.id}`, token: "cb" }, task, plan };
         const res = await fetch(`${rendererUrl}/tasks`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) });
         expect(res.status).toBe(202);
-        await expect.poll(() => events(task.id).find((e) => e.type === "completed" || e.type === "failed")?.type, { timeout: 110_000, interval: 500 }).toBeDefined();
+        await expect.poll(() => events(task.id).find((e) => e.type === "completed" || e.type === "failed")?.type, { timeout: 280_000, interval: 500 }).toBeDefined();
         const last = events(task.id).at(-1)!;
         if (last.type !== "completed") throw new Error(JSON.stringify(last));
         return last.result;
@@ -130,5 +130,5 @@ describe("the bundled renderer (what the container image runs)", () => {
       await twitch.close();
       await worker.close();
     }
-  }, 240_000);
+  }, 600_000);
 });
