@@ -11,6 +11,7 @@ import type { TaskRunner } from "../../../render-container/src/pipeline/types";
 import { createRenderServer } from "../../../render-container/src/service/http-server";
 import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { SMALL_VOD } from "../../dev/fixture-vods";
+import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
 
@@ -33,10 +34,18 @@ const SHORT: ShortTask = {
   title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 20,
 };
 
+/** The Worker's side, answering every task event and upload 200 (a cancelled task reports, then lets go). */
+async function workerSide(): Promise<string> {
+  const rec = await startRecorder((_q, res) => void res.writeHead(200).end());
+  closers.push(rec.close);
+  return rec.url;
+}
+
 async function shortRequest(jobId: string): Promise<RenderTaskRequest> {
+  const base = await workerSide();
   const job = await localRenderJob(
     { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
-    { twitch: twitchServer(), jobId, callback: { url: "http://127.0.0.1:9/events", token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker", url: "http://127.0.0.1:9/upload", token: "up" } },
+    { twitch: twitchServer(), jobId, callback: { url: `${base}/events`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker", url: `${base}/upload`, token: "up" } },
   );
   return taskRequest(job, handMadePlan(jobId, SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]), "short-01");
 }
@@ -53,6 +62,7 @@ async function startRenderer(contracts?: readonly number[]) {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   closers.push(async () => {
     for (const t of tasks.list()) await tasks.cancel(t.task_key);
+    server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -82,11 +92,13 @@ describe("the task contract version", () => {
   });
 
   it("a request without a version is version 1 (Workers from before versioning); this code's renderer takes both", async () => {
-    const renderer = await startRenderer();
+    // Requests first: each renderer is closed (its task cancelled, reporting to the Worker's side) before them.
     const { contract: _omitted, ...unversioned } = await shortRequest("job_unversioned");
+    const versioned = { ...(await shortRequest("job_versioned")), contract: TASK_CONTRACT_VERSION };
+    const renderer = await startRenderer();
     expect((await renderer.post(unversioned)).status).toBe(202);
     const other = await startRenderer();
-    expect((await other.post({ ...(await shortRequest("job_versioned")), contract: TASK_CONTRACT_VERSION })).status).toBe(202);
+    expect((await other.post(versioned)).status).toBe(202);
   });
 
   it("an unknown version is refused before the body is validated (a newer contract may not parse here)", async () => {
