@@ -55,7 +55,10 @@ async function startRenderer(contracts?: readonly number[]) {
   const runs: string[] = [];
   const runner: TaskRunner = (req, ctx) => {
     runs.push(req.task.id);
-    return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }));
+    return new Promise((_, reject) => {
+      if (ctx.signal.aborted) return reject(ctx.signal.reason);
+      ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+    });
   };
   const tasks = new TaskRegistry(await mkdtemp(path.join(os.tmpdir(), "renderer-contract-")), runner, silentLogger, { maxTasks: 1 });
   const server = createRenderServer(tasks, silentLogger, { token: TOKEN, contracts });
