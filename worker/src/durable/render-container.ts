@@ -1,6 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
-import { assign, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { assign, clearEndedInstance, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
 /** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
 const FORWARDED_ENV = [
@@ -32,6 +32,8 @@ const jobsOf =
  * - A rollout or eviction sends SIGTERM: the renderer reports the task as interrupted and the job retries it
  *   elsewhere at once; if the instance dies without reporting, `onStop` tells the job the task was lost (and, if
  *   that call fails, tries again from the object's alarm through the library's `schedule`).
+ * - Once stopped and done with, the object clears its storage (`alarm`), so finished tasks leave no objects with
+ *   data behind (not while a lost-task notice is still to be sent: its assignment and schedule keep it).
  * Locally and in tests the renderer runs as plain processes reached at RENDER_URL instead.
  */
 export class RenderContainer extends Container<Env> {
@@ -80,6 +82,12 @@ export class RenderContainer extends Container<Env> {
     else await this.stop();
   }
 
+  /** The library's alarm runs its schedules and notices a stopped container; after its last one, clear storage. */
+  override async alarm(alarmProps?: AlarmInvocationInfo): Promise<void> {
+    await super.alarm(alarmProps);
+    await clearEndedInstance(this.ctx.storage, Boolean(this.ctx.container?.running));
+  }
+
   override async onStop(): Promise<void> {
     if ((await onContainerStopped(this.ctx.storage, jobsOf(this.env))) === "retry") await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: 1 });
   }
@@ -90,7 +98,10 @@ export class RenderContainer extends Container<Env> {
    */
   async retryLostNotice(payload: { tries: number }): Promise<void> {
     const notice = await onContainerStopped(this.ctx.storage, jobsOf(this.env));
-    if (notice === "retry" && payload.tries < LOST_NOTICE_ATTEMPTS) await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: payload.tries + 1 });
+    if (notice !== "retry") return;
+    if (payload.tries < LOST_NOTICE_ATTEMPTS) await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: payload.tries + 1 });
+    // Given up (the job's watchdog has found the task silent by now): forget it, so the storage can be cleared.
+    else await unassign(this.ctx.storage);
   }
 
   private tokenHeaders(): Headers {
