@@ -11,6 +11,8 @@ import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
  *
  * Worker -> renderer:  POST {renderer}/tasks                   body RenderTaskRequest  -> 202 {accepted}
  *                                                                                        503 when it is busy
+ *                                                                                        409 contract_unsupported
+ *                                                                                            (task-contract.ts)
  *                      POST {renderer}/tasks/{task_key}/cancel                          -> 200 {cancelled}
  * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent
  *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/events)
@@ -246,6 +248,8 @@ export type TaskEvent = z.infer<typeof TaskEvent>;
 
 /** Worker -> renderer: one task of one job. The job fields are those of RenderJob; callback.url is the task's. */
 export const RenderTaskRequest = RenderJob.extend({
+  /** The task contract version the Worker speaks (common/contract/task-contract.ts); absent means 1. */
+  contract: z.number().int().positive().optional(),
   task: z.object({
     id: TaskId,
     kind: z.enum(["analyse", "reel_moment", "reel_join", "short", "clip_group"]),

@@ -134,10 +134,38 @@ describe("a task's container instance (container-assignment.ts)", { timeout: 60_
     await renderTasksRunning(ack.id);
     await withInstanceStorage(async (storage) => {
       await assign(storage, { job_id: ack.id, task_id: "short-01", attempt: 1 });
-      expect(await onContainerStopped(storage, jobs)).toBe(true);
+      expect(await onContainerStopped(storage, jobs)).toBe("told");
       expect(await currentAssignment(storage)).toBeNull();
       // A second stop notice has nothing left to report.
-      expect(await onContainerStopped(storage, jobs)).toBe(false);
+      expect(await onContainerStopped(storage, jobs)).toBe("none");
+    });
+    await waitForStart(ack.id, "short-01", 2);
+    expect((await taskOf(ack.id, "short-01")).last_error).toEqual({ code: "renderer_stalled", message: LOST_REASON });
+  });
+
+  it("stopped while the job's object cannot be reached: keeps the notice until a later try gets through, then the job retries the task", async () => {
+    const { ack } = await plannedJob(acct.api_key);
+    await renderTasksRunning(ack.id);
+    const assignment: Assignment = { job_id: ack.id, task_id: "short-01", attempt: 1 };
+    // The call to the job's object fails the way an RPC does when the object is reset by a deploy.
+    let calls = 0;
+    const unreachable: OwnerOf = () => ({
+      isTaskRunning: async () => false,
+      taskLost: async () => {
+        calls += 1;
+        throw new Error("Durable Object reset because its code was updated.");
+      },
+    });
+    await withInstanceStorage(async (storage) => {
+      await assign(storage, assignment);
+      expect(await onContainerStopped(storage, unreachable)).toBe("retry");
+      expect(calls).toBe(1);
+      // Nothing reached the job, and the notice is still there to be sent.
+      expect(await currentAssignment(storage)).toEqual(assignment);
+      expect(await taskOf(ack.id, "short-01")).toMatchObject({ state: "running", attempt: 1, failures: 0 });
+      // The alarm's next try reaches the job's object.
+      expect(await onContainerStopped(storage, jobs)).toBe("told");
+      expect(await currentAssignment(storage)).toBeNull();
     });
     await waitForStart(ack.id, "short-01", 2);
     expect((await taskOf(ack.id, "short-01")).last_error).toEqual({ code: "renderer_stalled", message: LOST_REASON });
@@ -149,7 +177,7 @@ describe("a task's container instance (container-assignment.ts)", { timeout: 60_
     await withInstanceStorage(async (storage) => {
       await assign(storage, { job_id: ack.id, task_id: "short-01", attempt: 1 });
       await unassign(storage);
-      expect(await onContainerStopped(storage, jobs)).toBe(false);
+      expect(await onContainerStopped(storage, jobs)).toBe("none");
     });
     expect(await taskOf(ack.id, "short-01")).toMatchObject({ state: "running", attempt: 1, failures: 0, last_error: null });
   });

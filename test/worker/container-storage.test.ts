@@ -58,7 +58,30 @@ describe("a RenderContainer object's storage at the end of its task", () => {
       await libraryStopped(storage);
       // Before onStop has run, the assignment is the only record of the lost task: it is kept.
       expect(await clearEndedInstance(storage as InstanceStorage, false)).toBe(false);
-      expect(await onContainerStopped(storage, owner)).toBe(true);
+      expect(await onContainerStopped(storage, owner)).toBe("told");
+      expect(await clearEndedInstance(storage as InstanceStorage, false)).toBe(true);
+      expect(await leftBehind(storage)).toEqual(NOTHING);
+    });
+    expect(told).toEqual(["short-01.a1"]);
+  });
+
+  it("a loss whose notice failed keeps the storage until a later try reaches the job, then leaves nothing behind", async () => {
+    let reachable = false;
+    const told: string[] = [];
+    const owner: OwnerOf = () => ({
+      isTaskRunning: async () => true,
+      taskLost: async (taskId, attempt) => {
+        if (!reachable) throw new Error("Durable Object reset because its code was updated.");
+        told.push(`${taskId}.a${attempt}`);
+      },
+    });
+    await withInstanceStorage(async (storage) => {
+      await runningInstance(storage);
+      await libraryStopped(storage);
+      expect(await onContainerStopped(storage, owner)).toBe("retry");
+      expect(await clearEndedInstance(storage as InstanceStorage, false)).toBe(false);
+      reachable = true;
+      expect(await onContainerStopped(storage, owner)).toBe("told");
       expect(await clearEndedInstance(storage as InstanceStorage, false)).toBe(true);
       expect(await leftBehind(storage)).toEqual(NOTHING);
     });

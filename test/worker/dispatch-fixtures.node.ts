@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
+import { CONTRACT_UNSUPPORTED_CODE, CONTRACT_UNSUPPORTED_STATUS, contractOf, RENDERER_TASK_CONTRACTS } from "../../common/contract/task-contract";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN, type BoxConfig, type ReceivedDelivery, type RendererJobLog } from "./doubles-protocol";
 
 /**
@@ -10,6 +11,8 @@ import { ACCEPT_MARKER, TEST_RENDERER_TOKEN, type BoxConfig, type ReceivedDelive
  * 127.0.0.1 the Worker calls from workerd.
  * - A renderer double speaking the renderer's HTTP contract (POST /tasks validated with the real RenderTaskRequest
  *   schema, POST /tasks/{key}/cancel). It renders nothing: tests play the renderer's task events themselves.
+ *   Reached under `/speaks/<v>` (RENDER_URL `<url>/speaks/0`), it is a renderer of another image that knows only
+ *   task contract version <v>, and answers a task of any other version as the renderer does (409).
  * - A webhook receiver that records deliveries, answers with the status a test chose, and verifies
  *   X-Service-Signature with node:crypto, independently of the Worker's signing code.
  */
@@ -38,32 +41,52 @@ function listen(server: Server): Promise<string> {
 }
 
 export function startRendererDouble(): Server {
-  const jobs = new Map<string, RendererJobLog & { answer: number | null; accepted: boolean; acceptedTasks: string[] }>();
+  const jobs = new Map<string, RendererJobLog & { answer: number | null; script: number[]; accepted: boolean; acceptedTasks: string[] }>();
   const entry = (id: string) => {
     let e = jobs.get(id);
-    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, cancelledTasks: [], acceptedTasks: [], authorization: null, answer: null, accepted: false }));
+    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, cancelledTasks: [], acceptedTasks: [], authorization: null, answer: null, script: [], accepted: false }));
     return e;
   };
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
-    const parts = url.pathname.split("/").filter(Boolean);
+    let parts = url.pathname.split("/").filter(Boolean);
     const body = await readBody(req);
     if (parts[0] === "__test" && parts[1] === "jobs" && parts[2]) {
       const e = entry(parts[2]);
-      // PUT sets the status answered to this job's starts (202 accepts, anything else refuses).
-      if (req.method === "PUT") e.answer = (JSON.parse(body.toString() || "{}") as { status?: number }).status ?? 202;
+      // PUT sets the status answered to this job's starts (202 accepts, anything else refuses), after the statuses
+      // of `script`, answered one per start in order.
+      if (req.method === "PUT") {
+        const put = JSON.parse(body.toString() || "{}") as { status?: number; script?: number[] };
+        e.answer = put.status ?? 202;
+        e.script = [...(put.script ?? [])];
+      }
       return json(res, 200, { starts: e.starts, answers: e.answers, cancels: e.cancels, cancelledTasks: e.cancelledTasks, authorization: e.authorization });
+    }
+    // A renderer of another image: the task contract versions it knows.
+    let speaks = RENDERER_TASK_CONTRACTS;
+    if (parts[0] === "speaks" && parts[1]) {
+      speaks = parts[1].split(",").map(Number);
+      parts = parts.slice(2);
     }
     if (req.headers.authorization !== `Bearer ${TEST_RENDERER_TOKEN}`) return json(res, 401, { error: { code: "unauthorized" } });
 
     if (req.method === "POST" && parts.length === 1 && parts[0] === "tasks") {
-      const parsed = RenderTaskRequest.safeParse(JSON.parse(body.toString()));
+      const raw = JSON.parse(body.toString()) as { job_id?: string };
+      const version = contractOf(raw);
+      if (!speaks.includes(version as number)) {
+        // Logged under the job like any start, so a test sees which renderer refused what.
+        if (typeof raw.job_id === "string") entry(raw.job_id).answers.push(CONTRACT_UNSUPPORTED_STATUS);
+        return json(res, CONTRACT_UNSUPPORTED_STATUS, { error: { code: CONTRACT_UNSUPPORTED_CODE, message: `this renderer speaks task contract ${speaks.join(", ")}`, accepted: speaks } });
+      }
+      const parsed = RenderTaskRequest.safeParse(raw);
       if (!parsed.success) return json(res, 422, { error: { code: "invalid_task", detail: parsed.error.issues } });
       const e = entry(parsed.data.job_id);
       e.starts.push(parsed.data);
       e.authorization = req.headers.authorization ?? null;
-      const status = e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
+      const status = e.script.shift() ?? e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
       e.answers.push(status);
+      // 500 as @cloudflare/containers answers when the instance's connection drops mid-request.
+      if (status === 500) return json(res, 500, { error: { code: "internal", message: "Container suddenly disconnected, try again" } });
       if (status !== 202) return json(res, status, { error: { code: status === 503 ? "busy" : "unavailable", message: "renderer double refuses this task" } });
       // Like the real renderer: a duplicate start of the same attempt is acknowledged and ignored.
       const key = `${parsed.data.task.id}#${parsed.data.task.attempt}`;

@@ -2,9 +2,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck } from "../../common/contract";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
+import { CONTRACT_UNSUPPORTED_STATUS, TASK_CONTRACT_VERSION } from "../../common/contract/task-contract";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
 import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-steps";
+import { completeJob } from "./task-flow";
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -28,6 +30,8 @@ describe("queue consumer: dispatch to the renderer", () => {
     const job = RenderTaskRequest.parse(log.starts[0]);
     expect(job.job_id).toBe(ack.id);
     expect(job.task).toEqual({ id: "analyse", kind: "analyse", attempt: 1 });
+    // The request says which task contract it speaks.
+    expect(job.contract).toBe(TASK_CONTRACT_VERSION);
     expect(job.plan).toBeNull();
     expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/analyse/events`);
     expect(job.callback.token.length).toBeGreaterThan(20);
@@ -91,28 +95,65 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await record(acct.api_key, ack.id)).status).toBe("failed");
   });
 
-  it("waits in the queue with growing backoff while every renderer is busy (503), leaving the job pending however long", async () => {
+  it("waits for capacity with a short jittered delay, each wait a new message, leaving the job pending however long", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 503);
-    const first = await deliver(message, { attempts: 1 });
-    expect(first.explicitAcks).toEqual([]);
-    expect(first.retryMessages).toHaveLength(1);
-    expect(first.retryOptions).toEqual([{ delaySeconds: 5 }]);
-    const second = await deliver(message, { attempts: 2 });
-    expect(second.retryOptions).toEqual([{ delaySeconds: 10 }]);
-    // Lack of capacity never fails a job early: far past the unreachable limit it still waits (capped at 2 min).
-    const later = await deliver(message, { attempts: 40 });
-    expect(later.retryOptions).toEqual([{ delaySeconds: 120 }]);
+    for (const attempts of [1, 2, 40]) {
+      const waited = await deliver(message, { attempts });
+      // Not retried (the message's own retries stay for faults): acked, and the task asks again in 5 to 10 s.
+      expect(waited.explicitAcks).toHaveLength(1);
+      expect(waited.retryMessages).toEqual([]);
+      expect(waited.sent).toHaveLength(1);
+      expect(waited.sent[0]!.body).toEqual(message);
+      expect(waited.sent[0]!.options?.delaySeconds).toBeGreaterThanOrEqual(5);
+      expect(waited.sent[0]!.options?.delaySeconds).toBeLessThanOrEqual(10);
+    }
     expect((await rendererLog(ack.id)).answers).toEqual([503, 503, 503]);
-    const rec = await record(acct.api_key, ack.id);
-    expect(rec.status).toBe("pending");
+    expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+    const [task] = await jobState(ack.id).tasks();
+    expect(task).toMatchObject({ state: "queued", attempt: 0, unreachable: 0, waiting_since: expect.any(Number) });
     // The busy answers used up no attempt: the next start is attempt 1.
     await rendererAnswers(ack.id, 202);
     await deliver(message, { attempts: 41 });
     const log = await rendererLog(ack.id);
     expect(RenderTaskRequest.parse(log.starts.at(-1)).task.attempt).toBe(1);
     expect((await record(acct.api_key, ack.id)).status).toBe("running");
+    expect((await jobState(ack.id).tasks())[0]).toMatchObject({ state: "running", unreachable: 0, waiting_since: null });
   });
+
+  // Issue 23: busy answers used to count against UNREACHABLE_ATTEMPTS (the message's deliveries), so a task that
+  // waited through 4 of them failed its job at the first transient fault. Here the deliveries keep counting up, as
+  // a retried message's would.
+  for (const [fault, faultEnv] of [
+    ["a 500 \"Container suddenly disconnected\"", {}],
+    ["a connection failure", { RENDER_URL: "http://127.0.0.1:9" }],
+  ] as const) {
+    it(`6 busy answers, then ${fault}, then success: the job completes`, async () => {
+      const { ack, message } = await createJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+      await rendererAnswers(ack.id, 202, [503, 503, 503, 503, 503, 503, ...(Object.keys(faultEnv).length ? [] : [500])]);
+      let attempts = 0;
+      for (let i = 0; i < 6; i++) {
+        const busy = await deliver(message, { attempts: ++attempts });
+        expect(busy.sent).toHaveLength(1);
+      }
+      const faulted = await deliver(message, { attempts: ++attempts, env: faultEnv });
+      // One failure to reach a renderer: retried after the first step of its own backoff, the job untouched.
+      expect(faulted.retryOptions).toEqual([{ delaySeconds: 15 }]);
+      expect(faulted.explicitAcks).toEqual([]);
+      expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+      expect((await jobState(ack.id).tasks())[0]).toMatchObject({ state: "queued", attempt: 0, unreachable: 1 });
+
+      const started = await deliver(message, { attempts: ++attempts });
+      expect(started.explicitAcks).toHaveLength(1);
+      const log = await rendererLog(ack.id);
+      expect(log.answers.at(-1)).toBe(202);
+      const render = RenderTaskRequest.parse(log.starts.at(-1));
+      expect(render.task).toEqual({ id: "analyse", kind: "analyse", attempt: 1 });
+      expect((await jobState(ack.id).tasks())[0]).toMatchObject({ state: "running", unreachable: 0 });
+      await completeJob(render);
+      expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "completed", error: null });
+    });
+  }
 
   it("tries every renderer of a pool (RENDER_URL with several URLs) before waiting", async () => {
     const { ack, message } = await createJob(acct.api_key);
@@ -124,14 +165,20 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await jobState(ack.id).tasks())[0]).toMatchObject({ id: "analyse", state: "running", instance: env.RENDER_URL.replace(/\/+$/, "") });
   });
 
-  it("retries when the renderer cannot be reached at all, then fails the job with a full refund", async () => {
+  it("retries when the renderer cannot be reached at all (15 s, 60 s, 240 s), then fails the job with a full refund", async () => {
     const { ack, message } = await createJob(acct.api_key);
+    const unreachable = { RENDER_URL: "http://127.0.0.1:9" };
     // A port nothing listens on: the connection is refused.
-    const result = await deliver(message, { env: { RENDER_URL: "http://127.0.0.1:9" } });
-    expect(result.retryMessages).toHaveLength(1);
-    expect(result.retryOptions).toEqual([{ delaySeconds: 15 }]);
-    expect((await record(acct.api_key, ack.id)).status).toBe("pending");
-    const last = await deliver(message, { attempts: 4, env: { RENDER_URL: "http://127.0.0.1:9" } });
+    for (const [i, delaySeconds] of [15, 60, 240].entries()) {
+      const result = await deliver(message, { attempts: i + 1, env: unreachable });
+      expect(result.retryOptions).toEqual([{ delaySeconds }]);
+      expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+    }
+    // A busy answer between them neither counts nor resets the count.
+    await rendererAnswers(ack.id, 503);
+    expect((await deliver(message, { attempts: 4 })).sent).toHaveLength(1);
+    expect((await jobState(ack.id).tasks())[0]).toMatchObject({ unreachable: 3 });
+    const last = await deliver(message, { attempts: 5, env: unreachable });
     expect(last.explicitAcks).toHaveLength(1);
     expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "failed", refunded_credits: ack.credit_cost, error: { code: "dispatch_failed" } });
   });
@@ -148,6 +195,43 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect(rec.error?.message).toMatch(/could not start rendering/i);
     expect(rec.refunded_credits).toBe(ack.credit_cost);
     expect(await accountCredits(acct.account_id)).toBe(before);
+  });
+
+  describe("during a rollout (a renderer of the previous task contract)", () => {
+    // The renderer double under /speaks/<v> knows only contract version v: an instance of the previous image.
+    const previous = () => `${env.RENDER_URL.replace(/\/+$/, "")}/speaks/${TASK_CONTRACT_VERSION - 1}`;
+
+    it("a task of the next contract meets it: the task waits (the job untouched), then runs on a renderer that knows it, and the job completes", async () => {
+      const { ack, message } = await createJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+      await rendererAnswers(ack.id, 202);
+      const refused = await deliver(message, { env: { RENDER_URL: previous() } });
+      // Not a refusal of the job: it waits for another renderer like a busy answer does.
+      expect(refused.explicitAcks).toHaveLength(1);
+      expect(refused.sent).toHaveLength(1);
+      expect((await rendererLog(ack.id)).answers).toEqual([CONTRACT_UNSUPPORTED_STATUS]);
+      expect((await record(acct.api_key, ack.id)).status).toBe("pending");
+      expect((await jobState(ack.id).tasks())[0]).toMatchObject({ state: "queued", attempt: 0, unreachable: 0 });
+
+      // The rollout went on: the next delivery reaches a renderer of the new image.
+      const started = await deliver(refused.sent[0]!.body);
+      expect(started.explicitAcks).toHaveLength(1);
+      const log = await rendererLog(ack.id);
+      expect(log.answers).toEqual([CONTRACT_UNSUPPORTED_STATUS, 202]);
+      const render = RenderTaskRequest.parse(log.starts.at(-1));
+      expect(render.task.attempt).toBe(1);
+      await completeJob(render);
+      expect(await record(acct.api_key, ack.id)).toMatchObject({ status: "completed", error: null, refunded_credits: 0 });
+    });
+
+    it("in a pool, the task goes to the member that knows its contract", async () => {
+      const { ack, message } = await createJob(acct.api_key);
+      await rendererAnswers(ack.id, 202);
+      const result = await deliver(message, { env: { RENDER_URL: `${previous()}, ${env.RENDER_URL}, ${previous()}` } });
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(result.sent).toEqual([]);
+      expect((await rendererLog(ack.id)).answers.at(-1)).toBe(202);
+      expect((await jobState(ack.id).tasks())[0]).toMatchObject({ state: "running", instance: env.RENDER_URL.replace(/\/+$/, "") });
+    });
   });
 
   it("fails clearly, refunding everything, when PUBLIC_BASE_URL is not configured", async () => {

@@ -59,9 +59,12 @@ export async function deliver(message: unknown, opts: { queue?: string; attempts
   const delivered = batch.messages[0]!;
   const retry = delivered.retry.bind(delivered);
   Object.defineProperty(delivered, "retry", { value: (o?: QueueRetryOptions) => (retryOptions.push(o), retry(o)) });
+  // Messages the consumer sends itself (a task waiting for capacity asks again as a new message) are kept here.
+  const sent: { body: unknown; options: QueueSendOptions | undefined }[] = [];
+  const queue = { send: async (body: unknown, options?: QueueSendOptions) => void sent.push({ body, options }) } as unknown as Queue<JobQueueMessage>;
   const ctx = createExecutionContext();
-  await handleQueue(batch, { ...env, ...opts.env } as Env, ctx);
-  return { ...(await getQueueResult(batch, ctx)), retryOptions };
+  await handleQueue(batch, { ...env, JOBS_QUEUE: queue, ...opts.env } as Env, ctx);
+  return { ...(await getQueueResult(batch, ctx)), retryOptions, sent };
 }
 
 // ---- renderer double -------------------------------------------------------------------------------------------
@@ -70,9 +73,9 @@ export async function rendererLog(jobId: string): Promise<RendererJobLog> {
   return (await (await fetch(`${env.RENDER_URL}/__test/jobs/${jobId}`)).json()) as RendererJobLog;
 }
 
-/** How the renderer double answers this job's starts (202 accepts). */
-export async function rendererAnswers(jobId: string, status: number): Promise<void> {
-  const res = await fetch(`${env.RENDER_URL}/__test/jobs/${jobId}`, { method: "PUT", body: JSON.stringify({ status }) });
+/** How the renderer double answers this job's starts (202 accepts); `script`: the statuses of the next starts first. */
+export async function rendererAnswers(jobId: string, status: number, script: number[] = []): Promise<void> {
+  const res = await fetch(`${env.RENDER_URL}/__test/jobs/${jobId}`, { method: "PUT", body: JSON.stringify({ status, script }) });
   await res.body?.cancel();
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import { RenderTaskRequest, taskKey } from "../../../common/contract/job-plan";
+import { CONTRACT_UNSUPPORTED_CODE, CONTRACT_UNSUPPORTED_STATUS, contractOf, RENDERER_TASK_CONTRACTS } from "../../../common/contract/task-contract";
 import type { Logger } from "../log";
 import { renderTaskSpec } from "../pipeline/render-task";
 import type { TaskRegistry } from "./task-registry";
@@ -51,21 +52,31 @@ function taskIssues(req: RenderTaskRequest): { field: string; message: string }[
 /**
  * The renderer's HTTP interface (common/contract/job-plan.ts): start a task (returns at once, or 503 when this
  * process is busy), cancel a task, and health. In production only the Worker reaches it (through the Container
- * binding); RENDERER_TOKEN guards every route but /health.
+ * binding); RENDERER_TOKEN guards every route but /health. A task of a contract version this renderer does not
+ * speak (`opts.contracts`, default RENDERER_TASK_CONTRACTS) is answered 409 contract_unsupported before its body is
+ * validated: during a rollout the Worker's code may be newer (or older) than this image, and the Worker waits for a
+ * renderer that knows the task rather than failing the job.
  */
-export function createRenderServer(tasks: TaskRegistry, log: Logger, opts: { token?: string; version?: string } = {}): Server {
+export function createRenderServer(tasks: TaskRegistry, log: Logger, opts: { token?: string; version?: string; contracts?: readonly number[] } = {}): Server {
+  const contracts = opts.contracts ?? RENDERER_TASK_CONTRACTS;
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
     const parts = url.pathname.split("/").filter(Boolean);
     try {
       if (req.method === "GET" && url.pathname === "/health") {
-        return send(res, 200, { ok: true, version: opts.version ?? "dev", running_tasks: tasks.runningCount, max_tasks: tasks.capacity, tasks: tasks.list() });
+        return send(res, 200, { ok: true, version: opts.version ?? "dev", task_contracts: contracts, running_tasks: tasks.runningCount, max_tasks: tasks.capacity, tasks: tasks.list() });
       }
       if (!authorised(req, opts.token)) return send(res, 401, errorBody("unauthorized", "Missing or wrong renderer token."));
 
       if (parts[0] === "tasks" && parts.length === 1) {
         if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
-        const parsed = RenderTaskRequest.safeParse(await readJson(req));
+        const body = await readJson(req);
+        const contract = contractOf(body);
+        if (!contracts.includes(contract as number)) {
+          log.warn("task refused: unknown task contract", { contract: String(contract), accepted: contracts.join(",") });
+          return send(res, CONTRACT_UNSUPPORTED_STATUS, errorBody(CONTRACT_UNSUPPORTED_CODE, `This renderer speaks task contract version ${contracts.join(", ")}, not ${String(contract)}.`, { accepted: contracts }));
+        }
+        const parsed = RenderTaskRequest.safeParse(body);
         const detail = parsed.success ? taskIssues(parsed.data) : parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
         if (!parsed.success || detail.length > 0) return send(res, 422, errorBody("invalid_task", "The task request is malformed.", { detail }));
         const key = taskKey(parsed.data.job_id, parsed.data.task.id);

@@ -53,17 +53,36 @@ export async function onActivityExpiry(storage: AssignmentStorage, ownerOf: Owne
   return "stop";
 }
 
+/** How the stop of an instance was handled: nothing to tell, the job was told, or the call failed (try again). */
+export type StopNotice = "none" | "told" | "retry";
+
+/** Seconds between attempts at telling the job its task was lost (the instance's alarm runs them). */
+export const LOST_NOTICE_RETRY_SECONDS = 30;
+/**
+ * Attempts at the notice before the instance gives up: by then (20 x 30 s) the job's own watchdog (WATCHDOG_SECONDS,
+ * 10 min) has found the task silent and retried it, so the notice would change nothing.
+ */
+export const LOST_NOTICE_ATTEMPTS = 20;
+
 /**
  * The container stopped. With an assignment still stored, nobody ended the task (crash, OOM, eviction without
- * SIGTERM handling): the job's object hears that the attempt was lost (it ignores a superseded attempt).
- * Returns whether it was told.
+ * SIGTERM handling): the job's object hears that the attempt was lost (it ignores a superseded attempt). The
+ * assignment is forgotten only once the job heard it: if the call fails (the job's object is being reset by a
+ * deploy, a network fault), the assignment stays and the caller tries again from the instance's alarm.
  */
-export async function onContainerStopped(storage: AssignmentStorage, ownerOf: OwnerOf): Promise<boolean> {
+export async function onContainerStopped(storage: AssignmentStorage, ownerOf: OwnerOf): Promise<StopNotice> {
   const assignment = await currentAssignment(storage);
-  if (!assignment) return false;
-  await unassign(storage);
-  await ownerOf(assignment.job_id).taskLost(assignment.task_id, assignment.attempt, LOST_REASON);
-  return true;
+  if (!assignment) return "none";
+  try {
+    await ownerOf(assignment.job_id).taskLost(assignment.task_id, assignment.attempt, LOST_REASON);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", msg: "lost-task notice failed; will retry", ...assignment, error: String(error) }));
+    return "retry";
+  }
+  // Only this assignment: a newer one stored meanwhile (the object reused for the task's next start) stays.
+  const now = await currentAssignment(storage);
+  if (now && now.job_id === assignment.job_id && now.task_id === assignment.task_id && now.attempt === assignment.attempt) await unassign(storage);
+  return "told";
 }
 
 /** An instance's whole storage, as clearing it needs it. */

@@ -1,6 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
-import { assign, clearEndedInstance, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { assign, clearEndedInstance, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
 /** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
 const FORWARDED_ENV = [
@@ -30,9 +30,10 @@ const jobsOf =
  *   while the renderer keeps reporting; the job's watchdog decides when a silent one is lost) and renews it.
  * - When the task ends (done, failed, cancelled, given up) the job's object calls `finishTask`, which stops it.
  * - A rollout or eviction sends SIGTERM: the renderer reports the task as interrupted and the job retries it
- *   elsewhere at once; if the instance dies without reporting, `onStop` tells the job the task was lost.
+ *   elsewhere at once; if the instance dies without reporting, `onStop` tells the job the task was lost (and, if
+ *   that call fails, tries again from the object's alarm through the library's `schedule`).
  * - Once stopped and done with, the object clears its storage (`alarm`), so finished tasks leave no objects with
- *   data behind.
+ *   data behind (not while a lost-task notice is still to be sent: its assignment and schedule keep it).
  * Locally and in tests the renderer runs as plain processes reached at RENDER_URL instead.
  */
 export class RenderContainer extends Container<Env> {
@@ -88,7 +89,19 @@ export class RenderContainer extends Container<Env> {
   }
 
   override async onStop(): Promise<void> {
-    await onContainerStopped(this.ctx.storage, jobsOf(this.env));
+    if ((await onContainerStopped(this.ctx.storage, jobsOf(this.env))) === "retry") await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: 1 });
+  }
+
+  /**
+   * A lost-task notice whose call failed, run again by the alarm (the Container class owns `alarm()` and runs
+   * due schedules even when no container runs). The assignment it reports stays stored until the job heard it.
+   */
+  async retryLostNotice(payload: { tries: number }): Promise<void> {
+    const notice = await onContainerStopped(this.ctx.storage, jobsOf(this.env));
+    if (notice !== "retry") return;
+    if (payload.tries < LOST_NOTICE_ATTEMPTS) await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: payload.tries + 1 });
+    // Given up (the job's watchdog has found the task silent by now): forget it, so the storage can be cleared.
+    else await unassign(this.ctx.storage);
   }
 
   private tokenHeaders(): Headers {

@@ -12,7 +12,7 @@ import { loadBook, loadState, logError, type JobObject, type Locked } from "./jo
 import { announce, transition, type StepRule, type TransitionResult } from "./job-transitions";
 import type { NewJob } from "../storage/jobs";
 import type { JobTransition } from "../domain/job-transition";
-import { claimTask, confirmDispatch, failUndispatchable, isTaskRunning, releaseClaim, sendTasks, type TaskClaim } from "./task-dispatch";
+import { claimTask, confirmDispatch, failUndispatchable, isTaskRunning, releaseClaim, sendTasks, type ReleasedClaim, type ReleaseReason, type TaskClaim } from "./task-dispatch";
 import { applyTaskReport, endAttempt, type TaskEventOutcome } from "./task-reports";
 import type { TaskRecord } from "./task-book";
 import { resendStale, silenceReason, silentTasks, watchdogMs } from "./watchdog";
@@ -115,8 +115,8 @@ export class JobState extends DurableObject<Env> {
   }
 
   /** No renderer could take the claimed attempt (all busy, or unreachable): the task waits in the queue again. */
-  async releaseTask(taskId: string, attempt: number): Promise<void> {
-    await this.serial(() => releaseClaim(this.object, taskId, attempt));
+  async releaseTask(taskId: string, attempt: number, why: ReleaseReason): Promise<ReleasedClaim> {
+    return this.serial(() => releaseClaim(this.object, taskId, attempt, why));
   }
 
   /** A renderer took the attempt; `stop: true` when the job ended or the attempt was superseded meanwhile. */

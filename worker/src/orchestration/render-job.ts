@@ -1,5 +1,6 @@
 import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
+import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
 import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
@@ -70,6 +71,8 @@ export async function buildTaskRequest(env: Env, settings: DispatchSettings, row
   const token = await rendererJobToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, row.id);
   const job = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}`;
   return {
+    // Which task contract this Worker speaks: a renderer of another image answers 409 and the task waits for one that knows it.
+    contract: TASK_CONTRACT_VERSION,
     job_id: row.id,
     request,
     vod: vodInfoOf(row, request),

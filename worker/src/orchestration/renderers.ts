@@ -1,4 +1,5 @@
 import { taskKey, type RenderTaskRequest } from "../../../common/contract/job-plan";
+import { CONTRACT_UNSUPPORTED_STATUS } from "../../../common/contract/task-contract";
 import { workerConfig } from "../config";
 import type { RenderContainer } from "../durable/render-container";
 
@@ -9,7 +10,10 @@ export interface RendererBindings {
   RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
 }
 
-/** Every renderer is busy (503 from each pool member, or no container instance free): wait in the queue. */
+/**
+ * No renderer can take the task now: each is busy (503 from each pool member, or no container instance free), or
+ * speaks an older task contract (a rollout under way). The task waits for capacity; nothing failed.
+ */
 export class RendererBusyError extends Error {
   constructor(message: string) {
     super(message);
@@ -40,10 +44,15 @@ function authHeaders(env: RendererBindings, extra: Record<string, string> = {}):
   return headers;
 }
 
-/** Reads a renderer's answer to POST /tasks: 202 taken, 503/429 busy, other 4xx permanent, the rest transient. */
-async function judge(status: number, text: () => Promise<string>, where: string): Promise<"taken" | "busy"> {
+/**
+ * Reads a renderer's answer to POST /tasks: 202 taken, 503/429 busy, 409 a contract version it does not speak
+ * (an instance of the previous image during a rollout: another renderer, or this one replaced, will know it),
+ * other 4xx permanent, the rest (5xx, "Container suddenly disconnected", "Failed to start container") transient.
+ */
+async function judge(status: number, text: () => Promise<string>, where: string): Promise<"taken" | "busy" | "outdated"> {
   if (status === 202) return "taken";
   if (status === 503 || status === 429) return "busy";
+  if (status === CONTRACT_UNSUPPORTED_STATUS) return "outdated";
   const body = (await text()).slice(0, 300);
   const permanent = status >= 400 && status < 500 && status !== 408;
   throw new RendererUnavailableError(`${where} refused the task: HTTP ${status} ${body}`, permanent);
@@ -61,12 +70,20 @@ export async function startTask(env: RendererBindings, request: RenderTaskReques
   if (urls.length === 0) {
     // One instance per attempt: a retry after SIGTERM or a crash runs on a fresh instance, never the stopping one.
     const name = `${key}.a${request.task.attempt}`;
-    const answer = await taskContainer(env, name).startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
-    if ((await judge(answer.status, async () => answer.body, `container ${name}`)) === "busy") throw new RendererBusyError(`no container instance is free (${answer.status})`);
+    const container = taskContainer(env, name);
+    const answer = await container.startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
+    const verdict = await judge(answer.status, async () => answer.body, `container ${name}`);
+    if (verdict === "busy") throw new RendererBusyError(`no container instance is free (${answer.status})`);
+    if (verdict === "outdated") {
+      // An instance of the previous image: stop it, so that the next start boots one of the image being rolled out.
+      await container.finishTask();
+      throw new RendererBusyError(`container ${name} runs an older task contract (${answer.body.slice(0, 200)})`);
+    }
     return { instance: `${CONTAINER_PREFIX}${name}` };
   }
   const first = [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % urls.length;
   const failures: string[] = [];
+  let outdated = 0;
   for (let i = 0; i < urls.length; i++) {
     const url = urls[(first + i) % urls.length]!;
     let res: Response;
@@ -76,11 +93,13 @@ export async function startTask(env: RendererBindings, request: RenderTaskReques
       failures.push(`${url}: ${String(err)}`);
       continue;
     }
-    if ((await judge(res.status, () => res.text(), url)) === "taken") return { instance: url };
+    const verdict = await judge(res.status, () => res.text(), url);
+    if (verdict === "taken") return { instance: url };
+    if (verdict === "outdated") outdated += 1;
     await res.body?.cancel();
   }
   if (failures.length === urls.length) throw new RendererUnavailableError(`renderer unreachable: ${failures.join("; ")}`);
-  throw new RendererBusyError(`every renderer is busy (${urls.length} in the pool)`);
+  throw new RendererBusyError(`no renderer of the pool can take the task now (${urls.length} in the pool, ${outdated} on an older task contract)`);
 }
 
 /** Asks the renderer running a task to stop it; best effort (the job's state is already settled by the caller). */

@@ -23,6 +23,16 @@ export interface TaskRecord {
   attempt: number;
   /** Attempts that failed or were lost; bounded by MAX_TASK_FAILURES. */
   failures: number;
+  /**
+   * Starts in a row that could not reach a renderer (connection failure, 5xx, a container that did not start);
+   * bounded by UNREACHABLE_ATTEMPTS, reset when a renderer takes the task. Busy answers never count here: waiting
+   * for capacity is not failing to reach a renderer. (Absent in books stored before it existed: read as 0.)
+   */
+  unreachable?: number;
+  /** Epoch ms of the first busy answer of the current wait for a slot (null: not waiting); reset when taken. */
+  waiting_since?: number | null;
+  /** Epoch ms at which an ending task of this job handed it its slot (so two endings hand two different tasks). */
+  offered_at?: number | null;
   /** Runs stopped by SIGTERM (rollout, eviction); retried at once, bounded by MAX_TASK_INTERRUPTIONS. */
   interruptions: number;
   /** Progress of the current attempt, 0..1 (1 when done). */
@@ -47,7 +57,7 @@ export const DISPATCH_CLAIM_MS = 2 * 60 * 1000;
 export const ANALYSIS_SHARE = 20;
 
 export function newTask(id: string, kind: TaskKind, label: string, weight: number, depends_on: string[] = []): TaskRecord {
-  return { id, kind, label, state: depends_on.length ? "waiting" : "queued", depends_on, weight, attempt: 0, failures: 0, interruptions: 0, fraction: 0, stage: null, seq: 0, instance: null, heard_at: null, last_error: null };
+  return { id, kind, label, state: depends_on.length ? "waiting" : "queued", depends_on, weight, attempt: 0, failures: 0, unreachable: 0, waiting_since: null, offered_at: null, interruptions: 0, fraction: 0, stage: null, seq: 0, instance: null, heard_at: null, last_error: null };
 }
 
 export const analysisTask = (): TaskRecord => newTask(ANALYSE_TASK_ID, "analyse", "the analysis of the VOD", 1);
@@ -116,6 +126,22 @@ export function retryOrGiveUp(t: TaskRecord, why: "failed" | "lost" | "interrupt
   // A task given up on stays queued: its job fails now, and a failed job's tasks are never claimed again.
   t.state = "queued";
   return spent ? "give_up" : "retry";
+}
+
+/** A slot offered to a waiting task is its own this long; after that another ending may offer it again. */
+export const SLOT_OFFER_MS = 30_000;
+
+/**
+ * A task of this job ended and its slot is free: the queued task that has waited longest for a slot (refused as
+ * busy at least once) and was not just offered one, marked as offered; null when none waits.
+ */
+export function takeNextWaiting(book: TaskRecord[], now: number): TaskRecord | null {
+  const waiting = book
+    .filter((t) => t.state === "queued" && (t.waiting_since ?? null) !== null && (t.offered_at == null || now - t.offered_at >= SLOT_OFFER_MS))
+    .sort((a, b) => a.waiting_since! - b.waiting_since!);
+  const next = waiting[0] ?? null;
+  if (next) next.offered_at = now;
+  return next;
 }
 
 /** Epoch ms at which the watchdog must next look at the tasks, or null when none is in flight. */

@@ -35,13 +35,32 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   return { ok: true, attempt, kind: task.kind, plan };
 }
 
-/** No renderer could take the claimed attempt (all busy, or unreachable): the task waits in the queue again. */
-export async function releaseClaim(o: JobObject, taskId: string, attempt: number): Promise<void> {
+/** Why a claimed attempt did not start: every renderer busy (or on an older contract), none reachable, or refused. */
+export type ReleaseReason = "busy" | "unreachable" | "refused";
+
+/** Where a task stands in its waits after a release (the queue consumer decides from it how to go on). */
+export interface ReleasedClaim {
+  /** Starts in a row that could not reach a renderer. */
+  unreachable: number;
+  /** Epoch ms since which the task has been waiting for a free renderer, or null. */
+  waiting_since: number | null;
+}
+
+/**
+ * No renderer could take the claimed attempt: the task waits in the queue again. The two kinds of wait are
+ * counted apart in the task's record, so that waiting for capacity never uses up the budget for "cannot reach a
+ * renderer" (the queue message's own delivery count mixes them).
+ */
+export async function releaseClaim(o: JobObject, taskId: string, attempt: number, why: ReleaseReason): Promise<ReleasedClaim> {
   const book = await loadBook(o);
   const task = book.find((t) => t.id === taskId);
-  if (!task || task.attempt !== attempt || task.state !== "dispatching") return;
-  Object.assign(task, { state: "queued", attempt: attempt - 1, heard_at: Date.now() });
+  if (!task || task.attempt !== attempt || task.state !== "dispatching") return { unreachable: task?.unreachable ?? 0, waiting_since: task?.waiting_since ?? null };
+  const now = Date.now();
+  Object.assign(task, { state: "queued", attempt: attempt - 1, heard_at: now });
+  if (why === "busy") task.waiting_since ??= now;
+  if (why === "unreachable") task.unreachable = (task.unreachable ?? 0) + 1;
   await saveBook(o, book);
+  return { unreachable: task.unreachable ?? 0, waiting_since: task.waiting_since ?? null };
 }
 
 /**
@@ -53,7 +72,8 @@ export async function confirmDispatch(o: JobObject, taskId: string, attempt: num
   const book = await loadBook(o);
   const task = book.find((t) => t.id === taskId);
   if (!state || isTerminal(state.status) || !task || task.attempt !== attempt || (task.state !== "dispatching" && task.state !== "running")) return { result: { stop: true }, transitions: [] };
-  task.instance = instance;
+  // Taken: the next start (a retry) begins with a fresh budget and no wait.
+  Object.assign(task, { instance, unreachable: 0, waiting_since: null, offered_at: null });
   if (task.state === "dispatching") Object.assign(task, { state: "running", heard_at: Date.now() });
   await saveBook(o, book);
   // A renderer picked the job up: pending -> running (job.running, once).

@@ -8,6 +8,7 @@ import { loadBook, loadState, saveBook, savePlan, saveResult, type JobObject, ty
 import { collectingStep, transition, type StepFn } from "./job-transitions";
 import { settleRealLength } from "./length-billing";
 import { releaseInstance } from "./renderers";
+import { handOffSlot, slotTaker } from "./slot-handoff";
 import { sendTasks } from "./task-dispatch";
 import { allRenderTasksDone, jobPercent, releaseReady, renderTasksOf, retryOrGiveUp, type TaskRecord } from "./task-book";
 import { armTaskWatchdog } from "./watchdog";
@@ -104,7 +105,8 @@ export async function endAttempt(o: JobObject, taskId: string, attempt: number, 
 /** A task's result: the plan (render tasks created and sent) or a render task's files (then its dependants, or the end). */
 async function completeTask(o: JobObject, book: TaskRecord[], task: TaskRecord, result: TaskResult, step: StepFn): Promise<void> {
   Object.assign(task, { state: "done", fraction: 1 });
-  if (task.instance) o.waitUntil(releaseInstance(o.env, task.instance));
+  // Its slot goes to the job's task that has waited longest for one, at once (slot-handoff.ts).
+  o.waitUntil(handOffSlot(o, task.instance, slotTaker(book)));
   const ready: TaskRecord[] = [];
   if (result.kind === "analyse") {
     await savePlan(o, result.plan);

@@ -1,0 +1,27 @@
+/**
+ * The version of the Worker -> renderer task contract (RenderTaskRequest, TaskEvent, the renderer's routes).
+ * Worker code changes at once on `wrangler deploy` while container instances are replaced gradually (and running
+ * ones only after `rollout_active_grace_period`), so for a while new Worker code reaches renderers of the previous
+ * image. Each task request says which version it speaks (`contract`); a renderer accepts the versions it knows and
+ * answers CONTRACT_UNSUPPORTED_STATUS to any other, which the Worker treats as "wait for another renderer" (retried
+ * like a busy answer), never as a failure of the job. How to roll out a breaking change: docs/DEPLOY.md.
+ */
+
+/** The version this code's task schema describes; the Worker sends it. Bump it for a change an older renderer cannot read. */
+export const TASK_CONTRACT_VERSION = 1;
+
+/**
+ * Versions the renderer built from this code accepts: the current one and any older one it still reads (keep the
+ * previous version here while Workers that send it may still be running, i.e. during a rollout).
+ */
+export const RENDERER_TASK_CONTRACTS: readonly number[] = [1];
+
+/** The renderer's answer to a task of a contract version it does not speak (body: error.code CONTRACT_UNSUPPORTED_CODE). */
+export const CONTRACT_UNSUPPORTED_STATUS = 409;
+export const CONTRACT_UNSUPPORTED_CODE = "contract_unsupported";
+
+/** The version a task request body speaks: its `contract` field; requests from before versioning carry none (1). */
+export function contractOf(body: unknown): unknown {
+  if (body === null || typeof body !== "object" || !("contract" in body)) return 1;
+  return (body as { contract: unknown }).contract;
+}
