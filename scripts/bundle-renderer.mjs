@@ -23,7 +23,7 @@ export function rendererBuildOptions(outfile) {
     outfile: path.resolve(ROOT, outfile),
     bundle: true,
     platform: "node",
-    target: "node20",
+    target: "node22",
     format: "esm",
     // An ESM bundle has no `require`; CommonJS code bundled in may still call it for Node built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Builds a local stand-in for the renderer image's base, node:20-bookworm-slim, and tags it with that name.
+# Builds a local stand-in for the renderer image's base, node:22-bookworm-slim, and tags it with that name.
 #
 # Why it exists: the machine this project is developed on is offline for Docker Hub (only Debian's apt mirror
 # and the npm registry are reachable), so `docker build -f render-container/Dockerfile .` cannot pull its base
 # image. The stand-in is made the way the official image is: Debian bookworm "minbase" from the apt mirror with
-# the slim image's dpkg excludes (no docs, man pages, locales), the Node 20 binary at /usr/local/bin/node and npm
+# the slim image's dpkg excludes (no docs, man pages, locales), the Node 22 binary at /usr/local/bin/node and npm
 # at /usr/local/lib/node_modules/npm (both copied from this host: `which node`, `which npm`), and a `node` user
 # with uid/gid 1000. Wherever Docker Hub is reachable, do not run this: docker pulls the real image.
 #
 # Needs root (mmdebstrap, chroot) and a running Docker daemon. Run from anywhere:
 #   bash scripts/docker-local-base.sh
-# Settings (environment): TAG (node:20-bookworm-slim), MIRROR (http://deb.debian.org/debian),
+# Settings (environment): TAG (node:22-bookworm-slim), MIRROR (http://deb.debian.org/debian),
 # SECURITY_MIRROR (http://deb.debian.org/debian-security), NODE_BIN (`which node`), and EXTRA_CA_FILE: a PEM
 # bundle Node must trust too, when HTTPS leaves this machine through a TLS-inspecting proxy (as it does where
 # this was written: `npm ci` in the build stage failed with SELF_SIGNED_CERT_IN_CHAIN without it), e.g.
@@ -18,7 +18,7 @@
 # It is copied into the stand-in and named by NODE_EXTRA_CA_CERTS there; the Dockerfile itself stays unchanged.
 set -euo pipefail
 
-TAG="${TAG:-node:20-bookworm-slim}"
+TAG="${TAG:-node:22-bookworm-slim}"
 MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 SECURITY_MIRROR="${SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 NODE_BIN="$(readlink -f "${NODE_BIN:-$(command -v node)}")"
@@ -29,7 +29,7 @@ EXTRA_CA_FILE="${EXTRA_CA_FILE:-}"
 command -v mmdebstrap >/dev/null || { echo "mmdebstrap missing: apt-get install -y mmdebstrap" >&2; exit 1; }
 docker info >/dev/null 2>&1 || { echo "no Docker daemon answers (start dockerd first)" >&2; exit 1; }
 NODE_VERSION="$("$NODE_BIN" --version)"
-case "$NODE_VERSION" in v20.*) ;; *) echo "$NODE_BIN is $NODE_VERSION, not Node 20" >&2; exit 1 ;; esac
+case "$NODE_VERSION" in v22.*) ;; *) echo "$NODE_BIN is $NODE_VERSION, not Node 22 (set NODE_BIN to a Node 22 binary)" >&2; exit 1 ;; esac
 [ -f "$NPM_DIR/bin/npm-cli.js" ] || { echo "npm not found at $NPM_DIR" >&2; exit 1; }
 [ -z "$EXTRA_CA_FILE" ] || [ -f "$EXTRA_CA_FILE" ] || { echo "EXTRA_CA_FILE $EXTRA_CA_FILE not found" >&2; exit 1; }
 

@@ -3,7 +3,7 @@
 #
 # 1. Docker: Debian's docker.io is installed if no dockerd exists, and dockerd is started if none answers
 #    (with --bip, so the bridge network lists its gateway: workerd binds its container egress listener there).
-# 2. Images: the base node:20-bookworm-slim (pulled, or where Docker Hub is unreachable the local stand-in of
+# 2. Images: the base node:22-bookworm-slim (pulled, or where Docker Hub is unreachable the local stand-in of
 #    scripts/docker-local-base.sh), the renderer image from render-container/Dockerfile (built here once so its
 #    time and errors show; wrangler's own build of the same Dockerfile is then a cache hit), and the networking
 #    sidecar `wrangler dev` runs beside every container (Cloudflare's image, or the stand-in in
@@ -63,10 +63,10 @@ fi
 echo "  $(docker version --format 'server {{.Server.Version}}, client {{.Client.Version}}'), bridge gateway $gw"
 done_step "Docker engine ready"
 
-step "Base image node:20-bookworm-slim"
-if docker image inspect node:20-bookworm-slim >/dev/null 2>&1; then
+step "Base image node:22-bookworm-slim"
+if docker image inspect node:22-bookworm-slim >/dev/null 2>&1; then
   echo "  present"
-elif timeout 120 docker pull node:20-bookworm-slim >"$STATE/pull-base.log" 2>&1; then
+elif timeout 120 docker pull node:22-bookworm-slim >"$STATE/pull-base.log" 2>&1; then
   echo "  pulled"
 else
   command -v mmdebstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null; }

@@ -2,7 +2,7 @@ import type { ChatNode } from "../twitch-server/vod-folder";
 import { Random } from "../synth-vod/random";
 import type { StreamSpec } from "./conditions";
 import { CHATTER, EMOTE_REACTIONS, GLOBAL_EMOTES, GREETINGS, LOOP_LINES, PROMOTION_LINES, QUESTIONS, RAID_LINES, REACTIONS, type ChatCategory } from "./lines";
-import type { PlannedMoment, Timeline } from "./timeline";
+import type { Timeline } from "./timeline";
 
 export interface ChatEventTruth {
   moment_id: string;
@@ -193,4 +193,3 @@ function drift(seed: number, duration: number): (t: number) => number {
   return (t) => edges.find((e) => t < e.end)?.level ?? 1;
 }
 
-export type { PlannedMoment };

@@ -1,5 +1,8 @@
+/**
+ * Source b of `npm run eval:highlights`: streams with planted moments from a second generator, independent of
+ * the first (dev/synth-vod). What it plants and why: docs/EVAL-STREAMS.md.
+ */
 export { generateStreamB, STREAMS_B_VERSION, type MomentTruthB, type StreamTruthB, type StreamBOptions, type UtteranceTruth } from "./generate";
 export { streamSpec, CONDITIONS, type Condition, type StreamSpec } from "./conditions";
 export { REAL_KINDS, type MomentKind } from "./timeline";
 export { neverQuoted, type ChatCategory } from "./lines";
-export { synthCacheRoot as synthCacheRootB } from "../synth-vod/cache-dir";

@@ -85,7 +85,9 @@ export function scoreClipsB(t: TallyB, truth: StreamTruthB, clips: readonly Clip
         t.examples.push(`${where}: only chat's reaction to ${reactions.map((e) => e.moment_id).join(", ")}`);
       } else {
         t.emptyClips++;
-        t.examples.push(`${where}: empty`);
+        // A lag-corrected chat event can pull a clip before it: name the chat event that starts soon after.
+        const next = truth.chat.events.find((e) => e.start >= c.end - 1 && e.start <= c.end + 35);
+        t.examples.push(`${where}: empty${next ? ` (${next.moment_id}'s chat starts ${(next.start - c.end).toFixed(0)} s after its end)` : ""}`);
       }
     }
     for (const at of [c.start, c.end]) {

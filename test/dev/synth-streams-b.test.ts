@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONDITIONS, generateStreamB, streamSpec, synthCacheRootB, type StreamTruthB } from "../../dev/synth-streams-b";
+import { CONDITIONS, generateStreamB, streamSpec, type StreamTruthB } from "../../dev/synth-streams-b";
+import { synthCacheRoot } from "../../dev/synth-vod";
 import { planTimeline } from "../../dev/synth-streams-b/timeline";
 import type { ChatFile } from "../../dev/twitch-server";
 
@@ -58,7 +59,7 @@ describe("a generated 6-minute stream of source b (huge chat, a raid, a hype mom
   let chat: { t: number; login: string; text: string }[];
 
   beforeAll(async () => {
-    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 360 });
+    const made = await generateStreamB({ root: path.join(synthCacheRoot(), "test-streams"), vodId: "930100001", seed: SEED, durationSeconds: 360 });
     truth = made.truth;
     db = await secondsDb(path.join(made.dir, truth.audio_file));
     const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
@@ -140,7 +141,7 @@ describe("a generated 4-minute stream of source b with a guest and a music bed",
   let db: number[];
 
   beforeAll(async () => {
-    const made = await generateStreamB({ root: path.join(synthCacheRootB(), "test-streams"), vodId: "930100002", seed: SEED, durationSeconds: 240 });
+    const made = await generateStreamB({ root: path.join(synthCacheRoot(), "test-streams"), vodId: "930100002", seed: SEED, durationSeconds: 240 });
     truth = made.truth;
     db = await secondsDb(path.join(made.dir, truth.audio_file));
   }, 120_000);

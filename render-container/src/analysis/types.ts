@@ -37,6 +37,13 @@ export interface AudioAnalysis {
    * Absent when the model was not run: the streamer's signal then falls back to the voice-band syllables.
    */
   voiceShare?: number[];
+  /**
+   * How far the voice itself rises over this streamer's usual talking level, dB: the median energy of the
+   * second's speech windows against that of ordinary stretches (voice-activity/measure-voice.ts). A shout
+   * lifts it; calm talk under gunfire or an explosion does not, however loud the second. -99 where not
+   * measured or the second held too little speech.
+   */
+  voiceRiseDb?: number[];
   /** Where the decoded PCM was kept (analyzeAudio's keepPcm), span by span on the VOD's clock. */
   pcm?: PcmSpan[];
 }

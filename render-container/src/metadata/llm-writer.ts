@@ -3,6 +3,8 @@ import { primaryLanguage } from "../captions/transcriber";
 import { Distinct, Evidence, STORY_LIMIT, checkTags, checkText, momentsOf, type TextField } from "./answer-checks";
 import { judgeLanguage } from "./language-check";
 import { languageName } from "./language-names";
+import { chatLineProblem } from "./chat-lines";
+import { quoteProblem, titleShape } from "./quote-check";
 import { momentKind, quotablePhrases } from "./reliable-text";
 import { writeLocalMetadata } from "./local-writer";
 import { limitMultiline, limitText } from "./text-limits";
@@ -12,6 +14,7 @@ import {
   ReelMetadata,
   ShortMetadata,
   type MetadataInput,
+  type MetadataMoment,
   type MetadataOutput,
   type MetadataWriter,
 } from "./types";
@@ -44,6 +47,18 @@ const ChatCompletion = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
 });
 
+/**
+ * What chat typed that the model may quote: the crowd's lines with how many accounts typed each (chat-crowd.ts),
+ * never a line the local writer would not quote (chat-lines.ts), whoever built the input.
+ */
+function chatReactions(m: MetadataMoment): { text: string; accounts: number | null }[] {
+  const accounts = new Map((m.chat_crowd?.lines ?? []).map((l) => [l.text, l.accounts]));
+  return m.top_chat_messages
+    .filter((t) => chatLineProblem(t) === null)
+    .slice(0, 8)
+    .map((t) => ({ text: limitText(t, 80), accounts: accounts.get(t) ?? null }));
+}
+
 function compactInput(input: MetadataInput) {
   return {
     streamer: input.streamer,
@@ -58,7 +73,8 @@ function compactInput(input: MetadataInput) {
       label: m.label,
       transcript: m.transcript ? limitText(m.transcript, 600) : null,
       spoken_phrases: quotablePhrases(m, input.language).slice(0, 12).map((p) => limitText(p, 120)),
-      top_chat_messages: m.top_chat_messages.slice(0, 8).map((t) => limitText(t, 80)),
+      chat_reactions: chatReactions(m),
+      chat_voices: m.chat_crowd?.voices ?? null,
       top_emotes: m.top_emotes.slice(0, 5),
       why: {
         chat_rate_vs_baseline: m.signals?.chat_rate_ratio ?? null,
@@ -88,7 +104,9 @@ export function buildPrompt(input: MetadataInput, language: string): { system: s
     "kind says what made the moment: hype (chat and streamer erupting together), audience (chat reacting), streamer (the streamer getting loud).",
     "Descriptions: mention the streamer by name, use their pronouns, and include their Twitch and Twitter links when given.",
     `Tags: 5 to ${LIMITS.tagCount} short tags without '#'.`,
-    "Transcripts hold only the words speech recognition was confident of; words it was unsure of are left out, so the transcript has gaps. Quote speech only from spoken_phrases (words said one after another), chat only from top_chat_messages; never invent what was said.",
+    "Transcripts hold only the words speech recognition was confident of; words it was unsure of are left out, so the transcript has gaps. Quote speech only from spoken_phrases (words said one after another), chat only from chat_reactions; never invent what was said.",
+    "Title a moment by what it was about before who typed what: what the streamer said in it (spoken_phrases), the kind of event (a shout, a chat explosion, both; see why) and the game. Quote chat only when that says little, and only a line of chat_reactions (typed by many distinct viewers, chat_voices in all): never a greeting, a question, small talk, a link or promotion.",
+    "No two titles may share their wording and their subject: moments of the same kind need different wordings, or different subjects.",
     `No swear words or slurs unless that very word is in the moment's transcript or chat${(input.mask_profanity ?? true) ? ", and then starred after the first letter (f***)" : ""}. Never a slur.`,
   ];
   return { system, user: JSON.stringify({ rules, input: compactInput(input) }) };
@@ -169,7 +187,15 @@ export class LlmMetadataWriter implements MetadataWriter {
         replaced.push(`${who} ${name} (${checked.reason})`);
         return local();
       }
-      const taken = unique?.pool.claim(checked.text, unique.key, who);
+      // The local writer's quoting rules (quote-check.ts); the streamer's own links are no advertising.
+      const own = [input.streamer.twitch_url, input.streamer.twitter_url].filter((u): u is string => !!u);
+      const quoted = quoteProblem(own.reduce((t, u) => t.split(u).join(" "), checked.text), momentsOf(input, moments), { language, mask, names });
+      if (quoted) {
+        replaced.push(`${who} ${name} (${quoted})`);
+        return local();
+      }
+      // Titles compare by wording and subject: a quote typed otherwise ("NO WAYYY") is the same subject.
+      const taken = unique?.pool.claim(name === "title" ? titleShape(checked.text) : checked.text, unique.key, who);
       if (taken) {
         replaced.push(`${who} ${name} (same as ${taken})`);
         return local();

@@ -6,13 +6,14 @@ import {
   momentKind,
   reliableSpokenWords,
   spokenQuotes,
+  type ChatQuote,
   type Quote,
 } from "./reliable-text";
 import { StoryWriter } from "./stories";
 import { hashtags, normalizeTags } from "./tags";
 import { LANGUAGE_PACKS, type LanguagePack, type Who } from "./templates";
 import { limitMultiline, limitText } from "./text-limits";
-import { TitlePicker, jobSeed, type TitleSubject } from "./title-picker";
+import { TitlePicker, jobSeed, plainSubject, type TitleSubject } from "./title-picker";
 import { TITLE_TEMPLATES, type MomentKind, type TitleTemplates } from "./title-templates";
 import {
   LIMITS,
@@ -30,7 +31,7 @@ interface MomentFacts {
   moment: MetadataMoment;
   kind: MomentKind;
   said: Quote[];
-  chat: Quote[];
+  chat: ChatQuote[];
   /** Spoken words that are not a lone guess; tags and the story's "talked about". */
   keywords: string[];
 }
@@ -52,18 +53,19 @@ function factsOf(m: MetadataMoment, language: string, mask: boolean): MomentFact
 }
 
 /**
- * Subjects for a title, best first for the kind: the audience's moment is about what chat typed, the streamer's
- * about what they said or talked about, a hype moment about what was said, then chat's reaction.
+ * Subjects for a title, best first: what the moment was about before who typed what. The streamer's own words
+ * in the clip first, then chat repeating them, then what the streamer talked about, then the kind of event
+ * itself (a shout, a chat explosion, both) with the game: the plain templates. A crowd's reaction that does not
+ * echo the clip comes last, when the plain templates of the kind are used up in the job.
  */
-function titleSubjects(f: MomentFacts, pack: LanguagePack): TitleSubject[] {
+function titleSubjects(f: MomentFacts, pack: LanguagePack, plain: TitleSubject): TitleSubject[] {
   const said = f.said.map((q) => ({ type: "said" as const, text: pack.quote(q.text), key: `q:${q.key}` }));
-  const chat = f.chat.map((q) => ({ type: "chat" as const, text: pack.quote(q.text), key: `q:${q.key}` }));
+  const chat = (echo: boolean) => f.chat.filter((q) => q.echoesSpeech === echo).map((q) => ({ type: "chat" as const, text: pack.quote(q.text), key: `q:${q.key}` }));
   const topic = f.keywords.length
     ? [{ type: "topic" as const, text: pack.list(f.keywords.slice(0, 2).map(pack.quote)), key: `t:${f.keywords.slice(0, 2).join(" ")}` }]
     : [];
   if (f.moment.label) return [{ type: "label", text: f.moment.label.trim(), key: `l:${f.moment.label.trim().toLowerCase()}` }];
-  if (f.kind === "audience") return [...chat, ...said, ...topic];
-  return f.kind === "streamer" ? [...said, ...topic, ...chat] : [...said, ...chat, ...topic];
+  return [...said, ...chat(true), ...topic, plain, ...chat(false)];
 }
 
 /**
@@ -84,7 +86,7 @@ function describeMoments(input: MetadataInput, pack: LanguagePack, titles: Title
       byId.set(m.id, { ...facts, title: shared.title, template: shared.template, story: shared.story });
       continue;
     }
-    const picked = picker.pick(facts.kind, titleSubjects(facts, pack), who.name, game);
+    const picked = picker.pick(facts.kind, titleSubjects(facts, pack, plainSubject(titles, game)), who.name, game);
     const story = stories.write(facts, who, game);
     const text = { ...facts, title: picked.title, template: picked.template, story };
     byId.set(m.id, text);

@@ -1,4 +1,5 @@
 import { isProfane, isSlur, maskWord, profanityKey } from "../captions/profanity";
+import { chatLineProblem } from "./chat-lines";
 import { extractKeywords, tokenize } from "./keywords";
 import { stopWordsFor } from "./stopwords";
 import type { MomentKind } from "./title-templates";
@@ -95,28 +96,36 @@ export interface Quote {
 
 const keyOf = (text: string) => tokenize(text).join(" ");
 
+export interface ChatQuote extends Quote {
+  /** A content word of it was said in the moment: chat is repeating what the moment was about. */
+  echoesSpeech: boolean;
+}
+
 /**
  * Chat phrases worth a title, best first: those that echo what was said, then phrases of several words, then by
- * how often chat typed them. Profanity only as guardProfanity allows.
+ * how many accounts typed them (the pipeline hands over only what a crowd typed: chat-crowd.ts). A line that is
+ * no reaction (promotion, greeting, question, small talk: chat-lines.ts) is never one, whoever handed it over.
+ * Profanity only as guardProfanity allows.
  */
-export function chatQuotes(m: MetadataMoment, language: string, mask: boolean): Quote[] {
-  const spoken = new Set(tokenize(m.transcript ?? ""));
+export function chatQuotes(m: MetadataMoment, language: string, mask: boolean): ChatQuote[] {
+  // As said, and as said and masked ("b*******"): a guarded chat line shows a said swear word masked the same way.
+  const spoken = new Set([...tokenize(m.transcript ?? ""), ...spokenForms(m.transcript)]);
   const isStop = stopWordsFor(language);
   const candidates = [...m.top_chat_messages, ...m.top_emotes]
-    .map((msg, order) => ({ text: quotableChat(msg), order }))
+    .map((msg, order) => ({ text: chatLineProblem(msg) === null ? quotableChat(msg) : null, order }))
     .flatMap(({ text, order }) => {
       if (!text) return [];
       const guarded = guardProfanity(text, m.transcript, mask);
       if (!guarded) return [];
       const words = tokenize(guarded);
-      const echo = words.filter((w) => spoken.has(w) && !isStop(w) && w.length >= 3).length;
-      return [{ text: guarded, key: keyOf(guarded), score: 2 * Math.min(echo, 1) + (words.length >= 2 ? 1 : 0), order }];
+      const echo = [...words, ...spokenForms(guarded)].filter((w) => spoken.has(w) && !isStop(w) && w.length >= 3).length;
+      return [{ text: guarded, key: keyOf(guarded), echoesSpeech: echo > 0, score: 2 * Math.min(echo, 1) + (words.length >= 2 ? 1 : 0), order }];
     });
   const seen = new Set<string>();
   return candidates
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .filter((c) => c.key && !seen.has(c.key) && seen.add(c.key))
-    .map(({ text, key }) => ({ text, key }));
+    .map(({ text, key, echoesSpeech }) => ({ text, key, echoesSpeech }));
 }
 
 /** Content words of a language: what a quote must hold and what chat must echo (not stop words, not numbers). */

@@ -26,11 +26,20 @@ export function jobSeed(parts: readonly (string | number | null | undefined)[]):
   return h;
 }
 
+/** Kinds whose plain templates also describe a moment of this kind, once its own are used up in the job. */
+const ALSO_TRUE: Record<MomentKind, MomentKind[]> = { hype: ["streamer", "audience"], audience: [], streamer: [] };
+
+/** The subject of the plain templates: the kind of event alone, with the game when known. */
+export function plainSubject(templates: TitleTemplates, game: string | null): TitleSubject {
+  return { type: "plain", text: templates.inGame(game), key: `plain:${game ?? ""}` };
+}
+
 /**
  * Picks the titles of one job in moment order. Subjects no earlier title used come first; within a kind and
  * subject type the templates are taken in turn from a per-job starting point, so moments of the same kind read
  * differently and two jobs do not start alike; a template is never used twice with the same subject, and a title
- * never twice. What still cannot be told apart, distinctTitles settles with the time in the VOD.
+ * never twice. Only when every template of every subject the moment offers has been used with it does a
+ * template repeat with its subject; distinctTitles then settles the title with the time in the VOD.
  */
 export class TitlePicker {
   private readonly pairs = new Set<string>();
@@ -43,13 +52,18 @@ export class TitlePicker {
     private readonly seed: number,
   ) {}
 
-  /** `candidates` best first; a plain subject (the game) is always tried last. */
+  /** `candidates` best first; without a plain subject (the game) among them, one is tried last. */
   pick(kind: MomentKind, candidates: readonly TitleSubject[], name: string, game: string | null): PickedTitle {
-    const plain: TitleSubject = { type: "plain", text: this.templates.inGame(game), key: `plain:${game ?? ""}` };
-    const all = [...candidates, plain];
+    const all = candidates.some((c) => c.type === "plain") ? [...candidates] : [...candidates, plainSubject(this.templates, game)];
     const fresh = all.filter((c) => c.type === "plain" || c.type === "label" || !this.subjects.has(c.key));
     for (const subject of [...fresh, ...all]) {
       const got = this.tryTemplates(kind, subject, name);
+      if (got) return got;
+    }
+    // A hype moment is both chat's and the streamer's: their plain wordings are true of it too.
+    const plain = all.find((c) => c.type === "plain")!;
+    for (const other of ALSO_TRUE[kind]) {
+      const got = this.tryTemplates(other, plain, name);
       if (got) return got;
     }
     // Every template already said this: reuse the first (distinctTitles adds the time).

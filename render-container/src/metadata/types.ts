@@ -34,9 +34,15 @@ export interface MetadataMoment {
    * words too (quotablePhrases, reliableSpokenWords). A remote Whisper's speech is quoted as it is.
    */
   speech_offline?: boolean;
-  /** Most frequent chat messages / emote names during the moment, most frequent first. */
+  /**
+   * What chat typed in reaction to the moment that may be quoted, most accounts first: in the pipeline only lines
+   * and emote names a crowd of distinct voices typed (chat-crowd.ts: no loop, paste, promotion, greeting,
+   * question or small talk), empty when chat did not react. Writers still rule out lines chat-lines.ts rejects.
+   */
   top_chat_messages: string[];
   top_emotes: string[];
+  /** The crowd behind top_chat_messages (chat-crowd.ts): distinct voices in the reaction window, accounts per line. */
+  chat_crowd?: { voices: number; lines: { text: string; accounts: number }[] } | null;
   signals: MomentSignals | null;
   /** Manual highlight label. */
   label: string | null;

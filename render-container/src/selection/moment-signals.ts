@@ -40,7 +40,10 @@ export function describeMoment(
   if (ratio !== null && ratio >= 1.5) reasons.push(`chat rate ${ratio.toFixed(1)}x baseline`);
   if (unique !== null && unique >= 3 && ratio !== null && ratio >= 1.5) reasons.push(`${Math.round(unique)} chatters reacting`);
   if (hype !== null && hype >= 0.2) reasons.push(`${Math.round(hype * 100)}% emotes/laughter/hype in chat`);
-  if (loud >= 4) reasons.push(`voice +${Math.round(loud)} dB`);
+  const voiced = audio.voiceShare ? maxIn(audio.voiceShare, a, b) : -1;
+  if (loud >= 4 && voiced >= 0.6) reasons.push(`voice +${Math.round(loud)} dB (speech carries ${Math.round(voiced * 100)}% of the sound)`);
+  else if (loud >= 4 && voiced >= 0) reasons.push(`audio +${Math.round(loud)} dB, mostly not speech`);
+  else if (loud >= 4) reasons.push(`voice +${Math.round(loud)} dB`);
   if (rate >= 4 && speech >= 0.3) reasons.push(`fast speech (${rate.toFixed(0)} syllables/s)`);
   if (!chatOn) reasons.push("chat replay unavailable: scored on audio only");
   if (reasons.length === 0 || (reasons.length === 1 && source === "manual")) reasons.push(`score ${score.toFixed(2)}`);

@@ -1,6 +1,7 @@
 import type { ProfileTuning } from "../../../common/contract/normalized-request";
 import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
+import { NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
 import { estimateReactionLag, LAG_RULES, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
 
@@ -50,11 +51,21 @@ export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCO
  */
 export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShare: 0.5 } as const;
 
-export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare">): number {
+/**
+ * How loud the streamer's voice is over the stream's baseline, per second: the loudness, but no more than the
+ * voice itself rose over its usual talking level where the voice model measured that (voiceRiseDb). A second
+ * made loud by gunfire or an explosion under calm talk keeps the voice's own small rise.
+ */
+export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceRiseDb">): number[] {
+  const rise = audio.voiceRiseDb;
+  return audio.loudnessAboveBaselineDb.map((db, i) => (rise && rise[i] !== undefined && rise[i]! > NO_VOICE_RISE ? Math.min(db, rise[i]!) : db));
+}
+
+export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb">): number {
   const full = SCORE_RAMPS.loudDb[1];
   if (!audio.voiceShare) return full;
   const voicedLoud: number[] = [];
-  audio.loudnessAboveBaselineDb.forEach((db, i) => {
+  voiceLoudnessDb(audio).forEach((db, i) => {
     if (db >= SCORE_RAMPS.loudDb[0] && (audio.voiceShare![i] ?? -1) >= SHOUT_LEVEL.voicedShare) voicedLoud.push(db);
   });
   if (voicedLoud.length < SHOUT_LEVEL.minSeconds) return full;
@@ -125,7 +136,7 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   const audioHype = loud.map((d) => audioHypeScore(d, shout));
   // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
   // would lend an explosion the syllables of the talk just before it.
-  const rawLoud = padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout));
+  const rawLoud = padTo(voiceLoudnessDb(audio), seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout));
   const rawRate = padTo(audio.speechRate, seconds, 0);
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));

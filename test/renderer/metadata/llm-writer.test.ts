@@ -141,12 +141,17 @@ describe("LlmMetadataWriter", () => {
       answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
       const input = sampleInput({ language: "de" });
       input.moments[0]!.spoken_phrases = ["the dragon is down", "we actually killed the dragon"];
+      // A question slipped into the moment's chat (a hand-built input): the model never sees it as a reaction.
+      input.moments[0]!.top_chat_messages = ["POGGERS", "what game is this", "no way", "dragon down"];
+      input.moments[0]!.chat_crowd = { voices: 60, lines: [{ text: "POGGERS", accounts: 21 }, { text: "no way", accounts: 12 }, { text: "dragon down", accounts: 5 }] };
       await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
       const user = JSON.parse(requests[0]!.body.messages[1]!.content) as { rules: string[]; input: { moments: Record<string, unknown>[] } };
       const m1 = user.input.moments[0]!;
       expect(m1.kind).toBe("hype");
       expect(m1.spoken_phrases).toEqual(["the dragon is down", "we actually killed the dragon"]);
-      expect(m1.top_chat_messages).toEqual(["POGGERS", "no way", "dragon down"]);
+      expect(m1.chat_reactions).toEqual([{ text: "POGGERS", accounts: 21 }, { text: "no way", accounts: 12 }, { text: "dragon down", accounts: 5 }]);
+      expect(m1.chat_voices).toBe(60);
+      expect(user.rules.join(" ")).toMatch(/what it was about before who typed what/);
       expect(m1.why).toMatchObject({ chat_rate_vs_baseline: 8.04, loudness_db_above_baseline: 9, picked_by_hand: false });
       expect(user.rules.join(" ")).toMatch(/spoken_phrases/);
       expect(user.rules.join(" ")).toMatch(/No swear words/);
@@ -188,6 +193,40 @@ describe("LlmMetadataWriter", () => {
       expect(warning).toMatch(/moment m2 story \(in English rather than German\)/);
       expect(warning).toMatch(/moment m3 title \(same as moment m2\)/);
       expect(warning).toMatch(/short 2 title \(profanity nobody said or typed: "W\*{6}"\)/);
+    });
+
+    it("holds quotes to the local writer's rules: only what was said or a crowd typed, never promotion, a greeting or a question, no wording and subject twice", async () => {
+      const input = sampleInput({ language: "de", moments: sampleInput().moments.map((m) => (m.id === "m2" ? { ...m, top_chat_messages: ["skill issue", "no way"] } : m)) });
+      answers.push(
+        german((a) => {
+          a.moments[0]!.title = "NovaPlays: \u201Eno way\u201C";
+          a.moments[0]!.story = "Der Chat explodierte, als NovaPlays \u201Ethe dragon is dead\u201C rief.";
+          a.moments[1]!.title = "NovaPlays: \u201ENO WAYYY!\u201C";
+          a.moments[1]!.story = "Laut (+12 dB), und der Chat fragt \u201Ehow long have you been live\u201C.";
+          a.moments[2]!.title = "\u201Ebuy cheap followers now\u201C \u2013 pures Chaos bei NovaPlays";
+          a.shorts[0]!.title = "Der Chat flutet \u201Eno way\u201C";
+          a.shorts[1]!.title = "NovaPlays: \u201Efirst time here\u201C";
+          a.shorts[1]!.description = "Kauft Follower auf cheapviewers.com";
+        }),
+      );
+      const out = await new LlmMetadataWriter({ baseUrl, model: "m" }).write(input);
+      const local = writeLocalMetadata(input);
+      // A crowd's line, and a run of what was said, are quoted as the model wrote them.
+      expect(out.moments[0]!.title).toBe("NovaPlays: \u201Eno way\u201C");
+      expect(out.shorts[0]!.title).toBe("Der Chat flutet \u201Eno way\u201C");
+      expect(out.moments[0]!.story).toBe(local.moments[0]!.story);
+      expect(out.moments[1]!.title).toBe(local.moments[1]!.title);
+      expect(out.moments[1]!.story).toBe(local.moments[1]!.story);
+      expect(out.moments[2]!.title).toBe(local.moments[2]!.title);
+      expect(out.shorts[1]!.title).toBe(local.shorts[1]!.title);
+      expect(out.shorts[1]!.description).toBe(local.shorts[1]!.description);
+      const warning = out.warnings.join(" ");
+      expect(warning).toMatch(/moment m1 story \(it quotes what was neither said nor typed by a crowd: \u201Cthe dragon is dead\u201D\)/);
+      expect(warning).toMatch(/moment m2 title \(same as moment m1\)/);
+      expect(warning).toMatch(/moment m2 story \(it quotes a question: \u201Chow long have you been live\u201D\)/);
+      expect(warning).toMatch(/moment m3 title \(it advertises/);
+      expect(warning).toMatch(/short 2 title \(it quotes a greeting: \u201Cfirst time here\u201D\)/);
+      expect(warning).toMatch(/short 2 description \(it advertises/);
     });
 
     it("keeps profanity that was said or typed, masked unless the job turns masking off; never a slur", async () => {

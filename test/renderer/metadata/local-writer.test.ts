@@ -180,19 +180,19 @@ describe("titles within one job", () => {
   it("never repeat after distinctTitles: with nothing new to say, the time in the VOD tells them apart", () => {
     const many = sampleInput({
       ...repetitive,
-      moments: Array.from({ length: 8 }, (_, i) => moment(String.fromCharCode(97 + i), 100 + 600 * i, "good good good")),
-      reels: [{ run_name: "balanced", moment_ids: ["a", "b", "c", "d", "e", "f", "g", "h"] }],
-      shorts: ["a", "b", "c", "d", "e", "f", "g", "h"].map((id, i) => ({ index: i + 1, moment_id: id })),
+      moments: Array.from({ length: 10 }, (_, i) => moment(String.fromCharCode(97 + i), 100 + 600 * i, "good good good")),
+      reels: [{ run_name: "balanced", moment_ids: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] }],
+      shorts: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"].map((id, i) => ({ index: i + 1, moment_id: id })),
     });
     const out = distinctTitles(many, writeLocalMetadata(many));
     const titles = out.shorts.map((s) => s.title);
-    expect(new Set(titles).size).toBe(8);
-    // Three topic and three plain templates of the kind tell six apart; the last two need their time.
-    expect(titles.filter((t) => / @ \d+:\d\d(:\d\d)?$/.test(t))).toEqual([titles[6], titles[7]]);
-    expect(titles[6]).toMatch(/ @ 1:01:40$/);
-    expect(titles[7]).toMatch(/ @ 1:11:40$/);
+    expect(new Set(titles).size).toBe(10);
+    // Three topic and five plain templates of the kind tell eight apart; the last two need their time.
+    expect(titles.filter((t) => / @ \d+:\d\d(:\d\d)?$/.test(t))).toEqual([titles[8], titles[9]]);
+    expect(titles[8]).toMatch(/ @ 1:21:40$/);
+    expect(titles[9]).toMatch(/ @ 1:31:40$/);
     // Shorts and their moments agree (reel title cards and the manifest show the moment's title).
-    expect(out.moments.find((m) => m.id === "g")!.title).toBe(titles[6]);
+    expect(out.moments.find((m) => m.id === "i")!.title).toBe(titles[8]);
   });
 
   it("hold for any writer's output (an LLM repeating itself), and keep one title for a range two profiles share", () => {

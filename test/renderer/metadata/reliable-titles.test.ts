@@ -8,6 +8,7 @@ import { writeLocalMetadata } from "../../../render-container/src/metadata/local
 import { momentSpeech } from "../../../render-container/src/metadata/moment-speech";
 import { chatQuotes, momentKind, quotableChat, spokenQuotes } from "../../../render-container/src/metadata/reliable-text";
 import type { MetadataInput, MetadataMoment } from "../../../render-container/src/metadata/types";
+import { TITLE_TEMPLATES } from "../../../render-container/src/metadata/title-templates";
 import { sampleInput, signals } from "./sample-input";
 import { allTexts, allowedWords, strayWords } from "./vocabulary";
 
@@ -118,11 +119,18 @@ describe("local titles from reliable text", () => {
     });
   }
 
-  it("quote what was shouted in a hype moment and what chat typed in an audience one", () => {
+  it("quote what was shouted in a hype moment; title an audience one by its kind before quoting its crowd", () => {
     const out = writeLocalMetadata(MIXED);
     expect(out.moments[0]!.title).toMatch(/\u201C(no no no no way|that was insane)\u201D/);
     expect(out.moments[0]!.story).toMatch(/\bsa(id|ying) \u201C(no no no no way|that was insane)\u201D/);
-    expect(out.moments[1]!.title).toContain("\u201Cno way\u201D");
+    // Nothing said to quote: the chat explosion itself, in Elden Ring, is the subject.
+    const plain = TITLE_TEMPLATES.en!.moments.audience.plain.map((t) => t("NovaPlays", " in Elden Ring"));
+    expect(plain).toContain(out.moments[1]!.title);
+    // Once the kind's plain templates are used in the job, the crowd's reaction.
+    const six = job([0, 1, 2, 3, 4, 5].map((i) => moment(`a${i}`, 100 + 300 * i, { top_chat_messages: ["no way"], signals: AUDIENCE })));
+    const titles = writeLocalMetadata(six).moments.map((m) => m.title);
+    expect(titles.slice(0, plain.length).every((t) => plain.includes(t)), titles.join(" / ")).toBe(true);
+    expect(titles[plain.length]).toContain("\u201Cno way\u201D");
     // "the boss keeps hitting me" is quoted without its dangling function word.
     expect(out.moments[2]!.title).toMatch(/\u201Cthe boss (is broken|keeps hitting)\u201D/);
     expect(out.moments[2]!.story).toMatch(/boss/);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -16,7 +16,6 @@ import type { TaskRunner } from "../../../render-container/src/pipeline/types";
 import { createRenderServer } from "../../../render-container/src/service/http-server";
 import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { SMALL_VOD } from "../../dev/fixture-vods";
-import { childProcesses } from "../../support/child-processes";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
@@ -210,22 +209,16 @@ describe("POST /tasks", () => {
   });
 });
 
-describe("a real render task on the service", () => {
-  it("POST /tasks/:key/cancel mid-encode: its FFmpeg processes are gone and so is its folder when it answers", async () => {
+describe("POST /tasks/:key/cancel", () => {
+  it("stops the task: its folder is gone when it answers, and it reports nothing more (a real task's processes: cancel-task.test.ts)", async () => {
     const worker = await startWorkerDouble();
-    const svc = await startService((req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }));
+    const gated = gatedRunner();
+    const svc = await startService(gated.runner);
     expect((await svc.post("/tasks", await shortRequest(worker.url, "job_cancel"))).status).toBe(202);
-    const deadline = Date.now() + 120_000;
-    // The encode owns the short's bar from 0.35 on (the start of "rendering_shorts" is the scene-cut step).
-    while (!(worker.events.some((e) => e.type === "progress" && e.stage === "rendering_shorts" && e.fraction > 0.35) && childProcesses().some((c) => c.name === "ffmpeg"))) {
-      if (worker.types().some((t) => t === "completed" || t === "failed")) throw new Error(`the task ended first: ${JSON.stringify(worker.events.at(-1))}`);
-      if (Date.now() > deadline) throw new Error("the encode was not seen running");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await expect.poll(() => worker.events.some((e) => e.type === "progress")).toBe(true);
     expect(readdirSync(svc.root)).toHaveLength(1);
     const res = await svc.post("/tasks/job_cancel.short-01/cancel", {});
     expect(await res.json()).toEqual({ task_key: "job_cancel.short-01", cancelled: true });
-    expect(childProcesses()).toEqual([]);
     expect(readdirSync(svc.root)).toEqual([]);
     expect(svc.tasks.status("job_cancel.short-01")).toBe("cancelled");
     const sent = worker.events.length;
@@ -233,8 +226,9 @@ describe("a real render task on the service", () => {
     expect(worker.events.length).toBe(sent);
     expect(worker.types()).not.toContain("failed");
     expect(worker.types()).not.toContain("completed");
-    expect(existsSync(path.join(svc.root, "job_cancel.short-01.1"))).toBe(false);
-  }, 180_000);
+    // A task that is not running here: nothing to cancel.
+    expect(await (await svc.post("/tasks/job_other.short-01/cancel", {})).json()).toEqual({ task_key: "job_other.short-01", cancelled: false });
+  });
 });
 
 describe("a whole job as tasks through the service", () => {

@@ -20,3 +20,17 @@ export function parseByteRange(header: string | undefined, size: number): ByteRa
   if (first >= size) return "unsatisfiable";
   return { offset: first, length: last - first + 1 };
 }
+
+/**
+ * The range to serve for a request's `Range` and `If-Range` (RFC 9110 13.1.5): an `If-Range` that names another
+ * version (an ETag other than `etag`, compared strongly, or a date other than `lastModified`) means "send it all".
+ */
+export function requestedRange(headers: { range?: string; ifRange?: string }, size: number, etag: string, lastModified: Date): ByteRange {
+  if (!headers.range) return null;
+  const ifRange = headers.ifRange?.trim();
+  if (ifRange) {
+    const current = ifRange.startsWith('"') || ifRange.startsWith("W/") ? ifRange === etag : Date.parse(ifRange) === Math.floor(lastModified.getTime() / 1000) * 1000;
+    if (!current) return null;
+  }
+  return parseByteRange(headers.range, size);
+}

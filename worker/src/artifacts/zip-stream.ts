@@ -53,10 +53,10 @@ export class MemberStalledError extends Error {
   }
 }
 
-const STALLED = Symbol("stalled");
+export const STALLED = Symbol("stalled");
 
 /** One read, or STALLED when nothing arrived within `ms` (the read itself is left to the reader's cancel). */
-async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array> | typeof STALLED> {
+export async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<ReadableStreamReadResult<Uint8Array> | typeof STALLED> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([reader.read(), new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)))]);

@@ -1,15 +1,15 @@
 import type { Env } from "../env";
 import { requeueStalePendingJobs } from "./pending-jobs";
-import { sweepExpiredArtifacts } from "./retention";
+import { markExpiredArtifacts } from "./retention";
 import { checkStaleRunningJobs } from "./stale-jobs";
 import { openDb } from "../storage/db";
 import { deleteExpiredIdempotencyKeys } from "../storage/idempotency";
 
-/** Hourly: retention sweep and the safety nets for stalled running jobs and lost queue messages. One failing does not stop the others. */
+/** Hourly: marking the records of expired files (R2's lifecycle rule deletes them) and the safety nets for stalled running jobs and lost queue messages. One failing does not stop the others. */
 export async function handleScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
   const now = new Date(controller.scheduledTime);
   const [retention, watchdog, pending, keys] = await Promise.allSettled([
-    sweepExpiredArtifacts(env, now),
+    markExpiredArtifacts(env, now),
     checkStaleRunningJobs(env),
     requeueStalePendingJobs(env, now.getTime()),
     deleteExpiredIdempotencyKeys(openDb(env.DB), now.getTime()).then((deleted) => ({ deleted })),

@@ -65,3 +65,22 @@ export async function onContainerStopped(storage: AssignmentStorage, ownerOf: Ow
   await ownerOf(assignment.job_id).taskLost(assignment.task_id, assignment.attempt, LOST_REASON);
   return true;
 }
+
+/** An instance's whole storage, as clearing it needs it. */
+export type InstanceStorage = AssignmentStorage & Pick<DurableObjectStorage, "deleteAll" | "getAlarm">;
+
+/**
+ * Clears an instance's storage once its life is over, so no object is left holding data: there is one object per
+ * task attempt (`<job_id>.<task_id>.a<attempt>`), never used again once that attempt ended. Called after the
+ * Container library's alarm, which is its last word: by then the container has stopped, the library has written
+ * its final state and, with nothing scheduled, deleted its alarm. Nothing is cleared while the container runs,
+ * while a task is still assigned (its loss is reported first, onContainerStopped), or while an alarm is set (the
+ * library still has work; and deleteAll deletes the alarm too from compatibility date 2026-02-24 on).
+ */
+export async function clearEndedInstance(storage: InstanceStorage, containerRunning: boolean): Promise<boolean> {
+  if (containerRunning) return false;
+  if (await currentAssignment(storage)) return false;
+  if ((await storage.getAlarm()) !== null) return false;
+  await storage.deleteAll();
+  return true;
+}

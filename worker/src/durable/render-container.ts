@@ -1,6 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
-import { assign, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { assign, clearEndedInstance, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
 /** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
 const FORWARDED_ENV = [
@@ -31,6 +31,8 @@ const jobsOf =
  * - When the task ends (done, failed, cancelled, given up) the job's object calls `finishTask`, which stops it.
  * - A rollout or eviction sends SIGTERM: the renderer reports the task as interrupted and the job retries it
  *   elsewhere at once; if the instance dies without reporting, `onStop` tells the job the task was lost.
+ * - Once stopped and done with, the object clears its storage (`alarm`), so finished tasks leave no objects with
+ *   data behind.
  * Locally and in tests the renderer runs as plain processes reached at RENDER_URL instead.
  */
 export class RenderContainer extends Container<Env> {
@@ -77,6 +79,12 @@ export class RenderContainer extends Container<Env> {
   override async onActivityExpired(): Promise<void> {
     if ((await onActivityExpiry(this.ctx.storage, jobsOf(this.env))) === "renew") this.renewActivityTimeout();
     else await this.stop();
+  }
+
+  /** The library's alarm runs its schedules and notices a stopped container; after its last one, clear storage. */
+  override async alarm(alarmProps?: AlarmInvocationInfo): Promise<void> {
+    await super.alarm(alarmProps);
+    await clearEndedInstance(this.ctx.storage, Boolean(this.ctx.container?.running));
   }
 
   override async onStop(): Promise<void> {

@@ -1,18 +1,13 @@
 import { createMiddleware } from "hono/factory";
-import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../lib/api-error";
 import type { AppEnv } from "../hono-env";
+import { limitBody as limitBodyTo } from "./body-limit";
 
 /** Job requests are small (a few KiB even with 10 manual highlights); anything bigger is a mistake or abuse. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: async (c) => {
-    // Release the unread upload instead of leaving it pending behind the early answer.
-    await c.req.raw.body?.cancel().catch(() => undefined);
-    throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-  },
+export const limitBody = limitBodyTo(MAX_BODY_BYTES, () => {
+  throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 });
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;

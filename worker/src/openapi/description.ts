@@ -129,9 +129,9 @@ ${table(["status", "code"], errorRows)}
 
 ## Retention and links
 
-A completed job's files (videos, thumbnails, captions, metadata) are deleted ${ARTIFACT_RETENTION_DAYS} days after completion; the
-job record stays and \`artifacts_expires_at\` says when; afterwards results, download-all and file links answer 410
-\`artifacts_expired\`. Download links (\`url\`, \`zip_url\`) are valid for ${linkHours} hours
+A completed job's files (videos, thumbnails, captions, metadata) expire ${ARTIFACT_RETENTION_DAYS} days after completion and are
+then deleted; the job record stays and \`artifacts_expires_at\` says when; from then on results, download-all and file
+links answer 410 \`artifacts_expired\`. Download links (\`url\`, \`zip_url\`) are valid for ${linkHours} hours
 (deployment setting) and never beyond \`artifacts_expires_at\`; \`links_expire_at\` gives the exact time. Do not store
 links: call \`GET /jobs/{id}/results\` again for fresh ones.
 `;

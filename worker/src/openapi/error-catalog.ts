@@ -68,7 +68,7 @@ export const ERROR_CODES = {
     example: {
       code: "artifacts_expired",
       message:
-        "The files of job job_01JQ2V6S5XK3W8T9N4M7B1C0DE were deleted on 2026-03-02T10:00:00.000Z under the 30-day retention policy; the job record remains available.",
+        "The files of job job_01JQ2V6S5XK3W8T9N4M7B1C0DE expired on 2026-03-02T10:00:00.000Z and are deleted under the 30-day retention policy; the job record remains available.",
       artifacts_deleted_at: "2026-03-02T10:00:00.000Z",
     },
   },

@@ -1,7 +1,10 @@
 import { Hono, type Context } from "hono";
-import { artifactsExpired, isCompressible } from "../artifacts/expired";
+import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import { artifactKey, verifyZipToken } from "../artifacts/links";
-import { zipStream, type ZipEntrySource } from "../artifacts/zip-stream";
+import { requestedRange } from "../artifacts/byte-range";
+import { crcIndex } from "../artifacts/zip-crc-index";
+import { layOutZip } from "../artifacts/zip-layout";
+import { zipRangeStream } from "../artifacts/zip-range-stream";
 import { MANIFEST_FILE, type StoredResult } from "../artifacts/results";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound } from "../lib/api-error";
@@ -11,8 +14,9 @@ import { findJob, findJobById } from "../storage/jobs";
 import type { JobRow } from "../storage/schema";
 
 /**
- * GET /jobs/{id}/download-all: every file of a completed job as one ZIP, built while it streams (videos and
- * images stored, text deflated). Access: the `token` of zip_url (no API key needed; it grants this one job's
+ * GET /jobs/{id}/download-all: every file of a completed job as one ZIP of stored (uncompressed) members, laid out
+ * before the first byte (artifacts/zip-layout.ts), so it has a Content-Length and a resumed download asks for the
+ * rest with Range (206, If-Range). Access: the `token` of zip_url (no API key needed; it grants this one job's
  * ZIP until links_expire_at) or the owner's X-API-Key.
  */
 export const downloadRoutes = new Hono<AppEnv>();
@@ -46,33 +50,72 @@ downloadRoutes.get("/:id/download-all", async (c) => {
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `The ZIP exists once the job is completed; it is ${job.status}.`, { status: job.status });
   }
-  if (job.artifactsDeletedAt) throw artifactsExpired(job);
+  const goneAt = filesGoneAt(job);
+  if (goneAt) throw artifactsExpired(job, goneAt);
   if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);
   const result = JSON.parse(job.resultJson) as StoredResult;
-  const mtime = new Date(job.finishedAt ?? job.updatedAt);
+  const mtime = new Date(Math.floor(Date.parse(job.finishedAt ?? job.updatedAt) / 1000) * 1000);
 
-  // The ZIP holds the stored files byte for byte: the same names and sizes as the deliverables list.
-  const entries: ZipEntrySource[] = result.artifacts.map((a) => ({
-    name: a.name,
-    compress: isCompressible(a.content_type),
-    mtime,
-    // Verified against storage when the job completed; decides whether the member needs ZIP64 sizes (>= 4 GiB).
-    size: a.size_bytes,
-    // A resumed member reads the rest of the object from where its first body stopped.
-    open: async (offset = 0) => (await c.env.ARTIFACTS.get(artifactKey(job.id, a.name), offset > 0 ? { range: { offset } } : {}))?.body ?? null,
-  }));
+  // The files as stored now (one listing): a file that vanished is left out, and each member has its real size.
+  const stored = await storedSizes(c.env.ARTIFACTS, job.id);
+  const members = result.artifacts.filter((a) => stored.has(a.name)).map((a) => ({ name: a.name, size: stored.get(a.name)! }));
+  let manifestBytes: Uint8Array | null = null;
   if (!result.artifacts.some((a) => a.name === MANIFEST_FILE)) {
     // A renderer that did not store its manifest: the ZIP still describes itself (asset names are ZIP paths).
-    const manifestBytes = new TextEncoder().encode(`${JSON.stringify(result.manifest, null, 2)}\n`);
-    entries.push({ name: MANIFEST_FILE, compress: true, mtime, size: manifestBytes.byteLength, open: async () => new Response(manifestBytes).body });
+    manifestBytes = new TextEncoder().encode(`${JSON.stringify(result.manifest, null, 2)}\n`);
+    members.push({ name: MANIFEST_FILE, size: manifestBytes.byteLength });
   }
-
-  return new Response(zipStream(entries), {
-    status: 200,
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${job.id}.zip"`,
-      "Cache-Control": "private, no-store",
-    },
+  const layout = layOutZip(members, mtime);
+  const etag = await archiveEtag(job.id, mtime, members);
+  const range = requestedRange({ range: c.req.header("Range"), ifRange: c.req.header("If-Range") }, layout.length, etag, mtime);
+  const headers = new Headers({
+    "Content-Type": "application/zip",
+    "Content-Disposition": `attachment; filename="${job.id}.zip"`,
+    "Cache-Control": "private, no-store",
+    "Accept-Ranges": "bytes",
+    ETag: etag,
+    "Last-Modified": mtime.toUTCString(),
   });
+  if (range === "unsatisfiable") {
+    headers.set("Content-Range", `bytes */${layout.length}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const span = range ?? { offset: 0, length: layout.length };
+  headers.set("Content-Length", String(span.length));
+  if (range) headers.set("Content-Range", `bytes ${span.offset}-${span.offset + span.length - 1}/${layout.length}`);
+  const status = range ? 206 : 200;
+  if (c.req.method === "HEAD") return new Response(null, { status, headers });
+
+  const sizes = new Map(members.map((m) => [m.name, m.size]));
+  const crcs = await crcIndex(c.env.ARTIFACTS, job.id, sizes);
+  const open = async (name: string, offset: number, length: number) => {
+    if (manifestBytes && name === MANIFEST_FILE) return new Response(manifestBytes.subarray(offset, offset + length)).body;
+    return (await c.env.ARTIFACTS.get(artifactKey(job.id, name), { range: { offset, length } }))?.body ?? null;
+  };
+  // A stream of known length: the runtime sends it with that Content-Length instead of chunked, and fails the
+  // answer rather than send a different number of bytes than it promised.
+  const body = (await zipRangeStream(layout, span, open, crcs)).pipeThrough(new FixedLengthStream(span.length));
+  return new Response(body, { status, headers });
 });
+
+/** Sizes of the objects stored under the job's folder, by file name. */
+async function storedSizes(bucket: R2Bucket, jobId: string): Promise<Map<string, number>> {
+  const prefix = artifactKey(jobId, "");
+  const sizes = new Map<string, number>();
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    for (const o of page.objects) sizes.set(o.key.slice(prefix.length), o.size);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return sizes;
+}
+
+/**
+ * A strong validator of the archive: its bytes follow from the layout (names, sizes, the job's finish time) and the
+ * files' contents, which never change once a job completed.
+ */
+async function archiveEtag(jobId: string, mtime: Date, members: { name: string; size: number }[]): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(["zip-stored-v1", jobId, mtime.toISOString(), members])));
+  return `"${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}

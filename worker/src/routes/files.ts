@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { serveStoredObject } from "../artifacts/serve-object";
-import { artifactsExpired } from "../artifacts/expired";
+import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import { artifactKey, verifyArtifactLink } from "../artifacts/links";
 import type { AppEnv } from "../hono-env";
 import { ApiError } from "../lib/api-error";
@@ -31,7 +31,8 @@ filesRoutes.get("/:job_id/:name", async (c) => {
 
   const job = await findJobById(openDb(c.env.DB), jobId);
   if (!job) throw new ApiError(404, "file_not_found", "No such file.");
-  if (job.artifactsDeletedAt) throw artifactsExpired(job);
+  const goneAt = filesGoneAt(job);
+  if (goneAt) throw artifactsExpired(job, goneAt);
 
   const objectKey = artifactKey(jobId, name);
   if (c.req.method === "HEAD") {

@@ -1,12 +1,12 @@
 import { parseJsonBody } from "../lib/json-body";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { AI_TRANSCRIPTION_MAX_BODY_BYTES, AI_TRANSCRIPTION_MAX_SECONDS } from "../../../common/contract/workers-ai";
 import { ChatRequest, checkPromptSize, textModelInput, toChatCompletion } from "../ai/chat";
 import { checkTranscriptionForm, toVerboseJson, whisperInput } from "../ai/transcription";
 import { readTranscriptionBody } from "../ai/transcription-body";
 import { aiFailure, textModel, TRANSCRIBE_MODEL, workersAi } from "../ai/workers-ai";
 import type { AppEnv } from "../hono-env";
+import { limitBody } from "../middleware/body-limit";
 import { ApiError, jobNotFound } from "../lib/api-error";
 import { logEvent } from "../lib/log";
 import { rendererAuth } from "../orchestration/renderer-auth";
@@ -62,7 +62,7 @@ const tooLarge = (max: number, what: string) => () => {
 internalAiRoutes.post(
   `${BASE}/audio/transcriptions`,
   rendererAuth,
-  bodyLimit({ maxSize: AI_TRANSCRIPTION_MAX_BODY_BYTES, onError: tooLarge(AI_TRANSCRIPTION_MAX_BODY_BYTES, `A transcription request (${AI_TRANSCRIPTION_MAX_SECONDS} s of 16 kHz mono wav)`) }),
+  limitBody(AI_TRANSCRIPTION_MAX_BODY_BYTES, tooLarge(AI_TRANSCRIPTION_MAX_BODY_BYTES, `A transcription request (${AI_TRANSCRIPTION_MAX_SECONDS} s of 16 kHz mono wav)`)),
   async (c) => {
     const ai = await admit(c);
     // Streamed, the wav goes straight into base64: the route holds that text and the model call's request, no
@@ -77,7 +77,7 @@ internalAiRoutes.post(
 internalAiRoutes.post(
   `${BASE}/chat/completions`,
   rendererAuth,
-  bodyLimit({ maxSize: MAX_CHAT_BODY_BYTES, onError: tooLarge(MAX_CHAT_BODY_BYTES, "A chat completion request") }),
+  limitBody(MAX_CHAT_BODY_BYTES, tooLarge(MAX_CHAT_BODY_BYTES, "A chat completion request")),
   async (c) => {
     const ai = await admit(c);
     const request = await parseJsonBody(c, ChatRequest, "chat completion request");

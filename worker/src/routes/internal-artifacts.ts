@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { ArtifactRef } from "../../../common/contract";
 import { serveStoredObject } from "../artifacts/serve-object";
@@ -20,6 +19,7 @@ import {
 } from "../artifacts/multipart-upload";
 import { rendererAuth } from "../orchestration/renderer-auth";
 import type { AppEnv } from "../hono-env";
+import { limitBody } from "../middleware/body-limit";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 
@@ -202,11 +202,8 @@ const MAX_MULTIPART_JSON_BYTES = 1024 * 1024;
 internalArtifactRoutes.post(
   ROUTE,
   rendererAuth,
-  bodyLimit({
-    maxSize: MAX_MULTIPART_JSON_BYTES,
-    onError: () => {
-      throw new ApiError(413, "payload_too_large", `A multipart start or completion body must be at most ${MAX_MULTIPART_JSON_BYTES} bytes.`);
-    },
+  limitBody(MAX_MULTIPART_JSON_BYTES, () => {
+    throw new ApiError(413, "payload_too_large", `A multipart start or completion body must be at most ${MAX_MULTIPART_JSON_BYTES} bytes.`);
   }),
   async (c) => {
     const jobId = c.req.param("id");

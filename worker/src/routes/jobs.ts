@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
-import { artifactsExpired } from "../artifacts/expired";
+import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import type { StoredResult } from "../artifacts/results";
 import { publishResults } from "../artifacts/results";
 import { newJobId } from "../domain/ids";
@@ -214,7 +214,8 @@ jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
       status: job.status,
     });
   }
-  if (job.artifactsDeletedAt) throw artifactsExpired(job);
+  const goneAt = filesGoneAt(job);
+  if (goneAt) throw artifactsExpired(job, goneAt);
   const signingKey = c.env.LINK_SIGNING_KEY;
   if (!signingKey) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
   if (!job.resultJson) throw new Error(`completed job ${job.id} has no stored result`);

@@ -1,8 +1,8 @@
 import { parseJsonBody } from "../lib/json-body";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { TaskEvent } from "../../../common/contract/job-plan";
 import type { AppEnv } from "../hono-env";
+import { limitBody } from "../middleware/body-limit";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { filesOf, missingArtifacts } from "../orchestration/finalise";
 import { rendererAuth } from "../orchestration/renderer-auth";
@@ -20,11 +20,8 @@ const MAX_TASK_EVENT_BYTES = 4 * 1024 * 1024;
 taskEventRoutes.post(
   "/jobs/:id/tasks/:task/events",
   rendererAuth,
-  bodyLimit({
-    maxSize: MAX_TASK_EVENT_BYTES,
-    onError: () => {
-      throw new ApiError(413, "payload_too_large", `A task event must be at most ${MAX_TASK_EVENT_BYTES} bytes.`);
-    },
+  limitBody(MAX_TASK_EVENT_BYTES, () => {
+    throw new ApiError(413, "payload_too_large", `A task event must be at most ${MAX_TASK_EVENT_BYTES} bytes.`);
   }),
   async (c) => {
     const jobId = c.req.param("id");

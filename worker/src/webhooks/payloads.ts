@@ -5,6 +5,7 @@ import { workerConfig } from "../config";
 import type { Env } from "../env";
 import { logEvent } from "../lib/log";
 import { openDb } from "../storage/db";
+import { filesGoneAt } from "../artifacts/expired";
 import { findJobById } from "../storage/jobs";
 import type { JobRow } from "../storage/schema";
 
@@ -52,7 +53,7 @@ export async function bodyForAttempt(env: Env, jobId: string, d: { event: string
   if (d.event !== "job.completed") return d.body;
   try {
     const row = await findJobById(openDb(env.DB), jobId);
-    if (!row || row.status !== "completed" || row.artifactsDeletedAt) return d.body;
+    if (!row || row.status !== "completed" || filesGoneAt(row)) return d.body;
     return JSON.stringify({ event: d.event, payload: await completedPayload(env, row) });
   } catch (error) {
     logEvent("warn", "job.completed links could not be re-signed; sending the stored body", {

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { median } from "../stats";
 import type { AudioAnalysis, PcmSpan } from "../types";
 import { candidateStretches, type Stretch } from "./candidate-stretches";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
@@ -12,29 +13,47 @@ const PRE_ROLL_SECONDS = 0.5;
 export interface VoiceActivityResult {
   /** voiceShare per second (-1: not measured); see AudioAnalysis.voiceShare. */
   voiceShare: number[];
+  /** voiceRiseDb per second (NO_VOICE_RISE: not measured or no speech); see AudioAnalysis.voiceRiseDb. */
+  voiceRiseDb: number[];
   stretches: Stretch[];
   measuredSeconds: number;
 }
 
+/** voiceRiseDb where the second was not measured, or held too little speech to say. */
+export const NO_VOICE_RISE = -99;
+
+/**
+ * The usual talking level is read on this many short pieces of ordinary stretches (within a few dB of the
+ * stream's baseline loudness), spread over the VOD: enough speech windows for a stable median, a few seconds
+ * of model time.
+ */
+const REFERENCE = { pieces: 24, seconds: 4, withinDb: 3, minSpeechWindows: 30 } as const;
+/** A second needs this many speech windows for its voice level to mean anything. */
+const MIN_SPEECH_WINDOWS = 3;
+
 /**
  * Measures, on the loud stretches of the VOD, how much of each second's energy the voice-activity model hears
- * as speech: a shout over an explosion is mostly speech, the explosion alone or a music swell is not. Reads the
- * PCM the analysis kept (AudioAnalysis.pcm), so nothing is decoded twice.
+ * as speech (a shout over an explosion is mostly speech, the explosion alone or a music swell is not), and how
+ * far the voice itself rises over this streamer's usual talking level: the median energy of the second's
+ * speech windows against the median of speech windows in ordinary stretches. The median is what tells a shout
+ * from calm talk over gunfire: a shout lifts every window of the voice, the cracks of gunfire only the few they
+ * land in. Reads the PCM the analysis kept (AudioAnalysis.pcm), so nothing is decoded twice.
  */
 export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?: VoiceModel; signal?: AbortSignal } = {}): Promise<VoiceActivityResult> {
   const seconds = audio.loudnessAboveBaselineDb.length;
   const voiceShare = new Array<number>(seconds).fill(-1);
+  const voiceRiseDb = new Array<number>(seconds).fill(NO_VOICE_RISE);
   const stretches = candidateStretches(audio.loudnessAboveBaselineDb);
-  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, stretches: [], measuredSeconds: 0 };
+  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, stretches: [], measuredSeconds: 0 };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
   const W = SILERO.window;
+  const references = referenceStretches(audio.loudnessAboveBaselineDb, stretches);
 
   // All stretches, each after its pre-roll, in one array whose pieces start on window boundaries: one batched run.
-  const pieces = stretches.map((s) => {
+  const pieces = [...stretches.map((s) => ({ s, reference: false })), ...references.map((s) => ({ s, reference: true }))].map(({ s, reference }) => {
     const from = Math.max(0, s.start - PRE_ROLL_SECONDS);
-    const samples = readPcm(audio.pcm!, from, s.end, rate);
-    return { stretch: s, from, samples };
+    return { stretch: s, reference, from, samples: readPcm(audio.pcm!, from, s.end, rate) };
   });
   const windowsOf = (p: (typeof pieces)[number]) => Math.ceil(p.samples.length / W);
   const all = new Float32Array(pieces.reduce((n, p) => n + windowsOf(p) * W, 0));
@@ -46,23 +65,60 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   opts.signal?.throwIfAborted();
   const probs = await speechProbabilities(model, all);
 
+  // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
+  const measured: { start: number; energy: Float64Array; speech: Float64Array; powers: number[][] }[] = [];
+  const usual: number[] = [];
   let firstWindow = 0;
   for (const p of pieces) {
-    const speech = new Float64Array(p.stretch.end - p.stretch.start);
-    const energy = new Float64Array(p.stretch.end - p.stretch.start);
+    const n = p.stretch.end - p.stretch.start;
+    const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
     for (let w = 0; w < windowsOf(p); w++) {
-      const t = p.from + (w * W + W / 2) / rate;
-      const s = Math.floor(t) - p.stretch.start;
-      if (s < 0 || s >= speech.length) continue;
+      const s = Math.floor(p.from + (w * W + W / 2) / rate) - p.stretch.start;
+      if (s < 0 || s >= n) continue;
       let power = 0;
       for (let i = w * W; i < Math.min(p.samples.length, (w + 1) * W); i++) power += p.samples[i]! * p.samples[i]!;
-      energy[s] += power;
-      if ((probs[firstWindow + w] ?? 0) >= SPEECH_PROBABILITY) speech[s] += power;
+      m.energy[s] += power;
+      if ((probs[firstWindow + w] ?? 0) < SPEECH_PROBABILITY) continue;
+      m.speech[s] += power;
+      if (p.reference) usual.push(power);
+      else m.powers[s]!.push(power);
     }
-    for (let s = 0; s < speech.length; s++) voiceShare[p.stretch.start + s] = energy[s]! > 0 ? speech[s]! / energy[s]! : 0;
+    if (!p.reference) measured.push(m);
     firstWindow += windowsOf(p);
   }
-  return { voiceShare, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+  const usualPower = usual.length >= REFERENCE.minSpeechWindows ? median(usual) : Number.NaN;
+  for (const m of measured) {
+    for (let s = 0; s < m.energy.length; s++) {
+      voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
+      const powers = m.powers[s]!;
+      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = 10 * Math.log10(median(powers) / usualPower);
+    }
+  }
+  return { voiceShare, voiceRiseDb, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+}
+
+/** Short ordinary stretches (near the baseline loudness, outside the loud ones) spread evenly over the VOD. */
+export function referenceStretches(loudnessAboveBaselineDb: readonly number[], loud: readonly Stretch[]): Stretch[] {
+  const n = loudnessAboveBaselineDb.length;
+  const inLoud = new Uint8Array(n);
+  for (const s of loud) for (let i = Math.max(0, s.start - 2); i < Math.min(n, s.end + 2); i++) inLoud[i] = 1;
+  const ordinary = (i: number) => !inLoud[i] && Math.abs(loudnessAboveBaselineDb[i]!) <= REFERENCE.withinDb;
+  const out: Stretch[] = [];
+  // A short VOD gets fewer pieces, each in a slot of its own.
+  const count = Math.min(REFERENCE.pieces, Math.floor(n / (2 * REFERENCE.seconds)));
+  const step = n / Math.max(1, count);
+  for (let k = 0; k < count; k++) {
+    // The first run of ordinary seconds long enough from this piece's place on.
+    for (let t = Math.floor(k * step); t + REFERENCE.seconds <= Math.min(n, Math.floor((k + 1) * step)); t++) {
+      let ok = true;
+      for (let i = t; i < t + REFERENCE.seconds && ok; i++) ok = ordinary(i);
+      if (ok) {
+        out.push({ start: t, end: t + REFERENCE.seconds });
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** Samples (-1..1) of VOD time [from, to) from the kept PCM spans; zeros where no span has them. */

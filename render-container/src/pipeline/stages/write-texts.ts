@@ -2,6 +2,7 @@ import type { RenderJob } from "../../../../common/contract/render";
 import type { ChatComment } from "../../../../common/twitch";
 import { createMetadataWriter, distinctTitles, momentsOnce, type MetadataInput, type MetadataOutput } from "../../metadata";
 import { trustedWords } from "../../captions/trusted-words";
+import { ChatCrowd, momentChat } from "../../metadata/chat-crowd";
 import { momentSpeech } from "../../metadata/moment-speech";
 import type { Moment } from "../../selection/types";
 import type { JobProgress } from "../progress";
@@ -25,12 +26,9 @@ export function commentsDuring(comments: readonly ChatComment[], start: number, 
   return comments.filter((c) => c.offset_seconds >= start && c.offset_seconds <= end + CHAT_REACTION_TAIL_SECONDS);
 }
 
-function chatDuring(comments: readonly ChatComment[], start: number, end: number) {
-  const inside = commentsDuring(comments, start, end);
-  return {
-    messages: topCounts(inside.map((c) => c.text.trim()).filter((t) => t.length > 0 && t.length <= 80), 8),
-    emotes: topCounts(inside.flatMap((c) => c.fragments.filter((f) => f.emote_id).map((f) => f.text.trim())), 5),
-  };
+/** The most frequent lines typed during a moment, whoever typed them: what a said swear word may be corroborated by. */
+function chatLinesDuring(comments: readonly ChatComment[], start: number, end: number): string[] {
+  return topCounts(commentsDuring(comments, start, end).map((c) => c.text.trim()).filter((t) => t.length > 0 && t.length <= 80), 8);
 }
 
 export interface TextFor {
@@ -91,6 +89,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
   progress.report("writing_metadata", 0);
   const request = job.request;
   const ids = momentIds(chosen);
+  const crowd = new ChatCrowd(comments);
 
   const input: MetadataInput = {
     language,
@@ -103,9 +102,10 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
     game: request.game_name ?? job.vod.game_name,
     vod_title: job.vod.title,
     moments: [...ids.entries()].map(([m, id]) => {
-      const chat = chatDuring(comments, m.start, m.end);
-      // Titles and stories quote only words the recogniser was sure of; a swear word also needs chat to have it.
-      const trusted = trustedWords(transcripts.wordsFor(m.start, m.end), { maskProfanity: request.parameters.mask_profanity, corroboration: chat.messages });
+      // Titles and stories quote only what a crowd of distinct voices typed in reaction (chat-crowd.ts).
+      const reaction = crowd.during(m.start, m.end);
+      // ...and only words the recogniser was sure of; a swear word also needs chat to have it.
+      const trusted = trustedWords(transcripts.wordsFor(m.start, m.end), { maskProfanity: request.parameters.mask_profanity, corroboration: chatLinesDuring(comments, m.start, m.end) });
       return {
         id,
         start: m.start,
@@ -114,8 +114,7 @@ export async function writeTexts(what: TextsInput, ctx: JobContext, progress: Jo
         ...momentSpeech(trusted),
         // Offline words also show as cross-checked ones when a remote recogniser fell back to the offline one.
         speech_offline: what.localRecogniser || trusted.words.some((w) => w.crossChecked !== undefined),
-        top_chat_messages: chat.messages,
-        top_emotes: chat.emotes,
+        ...momentChat(reaction),
         signals: m.signals,
         label: m.label,
       };

@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * `wrangler deploy --dry-run` succeeds on this repository's wrangler.toml (issue 23, point 11): the Worker bundles,
+ * every binding, the observability setting and the container application validate, offline and without Docker.
+ * With [[containers]] a dry run still builds the image, so `docker` is a stand-in (WRANGLER_DOCKER_BIN) that
+ * answers `info`, records the build it is asked for and succeeds; the image itself is built where Docker runs
+ * (`npm run test:containers`).
+ */
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let tmp: string;
+let output: { status: number; out: string };
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "deploy-dry-run-"));
+  const docker = path.join(tmp, "docker");
+  await writeFile(docker, `#!/usr/bin/env bash\necho "$@" >> "${tmp}/calls"\nif [ "$1" = build ]; then cat > "${tmp}/Dockerfile"; fi\nexit 0\n`);
+  await chmod(docker, 0o755);
+  output = await new Promise((resolve) => {
+    execFile(
+      path.join(ROOT, "node_modules/.bin/wrangler"),
+      ["deploy", "--dry-run", "--outdir", path.join(tmp, "out")],
+      { cwd: ROOT, env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false", WRANGLER_DOCKER_BIN: docker }, timeout: 120_000, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}, 150_000);
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe("wrangler deploy --dry-run", () => {
+  it("succeeds and stays within the Free plan's 3 MB gzipped Worker size", () => {
+    expect(output.status, output.out).toBe(0);
+    const gzip = /gzip: ([\d.]+) KiB/.exec(output.out);
+    expect(Number(gzip?.[1])).toBeLessThan(3 * 1024);
+  });
+
+  it("builds the renderer image from render-container/Dockerfile on a supported Node LTS (22), context the repository root", async () => {
+    const calls = await readFile(path.join(tmp, "calls"), "utf8");
+    expect(calls).toMatch(new RegExp(`^build .*-f - ${ROOT.replace(/[/.]/g, "\\$&")}$`, "m"));
+    const dockerfile = await readFile(path.join(tmp, "Dockerfile"), "utf8");
+    expect(dockerfile).toBe(await readFile(path.join(ROOT, "render-container/Dockerfile"), "utf8"));
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual(["node:22-bookworm-slim", "node:22-bookworm-slim"]);
+  });
+});
+
+describe("wrangler.toml as wrangler reads it", () => {
+  it("sends the Worker's and the containers' logs to the dashboard ([observability] enabled)", async () => {
+    const { unstable_readConfig } = await import("wrangler");
+    const config = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") });
+    expect(config.observability).toMatchObject({ enabled: true });
+  });
+});
