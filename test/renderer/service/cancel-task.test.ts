@@ -148,7 +148,7 @@ describe("stopping a real task on the task registry", () => {
 
   it("when a recogniser search starts just as the cancel arrives: refuses it, so none is left running", async () => {
     await cancelWhen("job_cancel_task_captions_start", {
-      // The cross-check's first fast search waits to start until the cancel has begun; the accurate one runs.
+      // The cross-check's two fast searches wait to start until the cancel has begun; the accurate one runs.
       holdStart: (command, args) => command.endsWith("pocketsphinx_continuous") && args.includes("-ds"),
       busy: () => hasChild("pocketsphinx_continuous"),
       missed: (events) => (reached(events, "rendering_shorts") ? "the recogniser finished before it was seen running" : null),
