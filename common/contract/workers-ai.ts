@@ -18,13 +18,16 @@ export const SPEECH_WAV_BYTES_PER_SECOND = 16_000 * 2;
 
 /**
  * Longest audio in one transcription request. Cloudflare publishes no input limit for the Whisper model; what
- * binds is the Worker: the wav (9.6 MB for 300 s), its base64 copy for the model (12.8 MB) and the model call's
- * serialised request stay far below the 128 MB a Worker may use, far below the 100 MB request body limit, and a
+ * binds is the Worker's 128 MB, shared by every request one isolate serves at once. The route streams the wav
+ * into the base64 text the model takes and keeps no other copy, but the binding then serialises that text into
+ * its request (JSON, then its bytes): about 4 bytes held per wav byte at the call, 15.5 MB for 120 s (3.84 MB of
+ * wav) against 38 MB for 300 s (worker/bench/transcription-memory.ts), so about seven chunks can be in flight in
+ * one isolate where three were. Whisper hears 30 s windows either way, Workers AI bills per audio minute, and a
  * failed request costs little to send again.
  */
-export const AI_TRANSCRIPTION_MAX_SECONDS = 300;
+export const AI_TRANSCRIPTION_MAX_SECONDS = 120;
 
-/** The Worker refuses larger transcription bodies (413): 300 s of wav plus room for the header and multipart. */
+/** The Worker refuses larger transcription bodies (413): 120 s of wav plus room for the header and multipart. */
 export const AI_TRANSCRIPTION_MAX_BODY_BYTES = AI_TRANSCRIPTION_MAX_SECONDS * SPEECH_WAV_BYTES_PER_SECOND + 256 * 1024;
 
 /**

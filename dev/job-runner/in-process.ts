@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RenderJob, RenderStage } from "../../common/contract/render";
 import type { Logger } from "../../render-container/src/log";
+import { TaskProcesses } from "../../render-container/src/ffmpeg/task-processes";
 import { LocalDirUploader } from "../../render-container/src/output/uploader";
 import type { AnalysisStats } from "../../render-container/src/pipeline/analyse-task";
 import { runTask, type TaskSettings } from "../../render-container/src/pipeline/run-task";
@@ -39,8 +40,14 @@ export function inProcessTasks(opts: InProcessOptions): TaskExecutor<InProcessFi
     const workDir = await mkdtemp(path.join(opts.workRoot, `${req.task.id}-`));
     const videoBytes = new ByteCounter();
     const analysis: AnalysisStats | null = req.task.kind === "analyse" ? { bytesDownloaded: { audio: 0, video: 0, facecam: 0 }, stageSeconds: {}, facecamSample: null } : null;
+    // As on the renderer's task registry: once the task is stopped no child may start, and the folder goes only
+    // after every child has exited.
+    const processes = new TaskProcesses();
+    const stop = () => void processes.close(signal.reason instanceof Error ? signal.reason : new Error("cancelled"));
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
     try {
-      const result = await runTask(
+      const result = await processes.run(() => runTask(
         req,
         {
           signal,
@@ -53,9 +60,11 @@ export function inProcessTasks(opts: InProcessOptions): TaskExecutor<InProcessFi
           ...(analysis ? { analysisStats: analysis } : {}),
         },
         opts.settings,
-      );
+      ));
       return { result, figures: { videoBytes: videoBytes.total, analysis } };
     } finally {
+      signal.removeEventListener("abort", stop);
+      await processes.close(new Error("the task has ended"));
       await rm(workDir, { recursive: true, force: true });
     }
   };

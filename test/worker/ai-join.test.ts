@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { AI_TRANSCRIPTION_MAX_SECONDS } from "../../common/contract/workers-ai";
 import { WhisperApiTranscriber } from "../../render-container/src/captions/whisper-api";
 import { LlmMetadataWriter } from "../../render-container/src/metadata/llm-writer";
 import { writeLocalMetadata } from "../../render-container/src/metadata/local-writer";
@@ -15,7 +16,7 @@ import { chatOutput, WHISPER, WorkersAiStandIn } from "./workers-ai-standin";
  * Worker's real Workers AI routes, with only the AI binding replaced by its stand-in. Each side has its own tests
  * against the contract (common/contract/workers-ai.ts); this one fails if they disagree on it: the URL the task
  * request carries, the token, the multipart form, the verbose_json answer, the chat completion's shape, the
- * chunking against the route's 300 s limit. The renderer's wav goes through workerd's node:fs (/tmp).
+ * chunking against the route's limit (AI_TRANSCRIPTION_MAX_SECONDS). The renderer's wav goes through workerd's node:fs (/tmp).
  */
 
 let acct: TestAccount;
@@ -44,16 +45,18 @@ describe("the renderer's clients against the Worker's AI routes", () => {
   it("transcribe: words come back on the wav's clock, a long wav in requests the route accepts", async () => {
     const ai = new WorkersAiStandIn();
     const job = await runningJobAi();
-    // 330 s: more than one request (300 s) takes; a burst at 1 s, one at 200 s, one at 320 s.
+    // Twice the route's limit and a half: three requests; a burst in each.
+    const max = AI_TRANSCRIPTION_MAX_SECONDS;
+    const at = [1, max + 80, 2 * max + 20];
     const wav = path.join(dir, "speech.wav");
-    await writeFile(wav, toneWav(330, [{ start: 1, end: 1.5 }, { start: 200, end: 200.6 }, { start: 320, end: 320.4 }]));
+    await writeFile(wav, toneWav(2.5 * max, [{ start: at[0]!, end: at[0]! + 0.5 }, { start: at[1]!, end: at[1]! + 0.6 }, { start: at[2]!, end: at[2]! + 0.4 }]));
     const transcriber = new WhisperApiTranscriber({ baseUrl: job.url, apiKey: job.token, name: "workers-ai", fetchImpl: throughWorker(ai), retryDelayMs: 1 });
     const words = await transcriber.transcribe(wav, { language: "en" });
-    expect(ai.calls.filter((c) => c.model === WHISPER).length).toBe(2);
+    expect(ai.calls.filter((c) => c.model === WHISPER).length).toBe(3);
     expect(words.map((w) => w.word)).toHaveLength(3);
-    for (const [w, at] of words.map((x, i) => [x, [1, 200, 320][i]!] as const)) {
-      expect(w.start).toBeGreaterThan(at - 0.2);
-      expect(w.start).toBeLessThan(at + 0.3);
+    for (const [w, t] of words.map((x, i) => [x, at[i]!] as const)) {
+      expect(w.start).toBeGreaterThan(t - 0.2);
+      expect(w.start).toBeLessThan(t + 0.3);
     }
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
-import { AI_CHAT_MAX_PROMPT_CHARS, AI_CHAT_MAX_TOKENS, AI_TRANSCRIPTION_MAX_BODY_BYTES } from "../../common/contract/workers-ai";
+import { AI_CHAT_MAX_PROMPT_CHARS, AI_CHAT_MAX_TOKENS, AI_TRANSCRIPTION_MAX_BODY_BYTES, AI_TRANSCRIPTION_MAX_SECONDS } from "../../common/contract/workers-ai";
 import { createAccount, expectError, type TestAccount } from "./helpers";
 import { callWithEnv, createJob, deliver, jobState, rendererAnswers, rendererLog, startedJob } from "./job-steps";
 import { toneWav } from "../support/tone-wav";
@@ -138,12 +138,14 @@ describe("POST /internal/jobs/{id}/ai/v1/audio/transcriptions", () => {
     expect(ai.calls).toEqual([]);
   });
 
-  it("takes one chunk of at most 300 s of wav: the limit passes, anything above is 413 before the model runs", async () => {
+  it("takes one chunk of at most 120 s of wav: the limit passes, anything above is 413 before the model runs", async () => {
     const ai = new WorkersAiStandIn();
-    const fits = await transcribe(ai, job, transcriptionForm(toneWav(300, [{ start: 299, end: 299.5 }])));
+    const max = AI_TRANSCRIPTION_MAX_SECONDS;
+    expect(max).toBe(120);
+    const fits = await transcribe(ai, job, transcriptionForm(toneWav(max, [{ start: max - 1, end: max - 0.5 }])));
     expect(fits.status, await fits.clone().text()).toBe(200);
-    expect(((await fits.json()) as { words: { start: number }[] }).words[0]!.start).toBeCloseTo(299, 1);
-    const tooLong = await transcribe(ai, job, transcriptionForm(toneWav(330, [])));
+    expect(((await fits.json()) as { words: { start: number }[] }).words[0]!.start).toBeCloseTo(max - 1, 1);
+    const tooLong = await transcribe(ai, job, transcriptionForm(toneWav(max + 10, [])));
     const error = await expectError(tooLong, 413, "payload_too_large");
     expect(extra(error).max_bytes).toBe(AI_TRANSCRIPTION_MAX_BODY_BYTES);
     expect(ai.calls).toHaveLength(1);

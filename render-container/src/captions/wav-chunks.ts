@@ -1,6 +1,6 @@
 /**
  * Cuts a PCM wav into standalone wavs of at most `maxSeconds` each, for speech APIs that take a limited amount of
- * audio per request (the Worker's Workers AI route: 300 s; OpenAI: 25 MB). Each cut is placed at the quietest
+ * audio per request (the Worker's Workers AI route: 120 s; OpenAI: 25 MB). Each cut is placed at the quietest
  * moment of the last `searchSeconds` before the limit, so a word is not split between two requests; every chunk
  * says where it starts, and words it returns are moved back by that much onto the whole wav's clock.
  */

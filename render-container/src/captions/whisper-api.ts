@@ -23,8 +23,8 @@ export interface WhisperApiOptions {
   /** First retry delay; doubles each time. Default 1000 ms. */
   retryDelayMs?: number;
   /**
-   * Longest audio sent in one request; longer wavs go in chunks cut at quiet moments. Default 300 s (the Worker's
-   * Workers AI route takes no more; OpenAI's 25 MB upload limit is about 13 minutes of the renderer's wav).
+   * Longest audio sent in one request; longer wavs go in chunks cut at quiet moments. Default
+   * AI_TRANSCRIPTION_MAX_SECONDS (120 s: the Worker's Workers AI route takes no more; OpenAI's 25 MB upload limit is about 13 minutes of the renderer's wav).
    */
   chunkSeconds?: number;
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import { currentTaskProcesses, type TaskProcesses } from "./task-processes";
 
 /** A child process failed: carries the tail of stderr because ffmpeg explains itself only at the end. */
 export class ProcessError extends Error {
@@ -79,12 +80,27 @@ function lineSplitter(onLine: (line: string) => void): { push(chunk: Buffer): vo
 export function runProcess(command: string, args: readonly string[], opts: RunProcessOptions = {}): Promise<ProcessResult> {
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
+  const task = currentTaskProcesses();
+  const held = task?.holdFor(command, args);
+  return held ? held.then(() => spawnAndWait(command, args, opts, task)) : spawnAndWait(command, args, opts, task);
+}
+
+/** Starts the child (unless the task it belongs to is stopping) and settles once it has exited. */
+function spawnAndWait(command: string, args: readonly string[], opts: RunProcessOptions, task: TaskProcesses | undefined): Promise<ProcessResult> {
+  const { signal } = opts;
+  try {
+    // The task's own state decides, not the caller's signal: a cancel that is sweeping refuses every new child.
+    task?.admit();
+  } catch (err) {
+    return Promise.reject(err);
+  }
   const tailMax = opts.stderrTailChars ?? 4000;
   const maxStdout = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
 
   return new Promise<ProcessResult>((resolve, reject) => {
     const stdio: ("ignore" | "pipe")[] = [opts.feedStdin ? "pipe" : "ignore", "pipe", "pipe"];
     const child = spawn(command, args, { cwd: opts.cwd, stdio });
+    task?.track(child);
     if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     let stderrTail = "";
     const stdoutChunks: Buffer[] = [];

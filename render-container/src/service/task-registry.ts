@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { taskKey, type RenderTaskRequest, type TaskKind } from "../../../common/contract/job-plan";
 import type { RenderStage } from "../../../common/contract/render";
+import { TaskProcesses } from "../ffmpeg/task-processes";
 import type { Logger } from "../log";
 import { TaskReporter } from "../output/task-events";
 import { createUploader } from "../output/uploader";
@@ -15,6 +16,8 @@ interface RunningTask {
   attempt: number;
   kind: TaskKind;
   controller: AbortController;
+  /** Its child processes: refused once it stops, waited for before it counts as stopped. */
+  processes: TaskProcesses;
   reporter: TaskReporter;
   /** Settles once the task's processes have exited and its work folder is gone. */
   done: Promise<void>;
@@ -42,7 +45,12 @@ export class TaskRegistry {
     private readonly workRoot: string,
     private readonly runner: TaskRunner,
     private readonly log: Logger,
-    private readonly opts: { maxTasks: number; fetchImpl?: typeof fetch },
+    private readonly opts: {
+      maxTasks: number;
+      fetchImpl?: typeof fetch;
+      /** Test hook: holds a child's start (see TaskProcesses). */
+      holdSpawn?: (taskKey: string, command: string, args: readonly string[]) => Promise<void> | undefined;
+    },
   ) {}
 
   start(req: RenderTaskRequest): StartOutcome {
@@ -77,7 +85,11 @@ export class TaskRegistry {
       },
     });
     const workDir = path.join(this.workRoot, `${safeName(key)}.${attempt}`);
-    const task: RunningTask = { key, attempt, kind: req.task.kind, controller, reporter, done: Promise.resolve(), stop: null, startedAt: Date.now() };
+    const hold = this.opts.holdSpawn;
+    const processes = new TaskProcesses({ holdSpawn: hold && ((command, args) => hold(key, command, args)) });
+    // The moment the task is stopped, no new child may start and the live ones are stopped.
+    controller.signal.addEventListener("abort", () => void processes.close(abortError(controller.signal)), { once: true });
+    const task: RunningTask = { key, attempt, kind: req.task.kind, controller, processes, reporter, done: Promise.resolve(), stop: null, startedAt: Date.now() };
     task.done = (async () => {
       let outcome: Outcome = "failed";
       try {
@@ -87,14 +99,14 @@ export class TaskRegistry {
         await mkdir(workDir, { recursive: true });
         await reporter.started();
         log.info("task started");
-        const result = await this.runner(req, {
+        const result = await processes.run(() => this.runner(req, {
           signal: controller.signal,
           workDir,
           progress: (stage: RenderStage, fraction: number) => reporter.progress(stage, fraction),
           uploader: createUploader(req.upload, fetchImpl),
           log,
           fetchImpl,
-        });
+        }));
         controller.signal.throwIfAborted();
         await reporter.completed(result);
         outcome = "completed";
@@ -110,6 +122,9 @@ export class TaskRegistry {
           await reporter.failed(jobError.code, jobError.message, retryable);
         }
       } finally {
+        // A runner can settle before all of its children have exited (a Promise.all that rejected on its first
+        // failure): the task is over only once none is left, and none may start from here on.
+        await processes.close(new Error("the task has ended"));
         await reporter.flush();
         await rm(workDir, { recursive: true, force: true });
         if (this.running.get(key) === task) this.running.delete(key);
@@ -164,6 +179,10 @@ export class TaskRegistry {
   list(): { task_key: string; kind: TaskKind; attempt: number; stage: RenderStage | null; fraction: number; seconds: number }[] {
     return [...this.running.values()].map((t) => ({ task_key: t.key, kind: t.kind, attempt: t.attempt, ...t.reporter.state, seconds: Math.round((Date.now() - t.startedAt) / 1000) }));
   }
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? "stopped"));
 }
 
 /** A folder name from a task key (job ids come from the Worker, but a path must never climb out of the work root). */

@@ -158,7 +158,7 @@ const hearBursts = (res: http.ServerResponse, req: Seen) => {
 };
 
 describe("WhisperApiTranscriber on audio longer than one request takes", () => {
-  // 700 s: three chunks of at most 300 s. One burst straddles the 300 s limit: the cut must go before it.
+  // 700 s: three chunks of at most 300 s (a chunk length the client is given; the Worker's route takes 120 s). One burst straddles the 300 s limit: the cut must go before it.
   const BURSTS = [
     { start: 12, end: 12.8 },
     { start: 296.5, end: 302 },
@@ -174,7 +174,7 @@ describe("WhisperApiTranscriber on audio longer than one request takes", () => {
 
   it("sends chunks of at most 300 s, cut at quiet moments, and puts every word back on the whole wav's clock", async () => {
     answers.push(hearBursts, hearBursts, hearBursts);
-    const words = await new WhisperApiTranscriber({ baseUrl, name: "workers-ai", apiKey: "job-token" }).transcribe(long, { language: "en" });
+    const words = await new WhisperApiTranscriber({ baseUrl, name: "workers-ai", apiKey: "job-token", chunkSeconds: 300 }).transcribe(long, { language: "en" });
     expect(seen).toHaveLength(3);
     const sent = seen.map((r) => wavSamples(new Uint8Array(r.file!.bytes)).length / 16_000);
     for (const seconds of sent) expect(seconds).toBeLessThanOrEqual(300);
@@ -191,7 +191,7 @@ describe("WhisperApiTranscriber on audio longer than one request takes", () => {
 
   it("retries a failed chunk on its own and keeps the others", async () => {
     answers.push(hearBursts, json(503, { error: { code: "ai_unavailable", message: "busy" } }), hearBursts, hearBursts);
-    const words = await new WhisperApiTranscriber({ baseUrl, retryDelayMs: 5 }).transcribe(long, { language: "en" });
+    const words = await new WhisperApiTranscriber({ baseUrl, retryDelayMs: 5, chunkSeconds: 300 }).transcribe(long, { language: "en" });
     expect(seen.map((r) => r.file!.name)).toEqual(["long-1.wav", "long-2.wav", "long-2.wav", "long-3.wav"]);
     expect(words.map((w) => Math.round(w.start))).toEqual(BURSTS.map((b) => Math.round(b.start)));
   });

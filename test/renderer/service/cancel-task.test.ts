@@ -37,6 +37,11 @@ interface CancelCase {
   missed: (events: TaskEvent[]) => string | null;
   /** Video segment requests wait until the task drops them, so its download cannot end before the cancel. */
   holdVideoDownload?: boolean;
+  /**
+   * Children whose start waits until the cancel has arrived (the registry's test hook), released right after the
+   * cancel began: the moment a process could be started while the cancel sweeps.
+   */
+  holdStart?: (command: string, args: readonly string[]) => boolean;
 }
 
 /** A child process of this name (/proc shortens names to 15 characters: pocketsphinx_co). */
@@ -57,7 +62,11 @@ async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdow
   const twitch = twitchServer();
   const proxy = await startHoldingProxy(twitch.url, c.holdVideoDownload ? holdUntilDropped((p) => VIDEO_SEGMENT.test(p), 120_000) : undefined);
   const root = await mkdtemp(path.join(os.tmpdir(), "renderer-cancel-task-"));
-  const registry = new TaskRegistry(root, (req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger, { maxTasks: 1 });
+  let releaseHeld = () => {};
+  const cancelArrived = new Promise<void>((resolve) => (releaseHeld = resolve));
+  const held: string[] = [];
+  const holdSpawn = c.holdStart && ((_key: string, command: string, args: readonly string[]) => (c.holdStart!(command, args) ? (held.push(command), cancelArrived) : undefined));
+  const registry = new TaskRegistry(root, (req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }), silentLogger, { maxTasks: 1, holdSpawn });
   const videoRequestsOpen = () => proxy.seen.filter((p) => VIDEO_SEGMENT.test(p)).length - [...proxy.answered, ...proxy.dropped].filter((p) => VIDEO_SEGMENT.test(p)).length;
   const key = `${jobId}.${taskId}`;
   try {
@@ -75,7 +84,7 @@ async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdow
     expect(registry.start(request)).toBe("started");
 
     // With the download held, also wait until its segment requests are out (and held), so it is under way.
-    const busy = () => c.busy(events) && (!c.holdVideoDownload || videoRequestsOpen() > 0);
+    const busy = () => c.busy(events) && (!c.holdVideoDownload || videoRequestsOpen() > 0) && (!c.holdStart || held.length > 0);
     const deadline = Date.now() + 120_000;
     while (!busy()) {
       const ended = events.find((e) => e.type === "completed" || e.type === "failed");
@@ -94,7 +103,9 @@ async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdow
       expect(events.filter((e) => e.type === "interrupted")).toEqual([{ type: "interrupted", attempt: 1, seq: expect.any(Number), reason: "renderer shutting down (SIGTERM)" }]);
       expect(registry.status(key)).toBe("interrupted");
     } else {
-      expect(await registry.cancel(key)).toBe(true);
+      const cancelled = registry.cancel(key);
+      releaseHeld();
+      expect(await cancelled).toBe(true);
       expect(registry.status(key)).toBe("cancelled");
     }
     // When cancel returns, the task's processes are gone and so is its disk.
@@ -112,6 +123,7 @@ async function cancelWhen(jobId: string, c: CancelCase, how: "cancel" | "shutdow
     expect(events.map((e) => e.type)).not.toContain("completed");
     expect(worker.requests.filter((q) => q.url.startsWith("/upload"))).toEqual([]);
   } finally {
+    releaseHeld();
     await registry.interruptAll("test over");
     await worker.close();
     await proxy.close();
@@ -129,6 +141,15 @@ describe("stopping a real task on the task registry", () => {
 
   it("while the recogniser transcribes the short's captions: stops pocketsphinx too before the folder goes", async () => {
     await cancelWhen("job_cancel_task_captions", {
+      busy: () => hasChild("pocketsphinx_continuous"),
+      missed: (events) => (reached(events, "rendering_shorts") ? "the recogniser finished before it was seen running" : null),
+    });
+  }, 180_000);
+
+  it("when a recogniser search starts just as the cancel arrives: refuses it, so none is left running", async () => {
+    await cancelWhen("job_cancel_task_captions_start", {
+      // The cross-check's two fast searches wait to start until the cancel has begun; the accurate one runs.
+      holdStart: (command, args) => command.endsWith("pocketsphinx_continuous") && args.includes("-ds"),
       busy: () => hasChild("pocketsphinx_continuous"),
       missed: (events) => (reached(events, "rendering_shorts") ? "the recogniser finished before it was seen running" : null),
     });

@@ -1,49 +1,39 @@
 import { z } from "zod";
-import { ApiError, validationError } from "../lib/api-error";
+import { validationError } from "../lib/api-error";
+import type { StreamedTranscriptionForm } from "./transcription-body";
 import { aiBadAnswer, TRANSCRIBE_MODEL } from "./workers-ai";
 
 /** What the renderer sends (OpenAI's `POST /audio/transcriptions`), read from its multipart form. */
 export interface TranscriptionRequest {
-  audio: Uint8Array;
+  /** The wav, base64: the form the model takes, built while the body streamed in (the wav is not kept). */
+  audioBase64: string;
+  audioBytes: number;
   /** ISO 639-1, or null to let the model detect it. */
   language: string | null;
   verbose: boolean;
 }
 
-/** Reads and checks the form; every problem is a 422 naming the field. */
-export async function readTranscriptionForm(form: FormData): Promise<TranscriptionRequest> {
-  // workers-types types entries as strings (an old compatibility default); the runtime hands files as File.
-  const file = form.get("file") as unknown as File | string | null;
-  if (file === null || typeof file === "string") throw validationError([{ field: "file", message: "must be the audio file (multipart/form-data file field)" }]);
-  const audio = new Uint8Array(await file.arrayBuffer());
-  if (audio.byteLength === 0) throw validationError([{ field: "file", message: "is empty" }]);
+/** Checks the streamed form; every problem is a 422 naming the field. */
+export function checkTranscriptionForm(form: StreamedTranscriptionForm): TranscriptionRequest {
+  if (form.audioBase64 === null) throw validationError([{ field: "file", message: "must be the audio file (multipart/form-data file field)" }]);
+  if (form.audioBytes === 0) throw validationError([{ field: "file", message: "is empty" }]);
 
-  const rawLanguage = form.get("language");
+  const rawLanguage = form.fields.get("language");
   let language: string | null = null;
-  if (typeof rawLanguage === "string" && rawLanguage.trim()) {
+  if (rawLanguage?.trim()) {
     language = rawLanguage.trim().toLowerCase().split(/[-_]/)[0]!;
     if (!/^[a-z]{2,3}$/.test(language)) throw validationError([{ field: "language", message: "must be an ISO 639-1 language code such as \"en\"" }]);
   }
-  const format = form.get("response_format");
-  const responseFormat = typeof format === "string" && format ? format : "json";
+  const responseFormat = form.fields.get("response_format") || "json";
   if (responseFormat !== "json" && responseFormat !== "verbose_json") {
     throw validationError([{ field: "response_format", message: "must be \"json\" or \"verbose_json\"" }]);
   }
-  return { audio, language, verbose: responseFormat === "verbose_json" };
+  return { audioBase64: form.audioBase64, audioBytes: form.audioBytes, language, verbose: responseFormat === "verbose_json" };
 }
 
 /** The model's input: base64 audio, as its schema documents (a string, or {body, contentType}). */
 export function whisperInput(req: TranscriptionRequest): Ai_Cf_Openai_Whisper_Large_V3_Turbo_Input {
-  return { audio: base64Of(req.audio), task: "transcribe", ...(req.language ? { language: req.language } : {}) };
-}
-
-/** Standard base64: the runtime's Uint8Array#toBase64 where it has one, else btoa over 32 KiB slices. */
-export function base64Of(bytes: Uint8Array): string {
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (typeof native === "function") return native.call(bytes);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+  return { audio: req.audioBase64, task: "transcribe", ...(req.language ? { language: req.language } : {}) };
 }
 
 /** The model's documented output (workers-types Ai_Cf_Openai_Whisper_Large_V3_Turbo_Output); every field but text optional. */
@@ -111,6 +101,3 @@ export function toVerboseJson(output: unknown): VerboseTranscription {
     })),
   };
 }
-
-export const notMultipart = (): ApiError =>
-  validationError([{ field: "body", message: "must be multipart/form-data with the audio in a \"file\" field" }]);

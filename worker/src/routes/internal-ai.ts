@@ -2,7 +2,8 @@ import { parseJsonBody } from "../lib/json-body";
 import { Hono, type Context } from "hono";
 import { AI_TRANSCRIPTION_MAX_BODY_BYTES, AI_TRANSCRIPTION_MAX_SECONDS } from "../../../common/contract/workers-ai";
 import { ChatRequest, checkPromptSize, textModelInput, toChatCompletion } from "../ai/chat";
-import { notMultipart, readTranscriptionForm, toVerboseJson, whisperInput } from "../ai/transcription";
+import { checkTranscriptionForm, toVerboseJson, whisperInput } from "../ai/transcription";
+import { readTranscriptionBody } from "../ai/transcription-body";
 import { aiFailure, textModel, TRANSCRIBE_MODEL, workersAi } from "../ai/workers-ai";
 import type { AppEnv } from "../hono-env";
 import { limitBody } from "../middleware/body-limit";
@@ -13,7 +14,7 @@ import { rendererAuth } from "../orchestration/renderer-auth";
 /**
  * Workers AI for the renderer, as a small OpenAI-compatible API per job (contract: common/contract/workers-ai.ts):
  *
- *   POST /internal/jobs/{id}/ai/v1/audio/transcriptions   Whisper (word timings), one chunk of at most 300 s
+ *   POST /internal/jobs/{id}/ai/v1/audio/transcriptions   Whisper (word timings), one chunk of at most 120 s
  *   POST /internal/jobs/{id}/ai/v1/chat/completions       the instruct model, for titles, descriptions and stories
  *
  * Same authentication as the renderer's other calls (the job's renderer token), and only while the job runs: the
@@ -64,14 +65,10 @@ internalAiRoutes.post(
   limitBody(AI_TRANSCRIPTION_MAX_BODY_BYTES, tooLarge(AI_TRANSCRIPTION_MAX_BODY_BYTES, `A transcription request (${AI_TRANSCRIPTION_MAX_SECONDS} s of 16 kHz mono wav)`)),
   async (c) => {
     const ai = await admit(c);
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw notMultipart();
-    }
-    const req = await readTranscriptionForm(form);
-    const output = await runModel(c, ai, TRANSCRIBE_MODEL, { ...whisperInput(req) }, { audio_bytes: req.audio.byteLength, language: req.language });
+    // Streamed, the wav goes straight into base64: the route holds that text and the model call's request, no
+    // parsed form or copy of the wav (the peak per chunk: docs/DEPLOY.md, "Worker memory").
+    const req = checkTranscriptionForm(await readTranscriptionBody(c.req.raw));
+    const output = await runModel(c, ai, TRANSCRIBE_MODEL, { ...whisperInput(req) }, { audio_bytes: req.audioBytes, language: req.language });
     const verbose = toVerboseJson(output);
     return c.json(req.verbose ? verbose : { text: verbose.text }, 200);
   },
