@@ -13,6 +13,7 @@ import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
+import { RENDERER_TASK_CONTRACTS } from "../../../common/contract/task-contract";
 
 /**
  * The renderer as the container image runs it: bundled by scripts/bundle-renderer.mjs (the script the
@@ -73,7 +74,7 @@ describe("the bundled renderer (what the container image runs)", () => {
   it("answers GET /health without the token, and guards the task routes with it", async () => {
     const res = await fetch(`${rendererUrl}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, running_tasks: 0, max_tasks: 1, tasks: [], version: EXTERNAL ? expect.any(String) : "bundle-test" });
+    expect(await res.json()).toEqual({ ok: true, running_tasks: 0, max_tasks: 1, tasks: [], task_contracts: EXTERNAL ? expect.any(Array) : [...RENDERER_TASK_CONTRACTS], version: EXTERNAL ? expect.any(String) : "bundle-test" });
     expect((await fetch(`${rendererUrl}/tasks`, { method: "POST", body: "{}" })).status).toBe(401);
   });
 
