@@ -1,6 +1,4 @@
-import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type { AppEnv } from "./hono-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./middleware/errors";
 import { requestId } from "./middleware/request-id";
 import { ApiRouter } from "./openapi/api-router";
@@ -23,7 +21,7 @@ import { webhookRoutes } from "./routes/webhooks";
 export const app = new ApiRouter();
 
 app.use(requestId);
-app.use(methodNotAllowed({ app: app as unknown as Hono<AppEnv>, onMethodNotAllowed }));
+app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 
 app.route("/jobs", jobsRoutes);
 app.route("/jobs", downloadRoutes);

@@ -33,10 +33,10 @@ export const createJob = declareRoute({
     {
       name: "Idempotency-Key",
       in: "header",
+      required: false,
       description:
         "1-255 visible ASCII characters (a UUID): makes a retried creation safe. Kept 24 h per account; the body " +
         "is compared as canonical JSON (key order and spacing do not matter). The typed client sends one by default.",
-      required: false,
       schema: { type: "string", minLength: 1, maxLength: 255 },
     },
   ],
