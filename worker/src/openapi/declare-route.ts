@@ -18,12 +18,6 @@ export type Auth = "apiKey" | "admin" | "zipTokenOrApiKey" | "signedLink" | "pub
 
 export type Tag = "jobs" | "videos" | "pricing" | "webhooks" | "files" | "operator" | "reference";
 
-function namedRequestSchema(schema: z.ZodType): string {
-  const name = requestSchemaName(schema);
-  if (!name) throw new Error("a body the handler validates must be a named request schema (components.ts)");
-  return name;
-}
-
 type Examples = Record<string, { summary: string; value: unknown }>;
 
 export interface SuccessSpec {
@@ -117,6 +111,21 @@ function successResponse(success: SuccessSpec) {
   return { description: success.description, headers, content: { "application/json": { schema } } };
 }
 
+function namedRequestSchema(schema: z.ZodType): string {
+  const name = requestSchemaName(schema);
+  if (!name) throw new Error("a body the handler validates must be a named request schema (components.ts)");
+  return name;
+}
+
+/** The `{name}`s of the path and the declared path parameters are the same set, or the worker does not start. */
+function checkPathParameters(d: { method: string; path: string; params?: z.ZodObject }): void {
+  const inPath = [...d.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).sort();
+  const declared = Object.keys(d.params?.shape ?? {}).sort();
+  if (inPath.join() !== declared.join()) {
+    throw new Error(`${d.method.toUpperCase()} ${d.path} declares path parameters [${declared.join(", ")}], its path has [${inPath.join(", ")}]`);
+  }
+}
+
 /**
  * One route, declared once: its path, input schemas, middleware, security and answers. @hono/zod-openapi
  * validates what it declares and records it; the document (document.ts) is made from those records, so a route
@@ -128,6 +137,7 @@ export function declareRoute<
   Query extends z.ZodObject | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
 >(d: RouteDeclaration<Path, Params, Query, Body>) {
+  checkPathParameters(d as { method: string; path: string; params?: z.ZodObject });
   const hasBody = d.body !== undefined || d.handlerBody !== undefined;
   const bodyContent = d.body
     ? { schema: d.body.schema, examples: d.body.examples }

@@ -63,22 +63,12 @@ function zodParameters(object: unknown, location: "path" | "query"): JsonSchema[
   });
 }
 
-/** The `{name}`s of a path template and the declared path parameters must be the same set. */
-function checkPathParameters(route: RouteConfig, parameters: JsonSchema[]): void {
-  const inTemplate = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-  const declared = parameters.filter((p) => p.in === "path").map((p) => p.name as string).sort();
-  if (JSON.stringify(inTemplate) !== JSON.stringify(declared)) {
-    throw new Error(`${route.method.toUpperCase()} ${route.path} declares path parameters [${declared.join(", ")}]`);
-  }
-}
-
 function operationObject(route: RouteConfig): JsonSchema {
   const parameters = [
     ...zodParameters(route.request?.params, "path"),
     ...zodParameters(route.request?.query, "query"),
     ...((route.parameters ?? []) as unknown as JsonSchema[]),
   ];
-  checkPathParameters(route, parameters);
   const body = route.request?.body;
   const responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => {
