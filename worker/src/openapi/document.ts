@@ -134,22 +134,17 @@ export function buildOpenApiDocument(definitions: RouteRecords): OpenApiDocument
   };
 }
 
-/** The document and its serialised form with a strong ETag, built once per isolate (it depends only on the code). */
+/** The document, its serialised form and a strong ETag of it. */
 export interface ServedDocument {
   document: OpenApiDocument;
   json: string;
   etag: string;
 }
 
-let cached: ServedDocument | undefined;
-
-export async function servedDocument(definitions: () => RouteRecords): Promise<ServedDocument> {
-  if (!cached) {
-    const document = buildOpenApiDocument(definitions());
-    const json = JSON.stringify(document);
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json));
-    const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
-    cached = { document, json, etag: `"${hex}"` };
-  }
-  return cached;
+export async function serveDocument(definitions: RouteRecords): Promise<ServedDocument> {
+  const document = buildOpenApiDocument(definitions);
+  const json = JSON.stringify(document);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json));
+  const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
+  return { document, json, etag: `"${hex}"` };
 }

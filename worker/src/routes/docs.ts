@@ -1,7 +1,7 @@
 import type { AppEnv } from "../hono-env";
 import type { Context } from "hono";
 import { ApiRouter } from "../openapi/api-router";
-import { servedDocument, type RouteRecords } from "../openapi/document";
+import { serveDocument, type RouteRecords, type ServedDocument } from "../openapi/document";
 import { REFERENCE_ASSETS, SWAGGER_UI_VERSION, type ReferenceAsset } from "../openapi/reference-assets";
 import { referencePage, REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../openapi/reference-page";
 import { getOpenApiDocument, getReferencePage, getReferenceScript, getReferenceStylesheet } from "./docs.routes";
@@ -17,9 +17,12 @@ const ASSET_CACHE_CONTROL = "public, max-age=86400";
  */
 export function docsRoutes(routes: () => RouteRecords): ApiRouter {
   const router = new ApiRouter();
+  // Built once per isolate on first use: it depends only on the code.
+  let served: Promise<ServedDocument> | undefined;
+  const servedDocument = () => (served ??= serveDocument(routes()));
 
   router.openapi(getOpenApiDocument, async (c) => {
-    const { json, etag } = await servedDocument(routes);
+    const { json, etag } = await servedDocument();
     const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL, "Access-Control-Allow-Origin": "*" };
     if (matches(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
     return c.body(json, 200, { ...headers, "Content-Type": "application/json; charset=utf-8" });
@@ -27,7 +30,7 @@ export function docsRoutes(routes: () => RouteRecords): ApiRouter {
 
   let page: string | undefined;
   router.openapi(getReferencePage, async (c) => {
-    page ??= referencePage((await servedDocument(routes)).document);
+    page ??= referencePage((await servedDocument()).document);
     return c.html(page, 200, { "Cache-Control": CACHE_CONTROL });
   });
 
