@@ -102,7 +102,9 @@ function operationObject(route: RouteConfig): JsonSchema {
 /**
  * The OpenAPI 3.1 document of the routes an app declared (its @hono/zod-openapi registry, in the order they were
  * mounted). Schemas are converted by zod itself (json-schema.ts), so the document shows what the contract's zod
- * schemas accept and answer, in the draft 2020-12 dialect OpenAPI 3.1 uses.
+ * schemas accept and answer, in the draft 2020-12 dialect OpenAPI 3.1 uses. The library's own generator
+ * (getOpenAPI31Document) is not used: it inlines every schema unless the contract names them through its zod
+ * extension, and gives string query parameters the parsed value's default (`"default": 1` on a `type: string`).
  */
 export function buildOpenApiDocument(definitions: RouteRecords): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
