@@ -9,6 +9,7 @@ import { downloadRoutes } from "./routes/downloads";
 import { filesRoutes } from "./routes/files";
 import { internalAiRoutes } from "./routes/internal-ai";
 import { internalArtifactRoutes } from "./routes/internal-artifacts";
+import { internalStorageRoutes } from "./routes/internal-storage";
 import { taskEventRoutes } from "./routes/task-events";
 import { jobsRoutes } from "./routes/jobs";
 import { pricingRoutes } from "./routes/pricing";
@@ -31,6 +32,7 @@ app.route("/files", filesRoutes);
 // Renderer callbacks and uploads (per-job renderer token, not an API key).
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);
+app.route("/internal", internalStorageRoutes);
 app.route("/internal", internalAiRoutes);
 
 app.notFound(onNotFound);
