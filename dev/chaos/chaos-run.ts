@@ -16,7 +16,7 @@ import { startWebhookRecorder } from "./webhook-recorder";
  *   3. one renderer process is killed (SIGKILL, its whole process group) while it renders a task of the job,
  *   4. another renderer is told to stop (SIGTERM to the renderer process) while it renders another task,
  * and the two outcomes are compared (compare.ts): files, webhooks, ledger entries, the job record. Each
- * disturbance is also checked to have happened (the front's record, the chaos hook's state, the Worker's and the
+ * disturbance is also checked to have happened (the front's record, the Worker's and the
  * renderers' logs), so a run where one of them missed its moment says so instead of passing.
  */
 
@@ -195,10 +195,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     log(`disturbed job ${id}: ${done.status} in ${disturbedSeconds.toFixed(0)} s, ${disturbed.files.length} files`);
 
     // ---- did each disturbance happen? ----
-    const state = (await (await fetch(`${s.apiUrl}/__chaos/state`, { headers: adminHeaders })).json()) as { duplicated: { job_id: string; task_id?: string }[] };
     const workerLog = await jsonLines(path.join(stateDir, "worker.log"));
     const retries = workerLog.filter((l) => l.msg === "task retried" && l.job_id === id).map((l) => ({ task_id: String(l.task_id), why: String(l.why), ended_attempt: Number(l.ended_attempt) }));
-    const dup = state.duplicated.find((d) => d.job_id === id);
+    const duplicated = workerLog.filter((l) => l.msg === "chaos: queue message sent a second time").map((l) => ({ job_id: String(l.job_id), task_id: String(l.task_id) }));
+    const dup = duplicated.find((d) => d.job_id === id);
     const duplicateOutcomes = dup ? workerLog.filter((l) => l.msg === "dispatch" && l.job_id === id && l.task_id === dup.task_id).map((l) => `${String(l.outcome)}${l.reason ? ` (${String(l.reason)})` : ""}`) : [];
     const missed: string[] = [];
     const scripted = front!.scripted.filter((a) => a.job_id === id);
@@ -212,7 +212,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       undisturbed,
       disturbed,
       comparison: compareOutcomes(undisturbed, disturbed),
-      disturbances: { scriptedAnswers: scripted, duplicated: state.duplicated, duplicateOutcomes, killed: { renderer: victim.index + 1, task_id: victim.taskId }, terminated: { renderer: second.index + 1, task_id: second.taskId, exit_code: exitCode }, retries },
+      disturbances: { scriptedAnswers: scripted, duplicated, duplicateOutcomes, killed: { renderer: victim.index + 1, task_id: victim.taskId }, terminated: { renderer: second.index + 1, task_id: second.taskId, exit_code: exitCode }, retries },
       missed,
       seconds: { undisturbed: quietSeconds, disturbed: disturbedSeconds, total: (Date.now() - started) / 1000 },
     };

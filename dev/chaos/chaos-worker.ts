@@ -11,12 +11,13 @@ export { JobState, RateLimiter, RenderContainer } from "../../worker/src/index";
  *
  *   POST /__chaos/duplicate-next-render   (Authorization: Bearer ADMIN_TOKEN) arms it: the next job-queue message
  *                                         for a render task is sent to the queue a second time, as it is, before
- *                                         the production handler sees the first.
- *   GET  /__chaos/state                   what was duplicated so far.
+ *                                         the production handler sees the first; the Worker's log says which
+ *                                         ("chaos: queue message sent a second time").
  *
- * The state lives in this module: `wrangler dev` runs the fetch and queue handlers in one isolate.
+ * The armed flag lives in this module (`wrangler dev` runs the fetch and queue handlers in one isolate); what was
+ * duplicated is read from the log, which outlives a reload of the Worker.
  */
-const state = { armed: false, duplicated: [] as JobQueueMessage[] };
+const state = { armed: false };
 
 function authorised(request: Request, env: Env): boolean {
   return Boolean(env.ADMIN_TOKEN) && request.headers.get("authorization") === `Bearer ${env.ADMIN_TOKEN}`;
@@ -31,7 +32,6 @@ export default {
       state.armed = true;
       return Response.json({ armed: true });
     }
-    if (request.method === "GET" && url.pathname === "/__chaos/state") return Response.json(state);
     return Response.json({ error: { code: "not_found", message: "No such chaos hook." } }, { status: 404 });
   },
   async queue(batch, env, ctx) {
@@ -44,7 +44,6 @@ export default {
         state.armed = false;
         const body = message.body as JobQueueMessage;
         await env.JOBS_QUEUE.send(body);
-        state.duplicated.push(body);
         console.log(JSON.stringify({ level: "warn", msg: "chaos: queue message sent a second time", job_id: body.job_id, task_id: body.task_id }));
       }
     }

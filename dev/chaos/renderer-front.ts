@@ -42,7 +42,11 @@ export async function startRendererFront(targets: string[]): Promise<RendererFro
       try {
         const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === "string" && k !== "host" && k !== "content-length" && k !== "connection")) as Record<string, string>;
         const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body });
-        res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== "content-encoding" && k !== "transfer-encoding" && k !== "content-length")));
+        const passed: Record<string, string> = {};
+        answer.headers.forEach((v, k) => {
+          if (k !== "content-encoding" && k !== "transfer-encoding" && k !== "content-length") passed[k] = v;
+        });
+        res.writeHead(answer.status, passed);
         if (answer.body) Readable.fromWeb(answer.body as import("node:stream/web").ReadableStream).pipe(res);
         else res.end();
       } catch {

@@ -66,7 +66,8 @@ afterAll(async () => {
   await new Promise((r) => broker.close(r));
 });
 
-const target = (jobId = "job_p1") => UploadTarget.parse({ mode: "presigned", url: `${brokerUrl}/internal/jobs/${jobId}/storage`, token: TOKEN });
+const storageUrl = (jobId = "job_p1") => `${brokerUrl}/internal/jobs/${jobId}/storage`;
+const target = (jobId = "job_p1") => UploadTarget.parse({ mode: "presigned", url: storageUrl(jobId), token: TOKEN });
 const access = (): R2S3Access => ({ endpoint: s3.url, bucket: "bkt", accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey });
 
 describe("uploads through presigned URLs (no R2 credentials in the renderer)", () => {
@@ -89,7 +90,7 @@ describe("uploads through presigned URLs (no R2 credentials in the renderer)", (
     const data = randomBytes(2_600_000);
     await writeFile(file, data);
     const before = s3.requests.length;
-    const up = new PresignedUploader(target().url as string, TOKEN, fetch, 1_000_000, 1_000_000);
+    const up = new PresignedUploader(storageUrl(), TOKEN, fetch, 1_000_000, 1_000_000);
     await up.put("reel-balanced.mp4", file, "video/mp4");
     expect(s3.signatureFailures).toEqual([]);
     expect(s3.objects.get("bkt/jobs/job_p1/reel-balanced.mp4")?.equals(data)).toBe(true);
@@ -121,7 +122,7 @@ describe("uploads through presigned URLs (no R2 credentials in the renderer)", (
     await writeFile(file, randomBytes(2_100_000));
     s3.intercept((r) => (r.method === "PUT" && r.url.includes("partNumber=2") ? 400 : undefined));
     try {
-      const up = new PresignedUploader(target().url as string, TOKEN, fetch, 1_000_000, 1_000_000);
+      const up = new PresignedUploader(storageUrl(), TOKEN, fetch, 1_000_000, 1_000_000);
       await expect(up.put("reel-hype.mp4", file, "video/mp4")).rejects.toThrow(/part 2/);
     } finally {
       s3.intercept(() => undefined);

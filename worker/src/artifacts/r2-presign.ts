@@ -1,7 +1,5 @@
 import { AwsClient } from "aws4fetch";
 import type { PresignedRequest } from "../../../common/contract/render";
-import { workerConfig } from "../config";
-import { s3Endpoint, type LinkEnv } from "./links";
 
 /**
  * The renderer's access to R2 when R2 API credentials are configured (upload mode "presigned"): the Worker keeps
@@ -18,18 +16,12 @@ import { s3Endpoint, type LinkEnv } from "./links";
 /** How long a presigned URL stays valid: the renderer asks for each right before using it. */
 export const PRESIGN_TTL_SECONDS = 15 * 60;
 
+/** What signing needs (links.ts' r2S3Access builds it from the Worker's env). A leaf module: Node tests run it too. */
 export interface R2S3Access {
   endpoint: string;
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
-}
-
-type S3Env = Pick<LinkEnv, "R2_ACCOUNT_ID" | "R2_ACCESS_KEY_ID" | "R2_SECRET_ACCESS_KEY" | "R2_S3_ENDPOINT" | "R2_BUCKET_NAME">;
-
-/** Only call when s3Configured(env). */
-export function r2S3Access(env: S3Env): R2S3Access {
-  return { endpoint: s3Endpoint(env), bucket: workerConfig(env).r2BucketName, accessKeyId: env.R2_ACCESS_KEY_ID!, secretAccessKey: env.R2_SECRET_ACCESS_KEY! };
 }
 
 const client = (s3: R2S3Access) => new AwsClient({ accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, service: "s3", region: "auto", retries: 0 });

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { StorageOperation } from "../../../common/contract/render";
-import { artifactKey, s3Configured } from "../artifacts/links";
-import { completeMultipartUpload, createMultipartUpload, presignObjectRequest, r2S3Access, S3CallError } from "../artifacts/r2-presign";
+import { artifactKey, r2S3Access, s3Configured } from "../artifacts/links";
+import { completeMultipartUpload, createMultipartUpload, presignObjectRequest, S3CallError } from "../artifacts/r2-presign";
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
