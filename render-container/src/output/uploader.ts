@@ -101,7 +101,10 @@ async function putWholeFile(f: { name: string; filePath: string; size: number; s
 export const MULTIPART_THRESHOLD = 64 * 1024 * 1024;
 const PART_SIZE = 32 * 1024 * 1024;
 
-/** Writes straight to R2 through its S3 API with SigV4 (aws4fetch), multipart for large files. */
+/**
+ * Upload mode "s3", task contract 1 only (a Worker from before contract 2, during a rollout): R2 credentials in the
+ * task body, requests signed here with SigV4 (aws4fetch), multipart for large files. Drop it with contract 1.
+ */
 export class S3Uploader implements Uploader {
   private readonly client: AwsClient;
   constructor(private readonly target: Extract<UploadTarget, { mode: "s3" }>, fetchImpl: typeof fetch, private readonly partSize = PART_SIZE, private readonly threshold = MULTIPART_THRESHOLD) {
