@@ -79,6 +79,17 @@ describe("presigned storage for the renderer", () => {
     expect(((await notRunning.json()) as { error: { code: string } }).error.code).toBe("job_not_running");
   });
 
+  it("answers 502 storage_unavailable when R2 cannot be reached for the calls the Worker makes itself (the renderer retries a 502)", async () => {
+    const { id, token } = await runningJob();
+    // Nothing listens on port 9 of 127.0.0.1: the connection is refused.
+    const down = { ...R2, R2_S3_ENDPOINT: "http://127.0.0.1:9/" };
+    const create = await ask(id, "reel-balanced.mp4", token, { operation: "create_multipart", content_type: "video/mp4" }, down);
+    expect(create.status).toBe(502);
+    const body = (await create.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("storage_unavailable");
+    expect(body.error.message).not.toContain(R2.R2_SECRET_ACCESS_KEY);
+  });
+
   it("answers 409 presigning_not_configured without R2 API credentials (uploads then go through the Worker)", async () => {
     const { id, token } = await runningJob();
     const res = await ask(id, "short-01.mp4", token, { operation: "put" }, {});

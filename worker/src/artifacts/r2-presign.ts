@@ -55,7 +55,13 @@ export class S3CallError extends Error {
 
 async function signedCall(s3: R2S3Access, what: string, url: URL, init: RequestInit, fetchImpl: typeof fetch): Promise<string> {
   const req = await client(s3).sign(new Request(url, init));
-  const res = await fetchImpl(req);
+  let res: Response;
+  try {
+    res = await fetchImpl(req);
+  } catch (error) {
+    // R2 not reached at all: the same as its 5xx for the caller (the renderer retries).
+    throw new S3CallError(502, null, what, `unreachable (${String(error)})`);
+  }
   const text = await res.text();
   // S3 may answer 200 and still report an error in the body (CompleteMultipartUpload).
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? null;
