@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { PresignedRequest } from "../../common/contract/render";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import { createAccount, type TestAccount } from "./helpers";
@@ -8,11 +8,14 @@ import { callWithEnv, createJob, jobState } from "./job-steps";
 /**
  * POST /internal/jobs/{id}/storage/{name} (upload mode "presigned", issue 23 point 6) in the Workers pool with the
  * real Durable Object: what the renderer is handed is a presigned URL for one operation on `jobs/{id}/{name}`,
- * never a credential, and only with its own job's token. That the URLs are valid SigV4 and that one URL writes
- * nothing else is checked against the fake S3 in test/renderer/output/presigned-upload.test.ts.
+ * never a credential, and only with its own job's token; a file in parts through the route against the fake S3
+ * (fake-s3-fixture.node.ts), which checks every signature. That one URL writes nothing else, and the real
+ * renderer uploader on this path: test/renderer/output/presigned-upload.test.ts.
  */
 
 const R2 = { R2_ACCESS_KEY_ID: "AKIDPRESIGN", R2_SECRET_ACCESS_KEY: "s3cr3t-never-leaves", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" };
+/** The fake S3 of fake-s3-fixture.node.ts (same credentials as FAKE_S3_CREDENTIALS there). */
+const FAKE_R2 = () => ({ ...R2, R2_S3_ENDPOINT: inject("fakeS3Url") });
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -77,6 +80,37 @@ describe("presigned storage for the renderer", () => {
     const notRunning = await ask(ack.id, "short-01.mp4", pendingToken, { operation: "put" });
     expect(notRunning.status).toBe(409);
     expect(((await notRunning.json()) as { error: { code: string } }).error.code).toBe("job_not_running");
+  });
+
+  it("stores a file in parts against an S3 server that checks every signature: the Worker creates and completes, the parts and the read go on presigned URLs", async () => {
+    const { id, token } = await runningJob();
+    const name = "reel-balanced.mp4";
+    const call = async (body: unknown, status: number) => {
+      const res = await ask(id, name, token, body, FAKE_R2());
+      expect(res.status, `${JSON.stringify(body)}: ${await res.clone().text()}`).toBe(status);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const { upload_id } = (await call({ operation: "create_multipart", content_type: "video/mp4" }, 201)) as { upload_id: string };
+    const chunks = [new Uint8Array(3000).fill(7), new Uint8Array(1234).fill(9)];
+    const parts: { part_number: number; etag: string }[] = [];
+    for (const [i, bytes] of chunks.entries()) {
+      const put = PresignedRequest.parse(await call({ operation: "upload_part", upload_id, part_number: i + 1 }, 200));
+      // No Authorization header: the URL is the only credential.
+      const res = await fetch(put.url, { method: put.method, body: bytes });
+      expect(res.status).toBe(200);
+      parts.push({ part_number: i + 1, etag: res.headers.get("etag")! });
+    }
+    expect(await call({ operation: "complete_multipart", upload_id, size_bytes: 4234, parts }, 201)).toEqual({ name, size_bytes: 4234 });
+    // A completion repeated after its answer was lost: the upload is gone, the object whole, the same answer.
+    expect(await call({ operation: "complete_multipart", upload_id, size_bytes: 4234, parts }, 201)).toEqual({ name, size_bytes: 4234 });
+    const get = PresignedRequest.parse(await call({ operation: "get" }, 200));
+    const back = new Uint8Array(await (await fetch(get.url)).arrayBuffer());
+    expect(back.length).toBe(4234);
+    expect([back[0], back[2999], back[3000], back[4233]]).toEqual([7, 7, 9, 9]);
+    // A completion of an upload that never existed for this file: 404 upload_not_found.
+    const gone = await ask(id, "short-01.mp4", token, { operation: "complete_multipart", upload_id, size_bytes: 4234, parts }, FAKE_R2());
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe("upload_not_found");
   });
 
   it("answers 502 storage_unavailable when R2 cannot be reached for the calls the Worker makes itself (the renderer retries a 502)", async () => {
