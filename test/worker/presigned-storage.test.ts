@@ -13,6 +13,13 @@ import { callWithEnv, createJob, jobState } from "./job-steps";
  * renderer uploader on this path: test/renderer/output/presigned-upload.test.ts.
  */
 
+declare module "vitest" {
+  // Provided by the global setup fake-s3-fixture.node.ts (outside this type-check project).
+  export interface ProvidedContext {
+    fakeS3Url: string;
+  }
+}
+
 const R2 = { R2_ACCESS_KEY_ID: "AKIDPRESIGN", R2_SECRET_ACCESS_KEY: "s3cr3t-never-leaves", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" };
 /** The fake S3 of fake-s3-fixture.node.ts (same credentials as FAKE_S3_CREDENTIALS there). */
 const FAKE_R2 = () => ({ ...R2, R2_S3_ENDPOINT: inject("fakeS3Url") });
