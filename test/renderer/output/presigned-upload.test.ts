@@ -5,7 +5,17 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TaskEvent, type ShortTask } from "../../../common/contract/job-plan";
 import { StorageOperation, UploadTarget } from "../../../common/contract/render";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { silentLogger } from "../../../render-container/src/log";
+import { runTask } from "../../../render-container/src/pipeline/run-task";
+import { createRenderServer } from "../../../render-container/src/service/http-server";
+import { TaskRegistry } from "../../../render-container/src/service/task-registry";
+import { SMALL_VOD } from "../../dev/fixture-vods";
+import { startRecorder } from "../../support/http-recorder";
+import { serveVodForTests } from "../../support/twitch-fixture";
+import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
 import { PresignedUploader, createUploader } from "../../../render-container/src/output/uploader";
 import { completeMultipartUpload, createMultipartUpload, presignObjectRequest, type R2S3Access } from "../../../worker/src/artifacts/r2-presign";
 import { startFakeS3 } from "../../support/fake-s3";
@@ -185,4 +195,50 @@ describe("what a presigned URL does not allow", () => {
     expect((await fetch(good.url, { method: "PUT", body: "ok" })).status).toBe(200);
     expect(s3.objects.get(`bkt/${key}`)?.toString()).toBe("ok");
   });
+});
+
+describe("a real render task in upload mode presigned", () => {
+  const twitchServer = serveVodForTests(SMALL_VOD);
+  const SHORT: ShortTask = {
+    kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 50, peak: 38, snap: false, title_text: null,
+    title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 20,
+  };
+
+  it("renders a short and stores every file in R2 on presigned URLs: the task body and every request hold no credential", async () => {
+    const events: TaskEvent[] = [];
+    const worker = await startRecorder((q, res) => {
+      events.push(TaskEvent.parse(JSON.parse(q.body.toString())));
+      res.writeHead(200).end();
+    });
+    const root = await mkdtemp(path.join(os.tmpdir(), "presigned-task-"));
+    const tasks = new TaskRegistry(root, (req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} }), silentLogger, { maxTasks: 1 });
+    const server = createRenderServer(tasks, silentLogger, { token: "svc" });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const job = await localRenderJob(
+        { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
+        { twitch: twitchServer(), jobId: "job_real", callback: { url: `${worker.url}/events`, token: "cb" }, upload: { mode: "presigned", url: storageUrl("job_real"), token: TOKEN } },
+      );
+      const request = taskRequest(job, handMadePlan("job_real", SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]), "short-01");
+      expect(JSON.stringify(request)).not.toMatch(new RegExp(`${creds.secretAccessKey.replace(/[+/]/g, "\\$&")}|${creds.accessKeyId}|secret_access_key`));
+      const before = s3.requests.length;
+      const refusedBefore = s3.signatureFailures.length;
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/tasks`, { method: "POST", headers: { authorization: "Bearer svc", "content-type": "application/json" }, body: JSON.stringify(request) });
+      expect(res.status).toBe(202);
+      await expect.poll(() => events.some((e) => e.type === "completed" || e.type === "failed"), { timeout: 240_000 }).toBe(true);
+      const end = events.at(-1)!;
+      if (end.type !== "completed" || end.result.kind !== "short") throw new Error(JSON.stringify(end));
+      // Every file the task reports is in the bucket under the job's folder, as large as reported.
+      expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt"]);
+      for (const a of end.result.artifacts) expect(s3.objects.get(`bkt/jobs/job_real/${a.name}`)?.length, a.name).toBe(a.size_bytes);
+      // Each went up on a presigned URL (no Authorization header), none was refused.
+      const sent = s3.requests.slice(before);
+      expect(sent.map((r) => r.method)).toEqual(["PUT", "PUT", "PUT"]);
+      expect(sent.every((r) => r.url.includes("X-Amz-Signature=") && r.headers.authorization === undefined)).toBe(true);
+      expect(s3.signatureFailures.length).toBe(refusedBefore);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await worker.close();
+    }
+  }, 300_000);
 });
