@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          globalSetup: ["./test/worker/twitch-fixtures.node.ts", "./test/worker/openapi-validator.node.ts", "./test/worker/dispatch-fixtures.node.ts"],
+          globalSetup: ["./test/worker/twitch-fixtures.node.ts", "./test/worker/openapi-validator.node.ts", "./test/worker/dispatch-fixtures.node.ts", "./test/worker/fake-s3-fixture.node.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
         },
       },

@@ -22,7 +22,10 @@ import { NormalizedJobRequest } from "./normalized-request";
  *   go in parts of UPLOAD_PART_BYTES (64 MiB), streamed by the Worker into an R2 multipart upload (R2: every part
  *   but the last the same size and >= 5 MiB, <= 10,000 parts: up to 625 GiB a file). upload_id is opaque, signed,
  *   and carries the size and part size, so the Worker checks each part's exact length.
- *   upload.mode "s3": the renderer writes to R2's S3 API directly (aws4fetch), multipart above 64 MiB in 32 MiB parts.
+ *   upload.mode "presigned" (R2 API credentials configured; the renderer never sees them): per object and operation
+ *   it asks POST {upload.url}/{name} (StorageOperation, Bearer {upload.token}) for a presigned R2 URL, then sends
+ *   the request to R2 itself: one PUT up to 64 MiB, above that parts of 32 MiB (the Worker creates and completes
+ *   the multipart upload). upload.mode "s3" (task contract 1 only) carried the credentials themselves.
  *   ai (when the job has it): POST {ai.url}/audio/transcriptions and {ai.url}/chat/completions, Bearer {ai.token}:
  *   Whisper and an instruct LLM on Workers AI, OpenAI-compatible (workers-ai.ts).
  */
@@ -47,7 +50,20 @@ export const UploadTarget = z.discriminatedUnion("mode", [
     token: z.string(),
   }),
   z.object({
-    /** Write straight to R2 through its S3 API (aws4fetch, multipart for large files). */
+    /**
+     * Straight to R2 through URLs the Worker presigns, one object and one operation at a time (R2 API credentials
+     * configured; the renderer never holds them): POST `${url}/${name}` with a StorageOperation and the bearer
+     * token (worker/src/routes/internal-storage.ts).
+     */
+    mode: z.literal("presigned"),
+    url: z.string(),
+    token: z.string(),
+  }),
+  z.object({
+    /**
+     * Task contract 1 only (a Worker from before contract 2, during a rollout): R2 API credentials in the task
+     * body. Current Workers never send it; drop it with contract 1.
+     */
     mode: z.literal("s3"),
     endpoint: z.string(),
     bucket: z.string(),
@@ -59,6 +75,37 @@ export const UploadTarget = z.discriminatedUnion("mode", [
   }),
 ]);
 export type UploadTarget = z.infer<typeof UploadTarget>;
+
+const UploadId = z.string().min(1).max(1024);
+/** R2: at most 10,000 parts. */
+const PartNumber = z.number().int().min(1).max(10_000);
+
+/**
+ * Upload mode "presigned": what the renderer asks of POST {upload.url}/{name} for one object of its job.
+ * put, get, head, upload_part, abort_multipart -> 200 PresignedRequest (send that request to R2 yourself);
+ * create_multipart -> 201 {upload_id}; complete_multipart -> 201 {size_bytes} (the Worker makes these two calls:
+ * R2 presigns only GET, HEAD, PUT and DELETE).
+ */
+export const StorageOperation = z.discriminatedUnion("operation", [
+  z.object({ operation: z.literal("put") }),
+  z.object({ operation: z.literal("get") }),
+  z.object({ operation: z.literal("head") }),
+  z.object({ operation: z.literal("create_multipart"), content_type: z.string().min(1).max(255).default("application/octet-stream") }),
+  z.object({ operation: z.literal("upload_part"), upload_id: UploadId, part_number: PartNumber }),
+  z.object({
+    operation: z.literal("complete_multipart"),
+    upload_id: UploadId,
+    /** The whole file's size: a repeated completion whose first answer was lost is recognised by it. */
+    size_bytes: z.number().int().positive(),
+    parts: z.array(z.object({ part_number: PartNumber, etag: z.string().min(1).max(512) })).min(1).max(10_000),
+  }),
+  z.object({ operation: z.literal("abort_multipart"), upload_id: UploadId }),
+]);
+export type StorageOperation = z.input<typeof StorageOperation>;
+
+/** One request to send to R2 as given (the signature is in the URL's query, valid until expires_at, Unix seconds). */
+export const PresignedRequest = z.object({ method: z.enum(["GET", "HEAD", "PUT", "DELETE"]), url: z.string(), expires_at: z.number().int() });
+export type PresignedRequest = z.infer<typeof PresignedRequest>;
 
 export const RenderJob = z.object({
   job_id: z.string(),

@@ -8,13 +8,18 @@
  */
 
 /** The version this code's task schema describes; the Worker sends it. Bump it for a change an older renderer cannot read. */
-export const TASK_CONTRACT_VERSION = 1;
+export const TASK_CONTRACT_VERSION = 2;
+
+/*
+ * History: 2 = upload mode "presigned" replaces "s3" (no R2 credentials in task bodies); a renderer of contract 1
+ * cannot read it. Renderers still read 1 (mode "s3") while Workers of contract 1 may be running.
+ */
 
 /**
  * Versions the renderer built from this code accepts: the current one and any older one it still reads (keep the
  * previous version here while Workers that send it may still be running, i.e. during a rollout).
  */
-export const RENDERER_TASK_CONTRACTS: readonly number[] = [1];
+export const RENDERER_TASK_CONTRACTS: readonly number[] = [1, 2];
 
 /** The renderer's answer to a task of a contract version it does not speak (body: error.code CONTRACT_UNSUPPORTED_CODE). */
 export const CONTRACT_UNSUPPORTED_STATUS = 409;

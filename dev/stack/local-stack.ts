@@ -31,6 +31,13 @@ export interface LocalStackOptions {
    * `env` is added to wrangler's environment (WRANGLER_DOCKER_BIN, MINIFLARE_CONTAINER_EGRESS_IMAGE).
    */
   containers?: { env?: NodeJS.ProcessEnv };
+  /**
+   * Put something between the Worker and the renderer processes: given the pool's URLs, the RENDER_URL the
+   * Worker gets (the chaos run's scripted front, dev/chaos/renderer-front.ts).
+   */
+  renderFront?: (rendererUrls: string[]) => Promise<string>;
+  /** Another Worker entry for `wrangler dev` than wrangler.toml's `main` (the chaos run's dev/chaos/chaos-worker.ts). */
+  workerEntry?: string;
   /** How long the Worker may take to answer (container mode builds the image first). */
   readyTimeoutMs?: number;
   /** Aborting while the stack starts stops whatever was started (e.g. Ctrl-C during a long image build). */
@@ -88,7 +95,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ADMIN_TOKEN: adminToken,
       LINK_SIGNING_KEY: linkKey,
       PUBLIC_BASE_URL: apiUrl,
-      ...(pool ? { RENDER_URL: pool.renderUrl } : {}),
+      ...(pool ? { RENDER_URL: opts.renderFront ? await opts.renderFront(pool.urls) : pool.renderUrl } : {}),
       RENDERER_TOKEN: rendererToken,
       TWITCH_GQL_URL: twitch.gqlUrl,
       TWITCH_USHER_URL: twitch.usherUrl,
@@ -105,6 +112,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       WRANGLER,
       [
         "dev",
+        ...(opts.workerEntry ? [opts.workerEntry] : []),
         "--local",
         "--ip",
         host,

@@ -245,20 +245,19 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await rendererLog(ack.id)).starts).toHaveLength(0);
   });
 
-  it("hands out an S3 upload target under jobs/<id>/ when R2 API credentials are configured", async () => {
+  it("gives the renderer no R2 credential when R2 API credentials are configured: only the job's token and where to ask for presigned URLs", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 202);
-    await deliver(message, { env: { R2_ACCESS_KEY_ID: "AKIDTEST", R2_SECRET_ACCESS_KEY: "secret-test", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" } });
-    const job = RenderTaskRequest.parse((await rendererLog(ack.id)).starts[0]);
-    expect(job.upload).toEqual({
-      mode: "s3",
-      endpoint: "http://127.0.0.1:9000",
-      bucket: "highlight-artifacts",
-      access_key_id: "AKIDTEST",
-      secret_access_key: "secret-test",
-      region: "auto",
-      prefix: `jobs/${ack.id}/`,
-    });
+    const r2 = { R2_ACCESS_KEY_ID: "AKIDTEST-5f3a", R2_SECRET_ACCESS_KEY: "secret-test-9c1e", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" };
+    await deliver(message, { env: r2 });
+    const start = (await rendererLog(ack.id)).starts[0];
+    const body = JSON.stringify(start);
+    // Neither the secret nor the key id appears anywhere in the task body (issue 23, point 6).
+    expect(body).not.toContain(r2.R2_SECRET_ACCESS_KEY);
+    expect(body).not.toContain(r2.R2_ACCESS_KEY_ID);
+    expect(body).not.toMatch(/secret_access_key|access_key_id/);
+    const job = RenderTaskRequest.parse(start);
+    expect(job.upload).toEqual({ mode: "presigned", url: `https://api.test/internal/jobs/${ack.id}/storage`, token: job.callback.token });
   });
 
   it("drops a message without a job id instead of retrying it forever", async () => {

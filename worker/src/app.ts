@@ -8,6 +8,7 @@ import { downloadRoutes } from "./routes/downloads";
 import { filesRoutes } from "./routes/files";
 import { internalAiRoutes } from "./routes/internal-ai";
 import { internalArtifactRoutes } from "./routes/internal-artifacts";
+import { internalStorageRoutes } from "./routes/internal-storage";
 import { taskEventRoutes } from "./routes/task-events";
 import { jobsRoutes } from "./routes/jobs";
 import { pricingRoutes } from "./routes/pricing";
@@ -35,6 +36,7 @@ app.route("/", docsRoutes(() => app.openAPIRegistry.definitions));
 // of the public document.
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);
+app.route("/internal", internalStorageRoutes);
 app.route("/internal", internalAiRoutes);
 
 app.notFound(onNotFound);

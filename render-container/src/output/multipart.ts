@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
+import { PresignedRequest, type StorageOperation } from "../../../common/contract/render";
 import { failure, PermanentError, withRetries } from "../http-retry";
 
 /**
@@ -8,7 +9,9 @@ import { failure, PermanentError, withRetries } from "../http-retry";
  * - upload mode "worker": the Worker's multipart routes (POST ?uploads, PUT ?uploadId&partNumber,
  *   POST ?uploadId, DELETE ?uploadId), which write into an R2 multipart upload through the binding. The Worker
  *   chooses the part size (64 MiB: under Cloudflare's 100 MB request body limit);
- * - upload mode "s3": R2's S3 API (CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
+ * - upload mode "presigned": each part straight to R2 on a URL the Worker presigned for it; the Worker creates
+ *   and completes the upload (R2 presigns no POST);
+ * - upload mode "s3" (task contract 1): R2's S3 API (CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
  *   AbortMultipartUpload), signed with SigV4 by aws4fetch.
  * Each part is retried on its own; on any failure or cancel the upload is aborted so no parts are left behind.
  */
@@ -203,6 +206,74 @@ export async function s3MultipartUpload(o: S3MultipartOptions): Promise<void> {
     },
     async abort(signal) {
       const res = await o.signedFetch(uploadUrl, { method: "DELETE", signal });
+      await res.body?.cancel();
+    },
+  }, o.signal);
+}
+
+// ---- upload mode "presigned" -------------------------------------------------------------------------------------
+
+export interface PresignedMultipartOptions {
+  /** Asks the Worker for one storage operation on this file (presigned-uploader.ts). */
+  broker: (op: StorageOperation, signal?: AbortSignal) => Promise<Response>;
+  /** Sends a presigned request to R2. */
+  fetchImpl: typeof fetch;
+  name: string;
+  filePath: string;
+  size: number;
+  contentType: string;
+  partBytes: number;
+  signal?: AbortSignal;
+}
+
+/** The presigned request the Worker answered for `op`. */
+async function presigned(o: PresignedMultipartOptions, op: StorageOperation, what: string, signal?: AbortSignal): Promise<PresignedRequest> {
+  const res = await o.broker(op, signal);
+  if (!res.ok) throw await failure(what, res);
+  const parsed = PresignedRequest.safeParse(await res.json());
+  if (!parsed.success) throw new PermanentError(`${what}: unusable answer from the Worker`);
+  return parsed.data;
+}
+
+/**
+ * CreateMultipartUpload and CompleteMultipartUpload made by the Worker (R2 presigns no POST), every part sent
+ * straight to R2 on a URL presigned for that part of this upload of this file.
+ */
+export async function presignedMultipartUpload(o: PresignedMultipartOptions): Promise<void> {
+  const uploadId = await withRetries(
+    `start multipart ${o.name}`,
+    async () => {
+      const res = await o.broker({ operation: "create_multipart", content_type: o.contentType }, o.signal);
+      if (res.status !== 201) throw await failure(`start multipart ${o.name}`, res);
+      const { upload_id } = (await res.json()) as { upload_id?: unknown };
+      if (typeof upload_id !== "string" || upload_id === "") throw new PermanentError(`start multipart ${o.name}: no upload_id in the answer`);
+      return upload_id;
+    },
+    o.signal,
+  );
+
+  await sendInParts(`upload ${o.name}`, o.size, o.partBytes, {
+    async uploadPart(n, start, length, signal) {
+      const put = await presigned(o, { operation: "upload_part", upload_id: uploadId, part_number: n }, `presign ${o.name} part ${n}`, signal);
+      const res = await o.fetchImpl(put.url, { method: put.method, headers: { "content-length": String(length) }, ...streamedBody(o.filePath, start, length), signal } as RequestInit);
+      if (!res.ok) throw await failure(`upload ${o.name} part ${n}`, res);
+      await res.body?.cancel();
+      const etag = res.headers.get("etag");
+      if (!etag) throw new Error(`upload ${o.name} part ${n}: no ETag`);
+      return etag;
+    },
+    async complete(parts, _attempt, signal) {
+      // The Worker recognises a repeated completion whose first answer was lost (the object is there, whole).
+      const res = await o.broker(
+        { operation: "complete_multipart", upload_id: uploadId, size_bytes: o.size, parts: parts.map((p) => ({ part_number: p.partNumber, etag: p.etag })) },
+        signal,
+      );
+      if (res.status !== 201) throw await failure(`complete multipart ${o.name}`, res);
+      await res.body?.cancel();
+    },
+    async abort(signal) {
+      const del = await presigned(o, { operation: "abort_multipart", upload_id: uploadId }, `presign abort ${o.name}`, signal);
+      const res = await o.fetchImpl(del.url, { method: del.method, signal });
       await res.body?.cancel();
     },
   }, o.signal);

@@ -6,8 +6,9 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { AwsClient } from "aws4fetch";
 import type { UploadTarget } from "../../../common/contract/render";
-import { s3MultipartUpload, streamedBody, UNSIGNED_PAYLOAD, workerMultipartUpload } from "./multipart";
-import { failure, withRetries } from "../http-retry";
+import type { StorageOperation } from "../../../common/contract/render";
+import { presignedMultipartUpload, s3MultipartUpload, streamedBody, UNSIGNED_PAYLOAD, workerMultipartUpload } from "./multipart";
+import { failure, PermanentError, withRetries } from "../http-retry";
 
 export interface Uploader {
   /** Stores a local file under `name` in the job's folder; resolves with its size. */
@@ -20,7 +21,9 @@ export interface Uploader {
 }
 
 export function createUploader(target: UploadTarget, fetchImpl: typeof fetch = fetch): Uploader {
-  return target.mode === "worker" ? new WorkerUploader(target.url, target.token, fetchImpl) : new S3Uploader(target, fetchImpl);
+  if (target.mode === "worker") return new WorkerUploader(target.url, target.token, fetchImpl);
+  if (target.mode === "presigned") return new PresignedUploader(target.url, target.token, fetchImpl);
+  return new S3Uploader(target, fetchImpl);
 }
 
 /** Writes a response body to `filePath` (a half-written file is removed); the size written. */
@@ -98,7 +101,10 @@ async function putWholeFile(f: { name: string; filePath: string; size: number; s
 export const MULTIPART_THRESHOLD = 64 * 1024 * 1024;
 const PART_SIZE = 32 * 1024 * 1024;
 
-/** Writes straight to R2 through its S3 API with SigV4 (aws4fetch), multipart for large files. */
+/**
+ * Upload mode "s3", task contract 1 only (a Worker from before contract 2, during a rollout): R2 credentials in the
+ * task body, requests signed here with SigV4 (aws4fetch), multipart for large files. Drop it with contract 1.
+ */
 export class S3Uploader implements Uploader {
   private readonly client: AwsClient;
   constructor(private readonly target: Extract<UploadTarget, { mode: "s3" }>, fetchImpl: typeof fetch, private readonly partSize = PART_SIZE, private readonly threshold = MULTIPART_THRESHOLD) {
@@ -129,6 +135,55 @@ export class S3Uploader implements Uploader {
   fetchTo(name: string, filePath: string, signal?: AbortSignal) {
     return withRetries(`download ${name}`, async () => {
       const res = await this.client.fetch(this.objectUrl(name), { method: "GET", signal });
+      return saveBody(`download ${name}`, res, filePath, signal);
+    }, signal);
+  }
+}
+
+/**
+ * Upload mode "presigned": no credentials here. For each request to R2 the Worker is asked (POST
+ * `${url}/${name}`, the job's token) for a URL presigned for that one operation on that one object of this job,
+ * valid for minutes; the request then goes to R2 directly. Same sizes as S3 mode: one PUT up to 64 MiB, above that
+ * 32 MiB parts.
+ */
+export class PresignedUploader implements Uploader {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly fetchImpl: typeof fetch,
+    private readonly partSize = PART_SIZE,
+    private readonly threshold = MULTIPART_THRESHOLD,
+  ) {}
+
+  private broker(name: string) {
+    const url = `${this.baseUrl.replace(/\/$/, "")}/${encodeURIComponent(name)}`;
+    return (op: StorageOperation, signal?: AbortSignal) =>
+      this.fetchImpl(url, { method: "POST", headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" }, body: JSON.stringify(op), signal });
+  }
+
+  /** The presigned URL for one operation (a fresh one for every attempt: an earlier one may have expired). */
+  private async presign(name: string, op: StorageOperation, signal?: AbortSignal): Promise<string> {
+    const res = await this.broker(name)(op, signal);
+    if (!res.ok) throw await failure(`presign ${op.operation} ${name}`, res);
+    const { url } = (await res.json()) as { url?: unknown };
+    if (typeof url !== "string") throw new PermanentError(`presign ${op.operation} ${name}: no url in the answer`);
+    return url;
+  }
+
+  async put(name: string, filePath: string, contentType: string, signal?: AbortSignal) {
+    const { size } = await stat(filePath);
+    if (size > this.threshold) {
+      await presignedMultipartUpload({ broker: this.broker(name), fetchImpl: this.fetchImpl, name, filePath, size, contentType, partBytes: this.partSize, signal });
+      return { size_bytes: size };
+    }
+    const headers = { "content-type": contentType, "content-length": String(size) };
+    await putWholeFile({ name, filePath, size, signal }, async (body) => this.fetchImpl(await this.presign(name, { operation: "put" }, signal), { method: "PUT", headers, ...body }));
+    return { size_bytes: size };
+  }
+
+  fetchTo(name: string, filePath: string, signal?: AbortSignal) {
+    return withRetries(`download ${name}`, async () => {
+      const res = await this.fetchImpl(await this.presign(name, { operation: "get" }, signal), { method: "GET", signal });
       return saveBody(`download ${name}`, res, filePath, signal);
     }, signal);
   }

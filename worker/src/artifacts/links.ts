@@ -2,6 +2,7 @@ import { AwsClient } from "aws4fetch";
 import { timingSafeEqualStrings } from "../lib/crypto";
 import { workerConfig } from "../config";
 import { hmacBase64Url } from "./signing";
+import type { R2S3Access } from "./r2-presign";
 
 export interface LinkEnv {
   /** Signs every new link, zip token and renderer token; also accepted when verifying. */
@@ -37,6 +38,11 @@ export function s3Configured(env: S3Env): boolean {
 
 export function s3Endpoint(env: S3Env): string {
   return workerConfig(env).r2S3Endpoint ?? `https://${env.R2_ACCOUNT_ID}.r2.cloudflarestorage.com`;
+}
+
+/** The bucket's S3 endpoint and credentials, for presigning the renderer's requests (r2-presign.ts). Only when s3Configured(env). */
+export function r2S3Access(env: S3Env): R2S3Access {
+  return { endpoint: s3Endpoint(env), bucket: workerConfig(env).r2BucketName, accessKeyId: env.R2_ACCESS_KEY_ID!, secretAccessKey: env.R2_SECRET_ACCESS_KEY! };
 }
 
 /** Keys a signature may have been made with: the current one first, then the previous one if set. */

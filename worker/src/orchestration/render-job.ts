@@ -1,7 +1,7 @@
 import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
-import { rendererJobToken, s3Configured, s3Endpoint } from "../artifacts/links";
+import { rendererJobToken, s3Configured } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
 import type { Env } from "../env";
@@ -47,19 +47,15 @@ export function vodInfoOf(row: JobRow, request: NormalizedJobRequest): VodInfo {
   };
 }
 
+/**
+ * Where the task's files go. With R2 API credentials the renderer still gets only the job's token: it asks this
+ * Worker for a presigned URL per object and operation (routes/internal-storage.ts), so the secret key never
+ * reaches a process that parses media from the internet. Without them, files go through the Worker.
+ */
 function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, token: string): UploadTarget {
-  if (s3Configured(env)) {
-    return {
-      mode: "s3",
-      endpoint: s3Endpoint(env),
-      bucket: workerConfig(env).r2BucketName,
-      access_key_id: env.R2_ACCESS_KEY_ID!,
-      secret_access_key: env.R2_SECRET_ACCESS_KEY!,
-      region: "auto",
-      prefix: `jobs/${jobId}/`,
-    };
-  }
-  return { mode: "worker", url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/artifacts`, token };
+  const job = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}`;
+  if (s3Configured(env)) return { mode: "presigned", url: `${job}/storage`, token };
+  return { mode: "worker", url: `${job}/artifacts`, token };
 }
 
 /**

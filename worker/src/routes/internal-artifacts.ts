@@ -46,14 +46,14 @@ function linkEnv(c: Context<AppEnv>): LinkEnv {
   return { LINK_SIGNING_KEY: c.env.LINK_SIGNING_KEY!, LINK_SIGNING_KEY_PREVIOUS: c.env.LINK_SIGNING_KEY_PREVIOUS };
 }
 
-function checkName(name: string): void {
+export function checkName(name: string): void {
   if (!ArtifactRef.shape.name.safeParse(name).success) {
     throw validationError([{ field: "name", message: "must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit" }]);
   }
 }
 
 /** Files are written only while the job runs: a cancelled or settled job takes nothing more. */
-async function requireRunning(c: Context<AppEnv>, jobId: string): Promise<void> {
+export async function requireRunning(c: Context<AppEnv>, jobId: string): Promise<void> {
   const state = await jobState(c.env, jobId).get();
   if (!state) throw jobNotFound();
   if (state.status !== "running") {
