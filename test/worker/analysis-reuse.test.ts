@@ -139,7 +139,7 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     expect((await estimate(stranger, {})).breakdown).toMatchObject({ processing_credits: 40, processing_waived: null });
     expect((await estimate(acct, { model_preset: "director_finish" })).breakdown).toMatchObject({ processing_credits: 100, processing_waived: null });
     expect((await estimate(acct, { stream_language: "de" })).breakdown.processing_waived).toBeNull();
-    const { ack } = await createJob(acct.api_key, minimalJob({ num_shorts: 1 }), { ANALYSIS_REUSE_HOURS: "0" } as never);
+    const { ack } = await createJob(acct.api_key, minimalJob({ num_shorts: 1 }), { ANALYSIS_REUSE_HOURS: "0" });
     expect(ack).toMatchObject({ credit_cost: FULL_COST, analysis_reused: null });
   });
 
