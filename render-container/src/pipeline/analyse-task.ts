@@ -38,6 +38,10 @@ export interface AnalysisStats {
  * words the titles and stories are written from (around each reel moment's and short's peak; the shorts' captions
  * are their own tasks' work) and writes the texts; beside that, when a short is split, finds the facecam on a few
  * segments of the smallest video rendition. Returns the job's plan: one render task per output piece.
+ *
+ * A full analysis also stores what it found about the whole VOD (reuse/stored-analysis.ts) for the account's later
+ * jobs on it; a job given `reuse` starts from that stored analysis instead of the VOD's audio rendition and runs
+ * the same stages on it (docs/TASK-MODEL.md, "Reusing an analysis").
  */
 export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, config: AnalysisConfig, stats?: AnalysisStats): Promise<JobPlan> {
   const request = req.request;
@@ -81,8 +85,8 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     },
     (signal) => {
       const stored = reused?.stored.facecam;
-      // A facecam detected on this VOD's video stays where it was: no segment is fetched again.
-      if (stored && request.parameters.shorts_crop_mode === "split" && selection.plan.shorts.length > 0) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
+      // A facecam detected on this VOD's video stays where it was: no segment is fetched again (FACECAM_REGION wins).
+      if (stored && !config.env.FACECAM_REGION && request.parameters.shorts_crop_mode === "split" && selection.plan.shorts.length > 0) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
       return timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam));
     },
   );
