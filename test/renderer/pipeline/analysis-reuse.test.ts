@@ -59,7 +59,7 @@ describe("a re-cut from a stored analysis", () => {
     if (!decoded.ok) throw new Error(decoded.why);
     const a = decoded.analysis;
     expect(a.duration_seconds).toBeCloseTo(first.result.plan.source.duration_seconds, 3);
-    expect(a.audio.loudnessLufs.length).toBe(Math.ceil(a.duration_seconds));
+    expect(Math.abs(a.audio.loudnessLufs.length - a.duration_seconds)).toBeLessThanOrEqual(1);
     expect("pcm" in a.audio).toBe(false);
     expect(a.comments.length).toBeGreaterThan(10);
     expect(a.transcripts.covered.length).toBeGreaterThan(0);
@@ -73,7 +73,7 @@ describe("a re-cut from a stored analysis", () => {
   it("a second job with other bounds and another layout builds its plan from it, downloading only what it must transcribe", async () => {
     const link = await storedAnalysisLink(first.out, { jobId: "job_first", plan: first.result.plan });
     try {
-      const job = await jobFor("job_recut", { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: 20, end_seconds: 38, label: "the setup" }], parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } });
+      const job = await jobFor("job_recut", { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: 20, end_seconds: 40, label: "the setup" }], parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } });
       const recut = await run({ ...job, reuse: link.reuse });
       expect(link.requests()).toBe(1);
       expect(recut.result.plan.analysis).toEqual({ reused_from: "job_first", stored: null });
@@ -85,13 +85,13 @@ describe("a re-cut from a stored analysis", () => {
       expect(recut.audioSegments).toBeLessThan(first.audioSegments / 3);
       expect(recut.result.bytesDownloaded.audio).toBeLessThan(first.result.bytesDownloaded.audio / 3);
       const short = recut.result.plan.moments.find((m) => m.source === "manual");
-      expect(short).toMatchObject({ start: 20, end: 38 });
+      expect(short).toMatchObject({ start: 20, end: 40 });
       const file = recut.result.artifacts.find((a) => a.kind === "short");
       expect(file).toBeDefined();
       const info = await probeMedia(path.join(recut.out, file!.name));
       expect(info.video).toMatchObject({ width: 1080, height: 1920 });
-      expect(info.durationSeconds).toBeGreaterThan(17);
-      expect(info.durationSeconds).toBeLessThan(19.5);
+      expect(info.durationSeconds).toBeGreaterThan(19);
+      expect(info.durationSeconds).toBeLessThan(21.5);
       expect((await stat(path.join(recut.out, STORED_ANALYSIS_NAME)).catch(() => null))).toBeNull();
     } finally {
       await link.close();
