@@ -102,6 +102,7 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     };
     const quote = await estimate(acct, recut);
     expect(quote.credit_cost).toBe(OUTPUTS_COST);
+    expect(quote.billing_note).toMatch(/Processing credits waived: .* from job job_.* does not depend on the VOD's length\./);
     expect(quote.breakdown).toMatchObject({ processing_credits: 0, total: OUTPUTS_COST, processing_waived: { credits: 40, reason: "analysis_reused", from_job_id: first.id, analysed_at: analysedAt } });
 
     const before = await accountCredits(acct.account_id);

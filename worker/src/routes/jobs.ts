@@ -180,7 +180,10 @@ jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
     breakdown: prepared.cost,
     available_credits: account.credits,
     sufficient_credits: account.credits >= prepared.cost.total,
-    billing_note: billingNote(prepared.billedVodSeconds, prepared.request.vod_length_hours === null ? null : prepared.request.vod_length_hours * 3600, prepared.probe?.duration_seconds ?? null),
+    // A reusing job's price has no length in it: the note says why instead of how the length is settled.
+    billing_note: prepared.cost.processing_waived
+      ? `${prepared.cost.processing_waived.message} The price does not depend on the VOD's length.`
+      : billingNote(prepared.billedVodSeconds, prepared.request.vod_length_hours === null ? null : prepared.request.vod_length_hours * 3600, prepared.probe?.duration_seconds ?? null),
     request: prepared.request,
     vod: prepared.probe ? toVideoMetadata(prepared.probe) : null,
   };
