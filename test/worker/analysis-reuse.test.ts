@@ -178,6 +178,17 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     expect(await analysisRow(first.id)).toBeNull();
   });
 
+  it("is in the OpenAPI document: analysis_reused on the 202 and the record, processing_waived in the breakdown", async () => {
+    const doc = (await (await call("/openapi.json")).json()) as { components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
+    const { JobAck, JobRecord, CostBreakdown } = doc.components.schemas;
+    for (const schema of [JobAck!, JobRecord!]) {
+      expect(schema.required).toContain("analysis_reused");
+      expect(JSON.stringify(schema.properties.analysis_reused)).toMatch(/from_job_id.*analysed_at/);
+    }
+    expect(CostBreakdown!.required).toContain("processing_waived");
+    expect(JSON.stringify(CostBreakdown!.properties.processing_waived)).toContain("analysis_reused");
+  });
+
   it("a job accepted without a probe (Twitch unreachable) neither reuses an analysis nor offers its own", async () => {
     const acct = await createAccount({ plan: "pro", credits: 1000, purchase: true });
     const noTwitch = { TWITCH_GQL_URL: `${env.TWITCH_USHER_URL}/no-gql-here` } as never;
