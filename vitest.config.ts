@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -6,6 +7,10 @@ import { defineConfig } from "vitest/config";
 // the renderer, the Twitch protocol code and the dev tooling run in plain Node with real FFmpeg.
 export default defineConfig({
   test: {
+    // Vitest's default in a run is one worker fewer than the cores: on CI's 2 cores that is one, and every file ran
+    // after the other although most wait on child processes (FFmpeg, the recogniser, a renderer, workerd) much of
+    // their time. Two at least; the generated media they share is built once however many ask (dev/synth-vod).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Logs of passing tests are noise (every request writes a JSON access-log line); failures keep theirs.
     silent: "passed-only",
     projects: [

@@ -99,3 +99,87 @@ export async function completeWithFiles(jobId: string): Promise<void> {
   await stub.markRunning();
   await stub.complete(storedResult);
 }
+
+/** How the document says an operation is authenticated (its security, and the signature parameters of a signed link). */
+export type DocumentedAuth = "apiKey" | "admin" | "zipTokenOrApiKey" | "signedLink" | "public";
+
+/** One declared route as the app's registry records it: what the tests need to call it. */
+export interface DeclaredOperation {
+  method: string;
+  /** OpenAPI form: `/jobs/{id}`. */
+  path: string;
+  operationId: string;
+  auth: DocumentedAuth;
+  successStatus: number;
+  bodyExamples?: Record<string, { summary: string; value: unknown }>;
+  /** This operation's own 422 example, where it replaces the catalog's. */
+  validationExample?: unknown;
+}
+
+type RouteRecord = { route: RouteRecordConfig };
+type RouteRecordConfig = {
+  method: string;
+  path: string;
+  operationId?: string;
+  security?: Array<Record<string, unknown>>;
+  parameters?: Array<{ name: string; in: string }>;
+  request?: { body?: { content: Record<string, { examples?: DeclaredOperation["bodyExamples"] }> } };
+  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: { error: unknown } }> }> }>;
+};
+
+export function authOf(route: Pick<RouteRecordConfig, "security" | "parameters">): DocumentedAuth {
+  const schemes = (route.security ?? []).map((requirement) => Object.keys(requirement).join("+")).join(",");
+  switch (schemes) {
+    case "ApiKeyAuth":
+      return "apiKey";
+    case "AdminBearer":
+      return "admin";
+    case "ZipToken,ApiKeyAuth":
+      return "zipTokenOrApiKey";
+    case "":
+      return route.parameters?.some((p) => p.in === "query" && p.name === "sig") ? "signedLink" : "public";
+    default:
+      throw new Error(`unknown security ${schemes}`);
+  }
+}
+
+/** Every route an app declared, in declaration order (the /internal/ routes are plain Hono and not among them). */
+export function declaredOperations(definitions: ReadonlyArray<{ type: string }>, catalogValidationExample: unknown): DeclaredOperation[] {
+  return (definitions.filter((d) => d.type === "route") as unknown as RouteRecord[]).map(({ route }) => {
+    const own = route.responses["422"]?.content?.["application/json"]?.examples?.validation_failed?.value.error;
+    return {
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId!,
+      auth: authOf(route),
+      successStatus: Number(Object.keys(route.responses).find((status) => status.startsWith("2"))),
+      bodyExamples: route.request?.body?.content["application/json"]?.examples,
+      validationExample: own !== undefined && JSON.stringify(own) !== JSON.stringify(catalogValidationExample) ? own : undefined,
+    };
+  });
+}
+
+const ROUTE_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** Hono `/jobs/:id` (also `:name{regex}`) -> OpenAPI `/jobs/{id}`. */
+export function toOpenApiPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, "{$1}");
+}
+
+/**
+ * `METHOD /path` of every route with a concrete method in a Hono app's route list. Middleware registered with
+ * `use` shows up with method ALL and is not a route of its own.
+ */
+export function appRouteKeys(routes: ReadonlyArray<{ method: string; path: string }>): string[] {
+  const keys = new Set<string>();
+  for (const r of routes) if (ROUTE_METHODS.has(r.method)) keys.add(`${r.method} ${toOpenApiPath(r.path)}`);
+  return [...keys].sort();
+}
+
+export function documentedRouteKeys(doc: OpenApiDocument): string[] {
+  const keys: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of Object.keys(item)) if (ROUTE_METHODS.has(method.toUpperCase())) keys.push(`${method.toUpperCase()} ${path}`);
+  }
+  return keys.sort();
+}

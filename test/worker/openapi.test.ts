@@ -3,13 +3,25 @@ import { verifyWebhook } from "../../common/client";
 import type { JobAck, JobResults, WebhookDeliveryList } from "../../common/contract";
 import { app } from "../../worker/src/app";
 import { ERROR_CODES } from "../../worker/src/openapi/error-catalog";
-import { OPERATIONS, type OperationSpec } from "../../worker/src/openapi/operations";
-import { appRouteKeys, documentedRouteKeys, isUndocumented } from "../../worker/src/openapi/route-coverage";
 import { REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../../worker/src/openapi/reference-page";
 import { SWAGGER_UI_VERSION } from "../../worker/src/openapi/reference-assets";
 import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
 import { eventually, webhookBox } from "./job-steps";
-import { completeWithFiles, expectDocumented, operationOf, servedDocument, validateDocument, validateInstance } from "./openapi-helpers";
+import {
+  appRouteKeys,
+  completeWithFiles,
+  declaredOperations,
+  documentedRouteKeys,
+  expectDocumented,
+  operationOf,
+  servedDocument,
+  validateDocument,
+  validateInstance,
+  type DeclaredOperation,
+} from "./openapi-helpers";
+
+/** Every route the app declared (routes/*.routes.ts), read from its registry: the same records the document is made of. */
+const OPERATIONS = declaredOperations(app.openAPIRegistry.definitions, ERROR_CODES.validation_failed.example);
 
 let acct: TestAccount;
 beforeAll(async () => {
@@ -75,9 +87,12 @@ describe("GET /openapi.json", () => {
 
 describe("route coverage", () => {
   it("documents every route the app serves, and only those; /internal/ is the one deliberate exception", async () => {
+    // By construction a declared route is documented; this catches a route added with router.get() or a plain Hono
+    // router instead of a declaration.
     const doc = await servedDocument();
     const served = appRouteKeys(app.routes);
-    const publicRoutes = served.filter((key) => !isUndocumented(key.split(" ")[1]!));
+    const publicRoutes = served.filter((key) => !key.split(" ")[1]!.startsWith("/internal/"));
+    expect(OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort()).toEqual(publicRoutes);
     expect(documentedRouteKeys(doc)).toEqual(publicRoutes);
     // The exception hides renderer routes and nothing else.
     for (const key of served.filter((k) => !publicRoutes.includes(k))) expect(key).toMatch(/^(POST|PUT|GET|PATCH|DELETE) \/internal\//);
@@ -92,7 +107,7 @@ describe("route coverage", () => {
 });
 
 /** A concrete URL for an operation, filling path parameters with ids that exist for `acct` where it matters. */
-function concretePath(op: OperationSpec, ids: Record<string, string>): string {
+function concretePath(op: DeclaredOperation, ids: Record<string, string>): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? `unknown_${name}`);
 }
 
@@ -124,23 +139,28 @@ describe("documented authentication matches the app", () => {
 });
 
 describe("example request bodies", () => {
-  const withExamples = OPERATIONS.filter((op) => op.body?.examples);
+  const withExamples = OPERATIONS.filter((op) => op.bodyExamples);
 
-  it("covers every operation that takes a body", () => {
-    expect(withExamples.map((op) => op.operationId)).toEqual(OPERATIONS.filter((op) => op.body).map((op) => op.operationId));
+  it("covers every operation that takes a body", async () => {
+    const doc = await servedDocument();
+    const withBody = OPERATIONS.filter((op) => operationOf(doc, op.method, op.path).requestBody);
+    expect(withBody.length).toBeGreaterThan(0);
+    expect(withExamples.map((op) => op.operationId)).toEqual(withBody.map((op) => op.operationId));
   });
 
   it("validate against the document's own request schemas", async () => {
     const doc = await servedDocument();
     for (const op of withExamples) {
-      for (const [name, example] of Object.entries(op.body!.examples!)) {
-        const answer = await validateInstance(doc, op.body!.schema, example.value);
+      const body = operationOf(doc, op.method, op.path).requestBody as { content: Record<string, { schema: { $ref: string } }> };
+      const schema = body.content["application/json"]!.schema.$ref.replace("#/components/schemas/", "");
+      for (const [name, example] of Object.entries(op.bodyExamples!)) {
+        const answer = await validateInstance(doc, schema, example.value);
         expect(answer.errors, `${op.operationId} example ${name}`).toBeNull();
       }
     }
   });
 
-  it.each(withExamples.flatMap((op) => Object.keys(op.body!.examples!).map((name) => [op.operationId, name, op] as const)))(
+  it.each(withExamples.flatMap((op) => Object.keys(op.bodyExamples!).map((name) => [op.operationId, name, op] as const)))(
     "%s example %s passes the real validation",
     async (_, name, op) => {
       const doc = await servedDocument();
@@ -155,8 +175,8 @@ describe("example request bodies", () => {
         ids.id = await newJob();
         await completeWithFiles(ids.id);
       }
-      const res = await call(concretePath(op, ids), jsonInit(op.method.toUpperCase(), op.body!.examples![name]!.value, headers));
-      if (res.status !== op.success.status) throw new Error(`${res.status}: ${await res.text()}`);
+      const res = await call(concretePath(op, ids), jsonInit(op.method.toUpperCase(), op.bodyExamples![name]!.value, headers));
+      if (res.status !== op.successStatus) throw new Error(`${res.status}: ${await res.text()}`);
       await expectDocumented(doc, op.method, op.path, res);
     },
   );
@@ -207,12 +227,12 @@ describe("real answers match the documented schemas", () => {
 
     const key = { "X-API-Key": acct.api_key };
     const triggers: Record<string, string> = { listJobs: "/jobs?status=done", getVideoMetadata: "/videos/metadata?vod_url=https://example.com/x" };
-    const withOwn = OPERATIONS.filter((op) => op.errorExamples?.validation_failed);
+    const withOwn = OPERATIONS.filter((op) => op.validationExample);
     expect(withOwn.map((op) => op.operationId).sort()).toEqual(Object.keys(triggers).sort());
     for (const op of withOwn) {
       const answer = await call(triggers[op.operationId]!, { headers: key });
       expect(answer.status).toBe(422);
-      expect(((await answer.json()) as { error: unknown }).error).toEqual(op.errorExamples!.validation_failed);
+      expect(((await answer.json()) as { error: unknown }).error).toEqual(op.validationExample);
     }
   });
 

@@ -1,8 +1,7 @@
-import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import type { AppEnv } from "./hono-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./middleware/errors";
 import { requestId } from "./middleware/request-id";
+import { ApiRouter } from "./openapi/api-router";
 import { adminRoutes } from "./routes/admin";
 import { docsRoutes } from "./routes/docs";
 import { downloadRoutes } from "./routes/downloads";
@@ -15,20 +14,25 @@ import { pricingRoutes } from "./routes/pricing";
 import { videosRoutes } from "./routes/videos";
 import { webhookRoutes } from "./routes/webhooks";
 
-export const app = new Hono<AppEnv>();
+/**
+ * The public API: every route is declared once (routes/*.routes.ts) and mounted here; the OpenAPI document lists
+ * them in this order from the app's registry.
+ */
+export const app = new ApiRouter();
 
 app.use(requestId);
 app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 
 app.route("/jobs", jobsRoutes);
+app.route("/jobs", downloadRoutes);
+app.route("/files", filesRoutes);
+app.route("/jobs", webhookRoutes);
 app.route("/videos", videosRoutes);
 app.route("/pricing", pricingRoutes);
 app.route("/admin", adminRoutes);
-app.route("/", docsRoutes);
-app.route("/jobs", downloadRoutes);
-app.route("/jobs", webhookRoutes);
-app.route("/files", filesRoutes);
-// Renderer callbacks and uploads (per-job renderer token, not an API key).
+app.route("/", docsRoutes(() => app.openAPIRegistry.definitions));
+// Renderer callbacks and uploads (per-job renderer token, not an API key): plain Hono routers, so they stay out
+// of the public document.
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);
 app.route("/internal", internalAiRoutes);

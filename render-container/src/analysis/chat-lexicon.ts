@@ -7,6 +7,24 @@ const LAUGHTER = /\b(?:l+o+l+|lmf?a+o+|rofl|(?:ha){2,}h?|(?:he){2,}h?|kek\w*|lul
 const HYPE =
   /\b(?:pog\w*|w+|gg+|omg|wtf|no+ wa+y+|let'?s+ go+|holy|insane|clip(?: it|ped|that)?|hype|clutch|sheesh|ez+|wow+|nice+|monka\w*|pepe\w*|catjam|ratjam|5head|goated|huge)\b/iu;
 
+/** Short lines a crowd types when something fails or ends that are no hype word: "L", "F", "rip", "o7", "wp". */
+const FILLER = /\b(?:l+|f+|rip|o7|wp|gg+|ez+)\b/iu;
+const everywhere = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
+const REACTION_TOKENS = [everywhere(LAUGHTER), everywhere(HYPE), everywhere(FILLER)];
+
+/**
+ * Whether a line says nothing but a reaction: once laughter, hype words and fillers are taken out, every word
+ * left could be one of its Twitch emotes (`emoteCount` of them). "KEKW", "no way", "PogChamp PogChamp" and "gg wp"
+ * are; "xqc raid VoHiYo" (a raid's pasted line: a channel's name, the word raid, one emote) and "VoHiYo follow
+ * my channel" are not, though each holds an emote.
+ */
+export function isPureReaction(text: string, emoteCount: number): boolean {
+  let rest = text;
+  for (const r of REACTION_TOKENS) rest = rest.replace(r, " ");
+  const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length <= emoteCount;
+}
+
 export type ReactionKind = "laughter" | "hype" | "emote" | "shout" | null;
 
 /** Classifies one message; laughter first because it is the most specific signal. */

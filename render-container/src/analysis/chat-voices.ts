@@ -1,4 +1,4 @@
-import { reactionKind } from "./chat-lexicon";
+import { isPureReaction, reactionKind } from "./chat-lexicon";
 import type { ChatCommentInput } from "./types";
 
 /**
@@ -7,9 +7,11 @@ import type { ChatCommentInput } from "./types";
  * - an account posting on a loop (three or more messages within half a minute: a spammer, a bot, a regular
  *   chatting away) is conversation or spam, never a sudden reaction, so it is not counted at all;
  * - the same line pasted by several accounts ("type 1 if you are here", a copypasta, a follow-bot raid) is
- *   one voice however many accounts paste it. Short reactions (emotes, laughter, hype words; a few words) are
- *   exempt: twenty people typing KEKW at once is exactly what a crowd reacting looks like. A line in capitals
- *   or with "!!" is no reaction for this: a shouted copypasta is still a copypasta.
+ *   one voice however many accounts paste it. Short lines made of nothing but reactions (emotes, laughter, hype
+ *   words; a few words) are exempt: twenty people typing KEKW at once is exactly what a crowd reacting looks
+ *   like. An emote among other words is not ("xqc raid VoHiYo", the line a raid's viewers paste: they arrive,
+ *   they do not react to the stream), and neither is a line in capitals or with "!!": a shouted copypasta is
+ *   still a copypasta.
  * Texts are compared after normalising case, punctuation, repeated words and stretched letters, and the
  * invisible characters spammers add to get past Twitch's duplicate-message filter, so near-duplicates match.
  */
@@ -37,11 +39,16 @@ export function normalizeChatText(text: string): string {
   return out.length > 0 ? out.join(" ") : text.replace(/\s+/g, "");
 }
 
-/** Reactions a crowd types independently: emotes, laughter or hype words in a few words. */
+/**
+ * Reactions a crowd types independently, in a few words: laughter or a hype word ("that was insane"), or nothing
+ * but emotes. An emote beside other words is no reaction on its own: it is how a raid's pasted line and a
+ * promotion dress up ("xqcowtv raid VoHiYo", "VoHiYo follow my channel").
+ */
 const REACTION_WORDS = 4;
 function isShortReaction(c: ChatCommentInput, normalized: string): boolean {
+  if (normalized.split(" ").length > REACTION_WORDS) return false;
   const kind = reactionKind(c.text, c.emote_count);
-  return kind !== null && kind !== "shout" && normalized.split(" ").length <= REACTION_WORDS;
+  return kind === "laughter" || kind === "hype" || isPureReaction(c.text, c.emote_count);
 }
 
 const accountOf = (c: ChatCommentInput, index: number) => (c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${index}`);

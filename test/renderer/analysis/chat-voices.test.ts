@@ -39,6 +39,21 @@ describe("crowd voices", () => {
     expect(v.slice(2)).toEqual([v[2], v[2], v[2]]);
   });
 
+  it("a raid's pasted line is one voice though it holds an emote; lines of nothing but reactions stay a crowd", () => {
+    const raid = [0, 1, 2, 3, 4, 5].map((t) => msg(t, `raider${t}`, "xqcowtv raid VoHiYo", 1));
+    const v = crowdVoices(raid);
+    expect(new Set(v).size).toBe(1);
+    expect(v[0]).toMatch(/^copy:/);
+    // Each of these, pasted by three accounts at once, is three people reacting.
+    for (const [text, emotes] of [["gg wp", 0], ["NO WAY", 0], ["PogChamp PogChamp", 2], ["L", 0], ["💀💀", 0], ["KEKW LUL", 0], ["that was insane", 0]] as const) {
+      const crowd = crowdVoices([msg(0, "a", text, emotes), msg(1, "b", text, emotes), msg(2, "c", text, emotes)]);
+      expect(crowd, text).toEqual(["u:a", "u:b", "u:c"]);
+    }
+    // An emote beside other words is a pasted line once three accounts paste it.
+    const mixed = crowdVoices([msg(0, "a", "VoHiYo follow my channel", 1), msg(1, "b", "VoHiYo follow my channel", 1), msg(2, "c", "VoHiYo follow my channel", 1)]);
+    expect(new Set(mixed).size).toBe(1);
+  });
+
   it("keeps anonymous messages as separate voices", () => {
     expect(crowdVoices([msg(0, null, "hi"), msg(1, null, "hey")])).toEqual(["anon:0", "anon:1"]);
   });

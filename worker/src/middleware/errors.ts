@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "../lib/api-error";
 import type { AppEnv } from "../hono-env";
+import { unsupportedMediaType } from "./json-body";
 
 export function errorResponse(c: Context, error: ApiError): Response {
   const body = { error: { code: error.code, message: error.message, ...error.extra } };
@@ -14,6 +15,11 @@ export function errorResponse(c: Context, error: ApiError): Response {
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status === 415) {
+    // @hono/zod-openapi's own media-type check of a declared JSON body, stricter about parameters than
+    // requireJson (which runs first): `application/json;` with nothing after the semicolon, say.
+    return errorResponse(c, unsupportedMediaType(c.req.header("Content-Type") ?? ""));
+  }
   if (err instanceof HTTPException && err.status < 500) {
     return errorResponse(c, new ApiError(err.status === 413 ? 413 : 400, err.status === 413 ? "payload_too_large" : "bad_request", err.message || "Bad request."));
   }

@@ -12,19 +12,17 @@ export const limitBody = limitBodyTo(MAX_BODY_BYTES, () => {
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
 
+export function unsupportedMediaType(mediaType: string): ApiError {
+  return new ApiError(415, "unsupported_media_type", `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType})` : ""}.`);
+}
+
 /**
  * Requires a JSON body and parses it once (Hono caches the parsed value for c.req.json()). A missing or other
  * content type is 415, text that is not JSON is 400 invalid_json; the shape is checked later (422).
  */
 export const requireJson = createMiddleware<AppEnv>(async (c, next) => {
   const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
-  if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError(
-      415,
-      "unsupported_media_type",
-      `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType})` : ""}.`,
-    );
-  }
+  if (!JSON_MEDIA_TYPE.test(mediaType)) throw unsupportedMediaType(mediaType);
   try {
     await c.req.json();
   } catch (error) {

@@ -65,3 +65,15 @@ export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
 export function componentSchemas(): Record<string, JsonSchema> {
   return { ...namedSchemas(REQUEST_SCHEMAS, "input"), ...namedSchemas(RESPONSE_SCHEMAS, "output") };
 }
+
+const requestNames = new Map<z.ZodType, string>(Object.entries(REQUEST_SCHEMAS).map(([name, schema]) => [schema, name]));
+const responseNames = new Map<z.ZodType, string>(Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [schema, name]));
+
+/** The component a request schema is published as, or undefined when it is not a named one (then inlined). */
+export function requestSchemaName(schema: z.ZodType): string | undefined {
+  return requestNames.get(schema);
+}
+
+export function responseSchemaName(schema: z.ZodType): string | undefined {
+  return responseNames.get(schema);
+}

@@ -1,9 +1,14 @@
-import { componentSchemas } from "./components";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { z } from "zod";
+import { componentSchemas, requestSchemaName, responseSchemaName } from "./components";
 import { API_DOCUMENT_VERSION, apiDescription } from "./description";
-import { errorResponses } from "./error-catalog";
-import { inlineSchema, componentRef, type JsonSchema } from "./json-schema";
-import { OPERATIONS, type Auth, type OperationSpec, type SuccessSpec, type Tag } from "./operations";
+import type { Tag } from "./declare-route";
+import { componentRef, inlineSchema, type JsonSchema, type SchemaIo } from "./json-schema";
 import { webhookPathItems } from "./webhooks";
+
+/** What an app's registry holds: every route declared on it and on the routers it mounts. */
+export type RouteRecords = OpenAPIHono["openAPIRegistry"]["definitions"];
+type RouteConfig = Extract<RouteRecords[number], { type: "route" }>["route"];
 
 export type OpenApiDocument = JsonSchema & { openapi: string; paths: Record<string, Record<string, JsonSchema>> };
 
@@ -33,82 +38,82 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
   },
 };
 
-const SECURITY: Record<Auth, JsonSchema[]> = {
-  apiKey: [{ ApiKeyAuth: [] }],
-  admin: [{ AdminBearer: [] }],
-  zipTokenOrApiKey: [{ ZipToken: [] }, { ApiKeyAuth: [] }],
-  // The signature lives in ordinary query parameters (documented on the operation), not in a scheme.
-  signedLink: [],
-  public: [],
-};
+const isZod = (value: unknown): value is z.ZodType => typeof value === "object" && value !== null && "safeParse" in value;
 
-const REQUEST_ID_HEADER: JsonSchema = { description: "Id of this request (`req_...`), on every answer.", schema: { type: "string" } };
-
-function parameters(op: OperationSpec): JsonSchema[] {
-  const out: JsonSchema[] = [];
-  for (const [name, description] of Object.entries(op.pathParams ?? {})) {
-    out.push({ name, in: "path", required: true, description, schema: { type: "string" } });
-  }
-  if (op.query) {
-    const schema = inlineSchema(op.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, property] of Object.entries(schema.properties ?? {})) {
-      const { description, ...propertySchema } = property;
-      out.push({
-        name,
-        in: "query",
-        required: schema.required?.includes(name) ?? false,
-        ...(description ? { description } : {}),
-        schema: propertySchema,
-      });
-    }
-  }
-  for (const p of op.extraParams ?? []) out.push({ name: p.name, in: p.in, required: p.required, description: p.description, schema: p.schema });
-  return out;
+/** A schema of a request or an answer: a named contract schema as its `$ref`, any other zod schema inlined. */
+function schemaOf(schema: unknown, io: SchemaIo): unknown {
+  if (!isZod(schema)) return schema;
+  const name = io === "input" ? requestSchemaName(schema) : responseSchemaName(schema);
+  return name ? componentRef(name) : inlineSchema(schema, io);
 }
 
-function successResponse(success: SuccessSpec): JsonSchema {
-  const headers = { "X-Request-Id": REQUEST_ID_HEADER, ...success.headers };
-  const response: JsonSchema = { description: success.description, headers };
-  if (typeof success.schema === "string") response.content = { "application/json": { schema: componentRef(success.schema) } };
-  else if (success.schema) response.content = { [success.schema.contentType]: { schema: success.schema.schema } };
-  return response;
+/** One parameter per property of a declared zod object, its description lifted out of the schema. */
+function zodParameters(object: unknown, location: "path" | "query"): JsonSchema[] {
+  if (!isZod(object)) return [];
+  const schema = inlineSchema(object, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (schema.required?.includes(name) ?? false),
+      ...(description ? { description } : {}),
+      schema: propertySchema,
+    };
+  });
 }
 
-function operationObject(op: OperationSpec): JsonSchema {
-  const params = parameters(op);
+function operationObject(route: RouteConfig): JsonSchema {
+  const parameters = [
+    ...zodParameters(route.request?.params, "path"),
+    ...zodParameters(route.request?.query, "query"),
+    ...((route.parameters ?? []) as unknown as JsonSchema[]),
+  ];
+  const body = route.request?.body;
+  const responses = Object.fromEntries(
+    Object.entries(route.responses).map(([status, response]) => {
+      const content = (response as { content?: Record<string, JsonSchema> }).content;
+      if (!content) return [status, response];
+      const converted = Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, schema: schemaOf(media.schema, "output") }]));
+      return [status, { ...response, content: converted }];
+    }),
+  );
   return {
-    operationId: op.operationId,
-    tags: [op.tag],
-    summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
-    security: SECURITY[op.auth],
-    ...(params.length > 0 ? { parameters: params } : {}),
-    ...(op.body
+    operationId: route.operationId,
+    tags: route.tags,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    security: route.security,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body
       ? {
           requestBody: {
             required: true,
-            content: {
-              "application/json": {
-                schema: componentRef(op.body.schema),
-                ...(op.body.examples ? { examples: op.body.examples } : {}),
-              },
-            },
+            content: Object.fromEntries(
+              Object.entries(body.content).map(([type, media]) => [type, { ...media, schema: schemaOf((media as JsonSchema).schema, "input") }]),
+            ),
           },
         }
       : {}),
-    responses: {
-      ...Object.fromEntries([op.success, ...(op.otherSuccess ?? [])].map((s) => [String(s.status), successResponse(s)])),
-      ...errorResponses(op.errors, op.errorExamples),
-    },
+    responses,
   };
 }
 
-export function buildOpenApiDocument(): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of the routes an app declared (its @hono/zod-openapi registry, in the order they were
+ * mounted). Schemas are converted by zod itself (json-schema.ts), so the document shows what the contract's zod
+ * schemas accept and answer, in the draft 2020-12 dialect OpenAPI 3.1 uses. The library's own generator
+ * (getOpenAPI31Document) is not used: it inlines every schema unless the contract names them through its zod
+ * extension, and gives string query parameters the parsed value's default (`"default": 1` on a `type: string`).
+ */
+export function buildOpenApiDocument(definitions: RouteRecords): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of OPERATIONS) {
-    const item = (paths[op.path] ??= {});
-    if (item[op.method]) throw new Error(`OpenAPI route table lists ${op.method.toUpperCase()} ${op.path} twice`);
-    item[op.method] = operationObject(op);
+  for (const definition of definitions) {
+    if (definition.type !== "route") continue;
+    const { route } = definition;
+    const item = (paths[route.path] ??= {});
+    if (item[route.method]) throw new Error(`${route.method.toUpperCase()} ${route.path} is declared twice`);
+    item[route.method] = operationObject(route);
   }
   return {
     openapi: "3.1.1",
@@ -131,15 +136,17 @@ export function buildOpenApiDocument(): OpenApiDocument {
   };
 }
 
-let cached: { json: string; etag: string } | undefined;
+/** The document, its serialised form and a strong ETag of it. */
+export interface ServedDocument {
+  document: OpenApiDocument;
+  json: string;
+  etag: string;
+}
 
-/** The serialised document and its strong ETag, built once per isolate (it depends only on the code). */
-export async function servedDocument(): Promise<{ json: string; etag: string }> {
-  if (!cached) {
-    const json = JSON.stringify(buildOpenApiDocument());
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json));
-    const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
-    cached = { json, etag: `"${hex}"` };
-  }
-  return cached;
+export async function serveDocument(definitions: RouteRecords): Promise<ServedDocument> {
+  const document = buildOpenApiDocument(definitions);
+  const json = JSON.stringify(document);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json));
+  const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
+  return { document, json, etag: `"${hex}"` };
 }

@@ -1,19 +1,8 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import {
-  boundedIntString,
-  CreateAccountInput,
-  MAX_CREDIT_BALANCE,
-  MAX_PAGE,
-  CreditsInput,
-  UpdateAccountInput,
-  type AccountDetail,
-} from "../../../common/contract";
+import { MAX_CREDIT_BALANCE, type AccountDetail } from "../../../common/contract";
 import type { AppEnv } from "../hono-env";
 import { ApiError } from "../lib/api-error";
 import { adminAuth } from "../middleware/admin-auth";
-import { limitBody, requireJson } from "../middleware/json-body";
-import { validate } from "../middleware/validate";
+import { ApiRouter } from "../openapi/api-router";
 import {
   addApiKey,
   createAccount,
@@ -27,9 +16,18 @@ import {
 import { applyMovement, listLedger } from "../storage/credits";
 import { openDb } from "../storage/db";
 import type { AccountRow } from "../storage/schema";
+import {
+  adminAddApiKey,
+  adminChangeCredits,
+  adminCreateAccount,
+  adminGetAccount,
+  adminListAccounts,
+  adminRevokeApiKey,
+  adminUpdateAccount,
+} from "./admin.routes";
 
 /** Operator API (what the dashboard would do): accounts, keys, credits, plans. */
-export const adminRoutes = new Hono<AppEnv>();
+export const adminRoutes = new ApiRouter();
 adminRoutes.use("*", adminAuth);
 
 const accountNotFound = () => new ApiError(404, "account_not_found", "No account with this id.");
@@ -40,16 +38,7 @@ async function existingAccount(d1: D1Database, id: string): Promise<AccountRow> 
   return account;
 }
 
-const pageQuery = z.object({
-  page: boundedIntString(MAX_PAGE).optional().default(1),
-  page_size: boundedIntString(100).optional().default(20),
-});
-
-const ledgerQuery = z.object({
-  ledger_limit: boundedIntString(1000).optional().default(50),
-});
-
-adminRoutes.post("/accounts", limitBody, requireJson, validate("json", CreateAccountInput), async (c) => {
+adminRoutes.openapi(adminCreateAccount, async (c) => {
   const input = c.req.valid("json");
   const { account, key } = await createAccount(openDb(c.env.DB), input);
   return c.json(
@@ -65,13 +54,13 @@ adminRoutes.post("/accounts", limitBody, requireJson, validate("json", CreateAcc
   );
 });
 
-adminRoutes.get("/accounts", validate("query", pageQuery), async (c) => {
+adminRoutes.openapi(adminListAccounts, async (c) => {
   const { page, page_size } = c.req.valid("query");
   const { rows, total } = await listAccounts(openDb(c.env.DB), page, page_size);
   return c.json({ items: rows.map(toAccountSummary), page, page_size, total, has_more: page * page_size < total }, 200);
 });
 
-adminRoutes.get("/accounts/:id", validate("query", ledgerQuery), async (c) => {
+adminRoutes.openapi(adminGetAccount, async (c) => {
   const account = await existingAccount(c.env.DB, c.req.param("id"));
   const db = openDb(c.env.DB);
   const detail: AccountDetail = {
@@ -83,26 +72,26 @@ adminRoutes.get("/accounts/:id", validate("query", ledgerQuery), async (c) => {
   return c.json(detail, 200);
 });
 
-adminRoutes.patch("/accounts/:id", limitBody, requireJson, validate("json", UpdateAccountInput), async (c) => {
+adminRoutes.openapi(adminUpdateAccount, async (c) => {
   await existingAccount(c.env.DB, c.req.param("id"));
   const updated = await setPlan(openDb(c.env.DB), c.req.param("id"), c.req.valid("json").plan);
   if (!updated) throw accountNotFound();
   return c.json(toAccountSummary(updated), 200);
 });
 
-adminRoutes.post("/accounts/:id/keys", async (c) => {
+adminRoutes.openapi(adminAddApiKey, async (c) => {
   const account = await existingAccount(c.env.DB, c.req.param("id"));
   return c.json(await addApiKey(openDb(c.env.DB), account.id), 201);
 });
 
-adminRoutes.delete("/accounts/:id/keys/:keyId", async (c) => {
+adminRoutes.openapi(adminRevokeApiKey, async (c) => {
   const account = await existingAccount(c.env.DB, c.req.param("id"));
   const revokedAt = await revokeApiKey(openDb(c.env.DB), account.id, c.req.param("keyId"));
   if (!revokedAt) throw new ApiError(404, "key_not_found", "No key with this id on this account.");
   return c.json({ key_id: c.req.param("keyId"), revoked_at: revokedAt }, 200);
 });
 
-adminRoutes.post("/accounts/:id/credits", limitBody, requireJson, validate("json", CreditsInput), async (c) => {
+adminRoutes.openapi(adminChangeCredits, async (c) => {
   const account = await existingAccount(c.env.DB, c.req.param("id"));
   const input = c.req.valid("json");
   // Balances stay far below 2^53, where JavaScript numbers stop being exact integers.

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import { artifactKey, verifyZipToken } from "../artifacts/links";
 import { requestedRange } from "../artifacts/byte-range";
@@ -7,6 +7,8 @@ import { layOutZip } from "../artifacts/zip-layout";
 import { zipRangeStream } from "../artifacts/zip-range-stream";
 import { MANIFEST_FILE, type StoredResult } from "../artifacts/results";
 import type { AppEnv } from "../hono-env";
+import { ApiRouter } from "../openapi/api-router";
+import { downloadAll } from "./downloads.routes";
 import { ApiError, jobNotFound } from "../lib/api-error";
 import { findAccountByApiKey } from "../storage/accounts";
 import { openDb } from "../storage/db";
@@ -19,7 +21,7 @@ import type { JobRow } from "../storage/schema";
  * rest with Range (206, If-Range). Access: the `token` of zip_url (no API key needed; it grants this one job's
  * ZIP until links_expire_at) or the owner's X-API-Key.
  */
-export const downloadRoutes = new Hono<AppEnv>();
+export const downloadRoutes = new ApiRouter();
 
 async function authorisedJob(c: Context<AppEnv>, jobId: string): Promise<JobRow> {
   const db = openDb(c.env.DB);
@@ -45,7 +47,7 @@ async function authorisedJob(c: Context<AppEnv>, jobId: string): Promise<JobRow>
   return job;
 }
 
-downloadRoutes.get("/:id/download-all", async (c) => {
+downloadRoutes.openapi(downloadAll, async (c) => {
   const job = await authorisedJob(c, c.req.param("id"));
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `The ZIP exists once the job is completed; it is ${job.status}.`, { status: job.status });

@@ -1,8 +1,8 @@
-import { Hono } from "hono";
 import { serveStoredObject } from "../artifacts/serve-object";
 import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import { artifactKey, verifyArtifactLink } from "../artifacts/links";
-import type { AppEnv } from "../hono-env";
+import { ApiRouter } from "../openapi/api-router";
+import { downloadFile } from "./files.routes";
 import { ApiError } from "../lib/api-error";
 import { openDb } from "../storage/db";
 import { findJobById } from "../storage/jobs";
@@ -12,13 +12,13 @@ import { findJobById } from "../storage/jobs";
  * when R2 API credentials are not configured). The signature is the only credential, so no API key is needed.
  * Supports Range requests (players seek in the videos).
  */
-export const filesRoutes = new Hono<AppEnv>();
+export const filesRoutes = new ApiRouter();
 
 function contentDisposition(name: string): string {
   return `attachment; filename="${name}"`;
 }
 
-filesRoutes.get("/:job_id/:name", async (c) => {
+filesRoutes.openapi(downloadFile, async (c) => {
   const jobId = c.req.param("job_id");
   const name = c.req.param("name");
   const key = c.env.LINK_SIGNING_KEY;

@@ -1,5 +1,5 @@
-import { Hono, type Context } from "hono";
-import { FeedbackInput, ListJobsQuery, type CostEstimate, type JobAck, type JobList } from "../../../common/contract";
+import type { Context } from "hono";
+import type { CostEstimate, JobAck, JobList } from "../../../common/contract";
 import { artifactsExpired, filesGoneAt } from "../artifacts/expired";
 import type { StoredResult } from "../artifacts/results";
 import { publishResults } from "../artifacts/results";
@@ -12,19 +12,18 @@ import { claimIdempotencyKey, recordIdempotentResponse, releaseIdempotencyKey } 
 import type { AppEnv } from "../hono-env";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { publicBaseUrl } from "../lib/base-url";
-import { apiKeyAuth } from "../middleware/api-key-auth";
-import { limitBody, requireJson } from "../middleware/json-body";
-import { jobCreationRateLimit } from "../middleware/rate-limit";
-import { validate } from "../middleware/validate";
+import { ApiRouter } from "../openapi/api-router";
 import { openDb } from "../storage/db";
 import { upsertFeedback } from "../storage/feedback";
 import { findJob, listJobs, toJobRecord, type NewJob } from "../storage/jobs";
 import type { AccountRow, JobRow } from "../storage/schema";
 import { lookupVod } from "../twitch/vod-lookup";
 import { analysisFinder } from "../storage/analyses";
+import * as declared from "./jobs.routes";
 import { toVideoMetadata } from "./videos";
 
-export const jobsRoutes = new Hono<AppEnv>();
+/** The /jobs routes; what each accepts and answers is declared in jobs.routes.ts. */
+export const jobsRoutes = new ApiRouter();
 
 const jobState = (env: AppEnv["Bindings"], jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
 
@@ -122,7 +121,7 @@ const accepted = (c: Context<AppEnv>, jobId: string, body: string, status = 202,
     ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
   });
 
-jobsRoutes.post("/", jobCreationRateLimit, apiKeyAuth, limitBody, requireJson, async (c) => {
+jobsRoutes.openapi(declared.createJob, async (c) => {
   const account = c.get("account");
   const key = idempotencyKeyOf(c.req.header(IDEMPOTENCY_HEADER));
   const body: unknown = await c.req.json();
@@ -172,7 +171,7 @@ async function releaseClaim(env: AppEnv["Bindings"], db: ReturnType<typeof openD
   if (await jobState(env, k.jobId).abandon()) await releaseIdempotencyKey(db, k);
 }
 
-jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
+jobsRoutes.openapi(declared.estimateJob, async (c) => {
   const account = c.get("account");
   const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env), findReusable: analysisFinder(c.env, account.id) });
   const estimate: CostEstimate = {
@@ -190,7 +189,7 @@ jobsRoutes.post("/estimate", apiKeyAuth, limitBody, requireJson, async (c) => {
   return c.json(estimate, 200);
 });
 
-jobsRoutes.get("/", apiKeyAuth, validate("query", ListJobsQuery), async (c) => {
+jobsRoutes.openapi(declared.listJobs, async (c) => {
   const query = c.req.valid("query");
   const { rows, total } = await listJobs(openDb(c.env.DB), c.get("account").id, query);
   const body: JobList = {
@@ -210,11 +209,11 @@ async function ownedJob(env: AppEnv["Bindings"], account: AccountRow, id: string
   return row;
 }
 
-jobsRoutes.get("/:id", apiKeyAuth, async (c) => {
+jobsRoutes.openapi(declared.getJob, async (c) => {
   return c.json(toJobRecord(await ownedJob(c.env, c.get("account"), c.req.param("id"))), 200);
 });
 
-jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
+jobsRoutes.openapi(declared.getResults, async (c) => {
   const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `Results exist once the job is completed; it is ${job.status}.`, {
@@ -235,7 +234,7 @@ jobsRoutes.get("/:id/results", apiKeyAuth, async (c) => {
   return c.json(published, 200);
 });
 
-jobsRoutes.post("/:id/cancel", apiKeyAuth, async (c) => {
+jobsRoutes.openapi(declared.cancelJob, async (c) => {
   const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   const result = await jobState(c.env, job.id).cancel();
   if (result.ok) return c.json({ id: result.id, status: result.status, refund_credits: result.refund_credits }, 200);
@@ -247,7 +246,7 @@ jobsRoutes.post("/:id/cancel", apiKeyAuth, async (c) => {
   throw new Error(`job ${job.id} exists in D1 but its JobState object has no state`);
 });
 
-jobsRoutes.post("/:id/feedback", apiKeyAuth, limitBody, requireJson, validate("json", FeedbackInput), async (c) => {
+jobsRoutes.openapi(declared.sendFeedback, async (c) => {
   const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   if (job.status !== "completed") {
     throw new ApiError(409, "job_not_completed", `Only completed jobs can be rated; this one is ${job.status}.`, {

@@ -1,11 +1,11 @@
-import { Hono } from "hono";
 import { MODEL_PRESETS, type PricingTable } from "../../../common/contract";
-import type { AppEnv } from "../hono-env";
+import { ApiRouter } from "../openapi/api-router";
 import { SHORTS_CAP_BY_PLAN, SHORTS_CAP_NEVER_PURCHASED } from "../domain/plan-caps";
 import { CREDITS_PER_REEL, CREDITS_PER_SHORT, CREDITS_PER_VOD_HOUR, DEFAULT_MODEL_PRESET, MAX_VOD_HOURS } from "../domain/pricing";
 import { CANCEL_REFUND_TIERS } from "../domain/refund-tiers";
+import { getPricing } from "./pricing.routes";
 
-export const pricingRoutes = new Hono<AppEnv>();
+export const pricingRoutes = new ApiRouter();
 
 export function pricingTable(): PricingTable {
   return {
@@ -29,4 +29,4 @@ export function pricingTable(): PricingTable {
 }
 
 /** Public: prices are not a secret, and clients may show them before a key exists. */
-pricingRoutes.get("/", (c) => c.json(pricingTable(), 200));
+pricingRoutes.openapi(getPricing, (c) => c.json(pricingTable(), 200));

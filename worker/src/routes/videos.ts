@@ -1,16 +1,13 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import { VodUrlInput, type VideoMetadata } from "../../../common/contract";
+import type { VideoMetadata } from "../../../common/contract";
 import { TwitchUnavailableError } from "../../../common/twitch/errors";
 import type { VodProbe } from "../../../common/twitch/probe";
 import { parseVodUrl } from "../../../common/twitch/vod-url";
-import type { AppEnv } from "../hono-env";
 import { ApiError } from "../lib/api-error";
-import { apiKeyAuth } from "../middleware/api-key-auth";
-import { validate } from "../middleware/validate";
+import { ApiRouter } from "../openapi/api-router";
 import { lookupVod } from "../twitch/vod-lookup";
+import { getVideoMetadata } from "./videos.routes";
 
-export const videosRoutes = new Hono<AppEnv>();
+export const videosRoutes = new ApiRouter();
 
 export function toVideoMetadata(p: VodProbe): VideoMetadata {
   return {
@@ -27,7 +24,7 @@ export function toVideoMetadata(p: VodProbe): VideoMetadata {
 }
 
 /** Probe a VOD before spending credits. An unusable VOD is a normal 200 answer with `usable: false` and why. */
-videosRoutes.get("/metadata", apiKeyAuth, validate("query", z.object({ vod_url: VodUrlInput })), async (c) => {
+videosRoutes.openapi(getVideoMetadata, async (c) => {
   const target = parseVodUrl(c.req.valid("query").vod_url)!;
   try {
     return c.json(toVideoMetadata(await lookupVod(c.env, target.vod_id)), 200);

@@ -1,11 +1,11 @@
-import { Hono } from "hono";
 import type { AppEnv } from "../hono-env";
 import { ApiError } from "../lib/api-error";
-import { apiKeyAuth } from "../middleware/api-key-auth";
+import { ApiRouter } from "../openapi/api-router";
 import { ownedJob } from "./owned-job";
+import { listWebhookDeliveries, redeliverWebhook } from "./webhooks.routes";
 
 /** Webhook delivery log of a job and manual redelivery (API key, own jobs only). */
-export const webhookRoutes = new Hono<AppEnv>();
+export const webhookRoutes = new ApiRouter();
 
 /**
  * Manual redeliveries of one event (its first delivery and every redelivery share the event id) allowed per
@@ -17,13 +17,13 @@ export const REDELIVERY_WINDOW_MS = 60 * 60 * 1000;
 
 const jobState = (env: AppEnv["Bindings"], jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
 
-webhookRoutes.get("/:id/webhooks", apiKeyAuth, async (c) => {
+webhookRoutes.openapi(listWebhookDeliveries, async (c) => {
   const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   const deliveries = await jobState(c.env, job.id).listWebhooks();
   return c.json({ job_id: job.id, webhook_url: job.webhookUrl, deliveries }, 200);
 });
 
-webhookRoutes.post("/:id/webhooks/:delivery_id/redeliver", apiKeyAuth, async (c) => {
+webhookRoutes.openapi(redeliverWebhook, async (c) => {
   const job = await ownedJob(c.env, c.get("account"), c.req.param("id"));
   const deliveryId = c.req.param("delivery_id");
   const state = jobState(c.env, job.id);
