@@ -14,7 +14,6 @@
  * Last line: `fanout: predicted_wall_s=<n> instance_type=<name> tasks=<k> local_2proc_vs_1proc=<ratio>`.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,27 +23,14 @@ import { runJob, type TaskExecutor } from "../dev/job-runner/run-job";
 import { localRenderJob } from "../dev/render-cli/local-job";
 import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
 import { startTwitchServer } from "../dev/twitch-server";
+import { configuredInstance, CONTAINER_START_S, secondsOnInstance, VCPU } from "./bench/instance-type";
 
 const run = promisify(execFile);
 const MINUTES = Number(process.env.BENCH_FANOUT_MINUTES ?? 360);
 const TSX = path.join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
 const RUN_TASK = path.join(import.meta.dirname, "bench", "run-task.ts");
 
-/** vCPUs of Cloudflare's instance types (docs/CLOUDFLARE-LIMITS.md). */
-const VCPU: Record<string, number> = { lite: 1 / 16, basic: 0.25, "standard-1": 0.5, "standard-2": 1, "standard-3": 2, "standard-4": 4 };
-
-/** The instance type wrangler.toml gives the render container (a name, or a custom `{ vcpu = n, ... }`). */
-function configuredInstance(): { name: string; vcpu: number } {
-  const toml = readFileSync(path.join(import.meta.dirname, "..", "wrangler.toml"), "utf8");
-  const line = /^instance_type\s*=\s*(.+)$/m.exec(toml)?.[1]?.trim() ?? '"lite"';
-  const custom = /vcpu\s*=\s*([\d.]+)/.exec(line);
-  if (custom) return { name: `custom-${custom[1]}vcpu`, vcpu: Number(custom[1]) };
-  const name = line.replace(/"/g, "");
-  return { name, vcpu: VCPU[name] ?? 1 / 16 };
-}
-
 const INSTANCE = configuredInstance();
-const CONTAINER_START_S = Number(process.env.BENCH_CONTAINER_START_S ?? 10);
 
 interface TaskRun {
   id: string;
@@ -76,7 +62,7 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
  * Seconds a task takes on an instance of `vcpu` vCPUs: its CPU over the vCPUs; with 2 or more, never below its
  * wall time on the 2 local cores (what does not spread over cores, e.g. the recogniser, does not get faster).
  */
-const onInstance = (r: TaskRun, vcpu = INSTANCE.vcpu) => Math.max(cpuOf(r) / vcpu, vcpu >= 2 ? r.wall_s : 0);
+const onInstance = (r: TaskRun, vcpu = INSTANCE.vcpu) => secondsOnInstance({ cpu_s: cpuOf(r), wall_s: r.wall_s }, vcpu);
 
 async function main(): Promise<void> {
   const root = path.join(synthCacheRoot(), "bench-fanout");

@@ -19,7 +19,9 @@ export {
   type WebhookVerification,
 } from "./verify-webhook";
 export type {
+  AnalysisReused,
   CancelResponse,
+  CostBreakdown,
   CostEstimate,
   Deliverable,
   JobAck,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AnalysisReused } from "./analysis-reuse";
 import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
 import { jobErrorCodesDescription } from "./job-errors";
 import { NormalizedJobRequest } from "./normalized-request";
@@ -45,6 +46,7 @@ export const JobAck = z
     webhook_url: z.string().nullable(),
     status_endpoint: z.string().meta({ description: "/jobs/<id>" }),
     results_endpoint: z.string().meta({ description: "/jobs/<id>/results" }),
+    analysis_reused: AnalysisReused.nullable(),
     message: z.string(),
   })
   .meta({ description: "202 answer of POST /jobs." });
@@ -89,6 +91,8 @@ export const JobRecord = z
     artifacts_expires_at: isoTimestamp
       .nullable()
       .meta({ description: "When the job's files are deleted (30 days after completion); null until completed." }),
+    // Rows from before analyses were reused have none.
+    analysis_reused: AnalysisReused.nullable(),
     links: z.object({ self: z.string(), results: z.string(), cancel: z.string() }),
   })
   .meta({ description: "A job as returned by GET /jobs/{id} and in GET /jobs items." });
@@ -176,7 +180,7 @@ export const CostBreakdown = z.object({
   vod_hours: z.number(),
   model_preset: ModelPreset,
   credits_per_vod_hour: z.number().int(),
-  processing_credits: z.number().int().meta({ description: "ceil(vod_hours x credits_per_vod_hour)" }),
+  processing_credits: z.number().int().meta({ description: "ceil(vod_hours x credits_per_vod_hour); 0 when processing_waived." }),
   reels: z.number().int(),
   credits_per_reel: z.number().int(),
   generation_credits: z.number().int(),
@@ -184,6 +188,19 @@ export const CostBreakdown = z.object({
   shorts_requested: z.number().int(),
   credits_per_short: z.number().int(),
   shorts_credits: z.number().int(),
+  processing_waived: z
+    .object({
+      credits: z.number().int().meta({ description: "The processing credits not charged: ceil(vod_hours x credits_per_vod_hour)." }),
+      reason: z.literal("analysis_reused"),
+      message: z.string(),
+      from_job_id: z.string(),
+      analysed_at: z.string(),
+    })
+    .nullable()
+    .meta({
+      description:
+        "Set when the job reuses an earlier analysis of the VOD by the same account (analysis_reused): the whole-VOD analysis the processing credits pay for is not run again, so processing_credits is 0 and only the outputs are charged. null otherwise.",
+    }),
   total: z.number().int(),
 });
 export type CostBreakdown = z.infer<typeof CostBreakdown>;

@@ -8,3 +8,4 @@ export * from "./results";
 export * from "./webhooks";
 export * from "./job-errors";
 export * from "./workers-ai";
+export * from "./analysis-reuse";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanAnalysis } from "./analysis-reuse";
 import { RunProfile } from "./enums";
 import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
 
@@ -180,6 +181,8 @@ export const JobPlan = z.object({
   metadata: z.record(z.string(), z.unknown()),
   /** For the manifest's `warnings`. */
   warnings: z.array(z.string()),
+  /** Whether the plan came from a reused analysis, and the analysis this job stored (absent in older plans). */
+  analysis: PlanAnalysis.optional(),
 });
 export type JobPlan = z.infer<typeof JobPlan>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RunProfile } from "./enums";
+import { AnalysisReuseSource } from "./analysis-reuse";
 import { NormalizedJobRequest } from "./normalized-request";
 
 /**
@@ -129,6 +130,11 @@ export const RenderJob = z.object({
    * METADATA_API_URL in the renderer's environment take precedence.
    */
   ai: z.object({ url: z.string(), token: z.string() }).nullish(),
+  /**
+   * The analysis task of a job reusing an earlier job's stored analysis (analysis-reuse.ts): where to read it.
+   * Absent or null: analyse the VOD (and store the analysis for later jobs).
+   */
+  reuse: AnalysisReuseSource.nullish(),
 });
 export type RenderJob = z.infer<typeof RenderJob>;
 

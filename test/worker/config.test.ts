@@ -32,6 +32,7 @@ describe("the Worker's vars", () => {
       workersAi: true,
       workersAiTextModel: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
       r2S3Endpoint: null,
+      analysisReuseHours: 168,
     };
     expect(workerConfig({})).toEqual(defaults);
     const empty = Object.fromEntries(Object.keys({ ...env }).map((k) => [k, ""])) as ConfigInput;
@@ -74,6 +75,8 @@ describe("the Worker's vars", () => {
     expect(refusal({ WATCHDOG_SECONDS: "0" })).toMatch(/WATCHDOG_SECONDS must be greater than 0/);
     expect(refusal({ WEBHOOK_RETRY_BASE_SECONDS: "-1" })).toMatch(/WEBHOOK_RETRY_BASE_SECONDS must be greater than 0/);
     expect(refusal({ LINK_TTL_SECONDS: "1.5" })).toMatch(/LINK_TTL_SECONDS must be a whole number of seconds/);
+    expect(refusal({ ANALYSIS_REUSE_HOURS: "-1" })).toMatch(/ANALYSIS_REUSE_HOURS must be 0 \(off\) or more/);
+    expect(refusal({ ANALYSIS_REUSE_HOURS: "721" })).toMatch(/ANALYSIS_REUSE_HOURS must be at most 720/);
     expect(refusal({ UPLOAD_PART_BYTES: "1048576" })).toMatch(/UPLOAD_PART_BYTES must be at least 5242880 \(R2's smallest part\)/);
     expect(refusal({ UPLOAD_PART_BYTES: String(128 * 1024 * 1024) })).toMatch(/UPLOAD_PART_BYTES must be at most 100000000/);
     expect(refusal({ PUBLIC_BASE_URL: "api.example.com" })).toMatch(/PUBLIC_BASE_URL must be an http\(s\) URL/);

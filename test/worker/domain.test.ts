@@ -18,6 +18,14 @@ describe("pricing", () => {
   });
   it("rounds partial credits up and does not round float noise up", () => {
     expect(computeCost({ vodDurationSeconds: 3601, modelPreset: "auto_balance", reels: 0, shorts: 1, shortsRequested: 1 }).processing_credits).toBe(41);
+    // A reused analysis (re-cut): the processing credits are waived and said so; the outputs are charged as always.
+    const reused = { from_job_id: "job_A", analysed_at: "2026-01-01T00:00:00.000Z" };
+    expect(computeCost({ vodDurationSeconds: 5400, modelPreset: "stable_tempo", reels: 2, shorts: 3, shortsRequested: 3, analysisReused: reused })).toMatchObject({
+      processing_credits: 0,
+      processing_waived: { credits: 45, reason: "analysis_reused", from_job_id: "job_A", analysed_at: reused.analysed_at },
+      total: 80,
+    });
+    expect(computeCost({ vodDurationSeconds: 5400, modelPreset: "stable_tempo", reels: 2, shorts: 3, shortsRequested: 3 }).processing_waived).toBeNull();
     // 1.5 h x 30 is 45.000000000000007 in floating point; that must stay 45.
     expect(computeCost({ vodDurationSeconds: 5400, modelPreset: "stable_tempo", reels: 0, shorts: 0, shortsRequested: 0 }).processing_credits).toBe(45);
   });

@@ -78,6 +78,7 @@ describe("POST /jobs acceptance", () => {
       webhook_url: "https://hooks.example.com/x",
       status_endpoint: `/jobs/${ack.id}`,
       results_endpoint: `/jobs/${ack.id}/results`,
+      analysis_reused: null,
       message: expect.stringContaining("125 credits reserved"),
     });
     expect(res.headers.get("Location")).toBe(`/jobs/${ack.id}`);

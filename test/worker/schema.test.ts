@@ -5,7 +5,7 @@ import * as schema from "../../worker/src/storage/schema";
 
 /** The SQL migrations are the source of truth; the drizzle view of them must name the same columns. */
 describe("D1 schema", () => {
-  const tables: SQLiteTable[] = [schema.accounts, schema.apiKeys, schema.jobs, schema.creditLedger, schema.jobFeedback, schema.idempotencyKeys];
+  const tables: SQLiteTable[] = [schema.accounts, schema.apiKeys, schema.jobs, schema.creditLedger, schema.jobFeedback, schema.idempotencyKeys, schema.vodAnalyses];
 
   it.each(tables.map((t) => [getTableConfig(t).name, t] as const))("drizzle table %s matches the migrated table", async (name, table) => {
     const info = await env.DB.prepare(`PRAGMA table_info(${name})`).all<{ name: string; notnull: number; pk: number }>();

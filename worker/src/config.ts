@@ -14,6 +14,8 @@ export const DEFAULT_WEBHOOK_RETRY_BASE_SECONDS = 30;
 export const DEFAULT_LINK_TTL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_BUCKET_NAME = "highlight-artifacts";
+/** How long a job's analysis of a VOD is reused by the same account's later jobs (docs/PRICING-AND-RULES.md). */
+export const DEFAULT_ANALYSIS_REUSE_HOURS = 168;
 /**
  * Titles, descriptions, tags and stories: Llama 3.3 70B (fp8, "fast"), multilingual, JSON mode, a 24,000-token
  * context window. WORKERS_AI_TEXT_MODEL may name another instruct model taking `messages`.
@@ -39,6 +41,8 @@ export interface WorkerConfig {
   workersAiTextModel: string;
   /** Without a trailing slash; null: R2's `<account>.r2.cloudflarestorage.com`. */
   r2S3Endpoint: string | null;
+  /** Hours a stored analysis is reused (never past its job's file retention); 0: analyses are never reused. */
+  analysisReuseHours: number;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +98,14 @@ const Vars = z.object({
   WORKERS_AI: flag(true, "on", "off"),
   WORKERS_AI_TEXT_MODEL: z.preprocess(unset, z.string().default(DEFAULT_TEXT_MODEL)),
   R2_S3_ENDPOINT: optionalUrl,
+  ANALYSIS_REUSE_HOURS: z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: "must be a number of hours" })
+      .min(0, "must be 0 (off) or more")
+      .max(24 * 30, "must be at most 720 (the 30-day retention of a job's files)")
+      .default(DEFAULT_ANALYSIS_REUSE_HOURS),
+  ),
 });
 
 /** The vars config.ts reads; `Env` and any part of it qualify. */
@@ -132,6 +144,7 @@ export function workerConfig(env: ConfigInput): WorkerConfig {
     workersAi: v.WORKERS_AI,
     workersAiTextModel: v.WORKERS_AI_TEXT_MODEL,
     r2S3Endpoint: v.R2_S3_ENDPOINT ?? null,
+    analysisReuseHours: v.ANALYSIS_REUSE_HOURS,
   };
   cache.set(env, config);
   return config;

@@ -43,6 +43,8 @@ export interface Env {
   WEBHOOK_ALLOW_LOOPBACK?: string;
   /** Lifetime of download links and the download-all token (default 86400). */
   LINK_TTL_SECONDS?: string;
+  /** Hours a stored analysis is reused by the account's later jobs on the VOD (default 168; 0: never). */
+  ANALYSIS_REUSE_HOURS?: string;
   /**
    * Part size handed to the renderer for uploads through the Worker (default 64 MiB; 5 MiB to 100 MB: R2's
    * smallest part and Cloudflare's request body limit). Tests use 5 MiB.

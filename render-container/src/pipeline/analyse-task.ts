@@ -14,6 +14,10 @@ import { storyRanges, transcribeRanges, transcriptsFrom } from "./stages/transcr
 import { writeTexts } from "./stages/write-texts";
 import type { TaskRun } from "./task-run";
 import type { JobContext } from "./types";
+import { audioForRanges, reusableSource, reusedTranscripts } from "./reuse/reuse-source";
+import { storeAnalysis, type StoredAnalysis } from "./reuse/stored-analysis";
+import { ANALYSIS_VERSION, type PlanAnalysis } from "../../../common/contract/analysis-reuse";
+import type { AudioAnalysis } from "../analysis";
 
 export type AnalysisConfig = Pick<RendererConfig, "downloadConcurrency" | "env"> & { splitAnalysisAboveSeconds?: number };
 
@@ -34,6 +38,10 @@ export interface AnalysisStats {
  * words the titles and stories are written from (around each reel moment's and short's peak; the shorts' captions
  * are their own tasks' work) and writes the texts; beside that, when a short is split, finds the facecam on a few
  * segments of the smallest video rendition. Returns the job's plan: one render task per output piece.
+ *
+ * A full analysis also stores what it found about the whole VOD (reuse/stored-analysis.ts) for the account's later
+ * jobs on it; a job given `reuse` starts from that stored analysis instead of the VOD's audio rendition and runs
+ * the same stages on it (docs/TASK-MODEL.md, "Reusing an analysis").
  */
 export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, config: AnalysisConfig, stats?: AnalysisStats): Promise<JobPlan> {
   const request = req.request;
@@ -49,28 +57,59 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     }
   };
 
-  const source = await timed("acquire_analyse", () => acquireSource(run, bytes.audio, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
+  // A job reusing an earlier analysis of this VOD loads it instead of downloading and analysing the whole VOD;
+  // when it cannot be used, the VOD is analysed as for any job (and the reason goes into the warnings).
+  const reuse = req.reuse ? await timed("load_analysis", () => reusableSource(run, req.reuse!)) : null;
+  if (reuse && !reuse.ok) ctx.log.warn("stored analysis not reused", { from_job_id: req.reuse!.from_job_id, why: reuse.why });
+  const reused = reuse?.ok ? reuse : null;
+  const source = reused ? reused.source : await timed("acquire_analyse", () => acquireSource(run, bytes.audio, { splitAboveSeconds: config.splitAnalysisAboveSeconds }));
   const selection = await timed("select", () => selectMoments(run, source, bytes.video));
 
   const languages = jobLanguages(request, [req.vod.language, source.media.probe.language]);
   const language = languages.stream ?? "en";
   const transcriber = createTranscriber(config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, language, request.burn_captions);
+  const ranges = storyRanges(selection.plan, transcriber.local);
+  const done = reused ? reusedTranscripts(reused.stored, transcriber, language) : undefined;
+  // With a reused analysis only the ranges it did not transcribe need audio: their segments, not the rendition.
+  const audio = reused ? (captionPlan.transcribe ? await timed("audio_for_new_ranges", () => audioForRanges(run, source, ranges, done, bytes.audio)) : []) : source.audioParts;
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.
   const [written, facecam] = await sideBySide(
     ctx.signal,
     async (signal) => {
       const branch = { ...ctx, signal };
-      const words = await timed("transcribe", () =>
-        transcribeRanges({ ...run, ctx: branch }, { ranges: storyRanges(selection.plan, transcriber.local), audio: source.audioParts, transcriber, language, captionPlan }),
-      );
+      const words = await timed("transcribe", () => transcribeRanges({ ...run, ctx: branch }, { ranges, audio, transcriber, language, captionPlan, done }));
       const transcripts = transcriptsFrom(words, captionPlan);
       const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata, localRecogniser: transcriber.local }, branch, run.progress, config.env));
-      return { transcripts, texts };
+      return { transcripts, texts, words };
     },
-    (signal) => timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam)),
+    (signal) => {
+      const stored = reused?.stored.facecam;
+      // A facecam detected on this VOD's video stays where it was: no segment is fetched again (FACECAM_REGION wins).
+      if (stored && !config.env.FACECAM_REGION && request.parameters.shorts_crop_mode === "split" && selection.plan.shorts.length > 0) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
+      return timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam));
+    },
   );
 
+  const analysis = reused
+    ? { reused_from: req.reuse!.from_job_id, stored: null }
+    : {
+        reused_from: null,
+        stored: await timed("store_analysis", () =>
+          keepAnalysis(ctx, {
+            version: ANALYSIS_VERSION,
+            vod_id: req.vod.vod_id,
+            duration_seconds: source.durationSeconds,
+            analysed_at: new Date().toISOString(),
+            audio: withoutPcm(source.audio),
+            comments: source.comments,
+            warnings: source.warnings,
+            transcripts: { transcriber: transcriber.name, language, words: written.words.words, covered: written.words.covered },
+            facecam: facecam?.choice.found === "detected" ? facecam.choice : null,
+          }),
+        ),
+      };
+  const notReused = reuse && !reuse.ok ? [`The earlier analysis of this VOD (job ${req.reuse!.from_job_id}) could not be used (${reuse.why}), so the VOD was analysed again; its processing credits stay waived.`] : [];
   const plan = buildJobPlan({
     job: req,
     source: { durationSeconds: source.durationSeconds, videoRendition: source.media.source.group_id, formatSwitches: selection.switches.map((s) => s.at) },
@@ -81,7 +120,8 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     texts: written.texts,
     facecam: facecam?.choice ?? null,
     comments: source.comments,
-    warnings: [...source.warnings, ...(selection.chosen.warnings ?? []), ...written.transcripts.warnings, ...written.texts.warnings],
+    warnings: [...notReused, ...source.warnings, ...(selection.chosen.warnings ?? []), ...written.transcripts.warnings, ...written.texts.warnings],
+    analysis,
   });
   if (stats) {
     stats.bytesDownloaded = { audio: bytes.audio.total, video: bytes.video.total, facecam: bytes.facecam.total };
@@ -89,6 +129,23 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     stats.facecamSample = facecam?.sample ?? null;
     stats.metadataInput = written.texts.input;
   }
-  ctx.log.info("job planned", { timings, audio_bytes: bytes.audio.total, facecam_bytes: bytes.facecam.total, tasks: plan.tasks.length, facecam: plan.facecam });
+  ctx.log.info("job planned", { reused_from: analysis.reused_from, stored_bytes: analysis.stored?.size_bytes ?? null, timings, audio_bytes: bytes.audio.total, facecam_bytes: bytes.facecam.total, tasks: plan.tasks.length, facecam: plan.facecam });
   return plan;
+}
+
+/** The signals without the kept PCM (files in this task's work folder, gone when it ends). */
+function withoutPcm(audio: AudioAnalysis): StoredAnalysis["audio"] {
+  const { pcm: _pcm, ...rest } = audio;
+  return rest;
+}
+
+/** Stores the analysis for later jobs; a failure costs this job nothing (it is logged, and nothing is reused later). */
+async function keepAnalysis(ctx: JobContext, a: StoredAnalysis): Promise<PlanAnalysis["stored"]> {
+  try {
+    return await storeAnalysis(a, ctx.workDir, (name, file, type) => ctx.uploader.put(name, file, type, ctx.signal));
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    ctx.log.warn("the analysis could not be stored for later jobs", { error: String(err) });
+    return null;
+  }
 }

@@ -1,4 +1,5 @@
 import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type RenderTaskSpec, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
+import type { PlanAnalysis } from "../../../common/contract/analysis-reuse";
 import type { RenderJob } from "../../../common/contract/render";
 import type { ChatComment } from "../../../common/twitch";
 import { profaneWords } from "../captions/profanity";
@@ -32,6 +33,8 @@ export interface Analysis {
   /** The VOD's chat (what a moment's chat_profanity is read from). */
   comments: readonly ChatComment[];
   warnings: string[];
+  /** Whether this plan came from a reused analysis, and the analysis the job stored (analysis-reuse.ts). */
+  analysis?: PlanAnalysis;
 }
 
 /** Encoding a vertical short costs about 2.5x a reel second (two scaled layers, captions): as JobProgress weighs it. */
@@ -164,6 +167,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     tasks: groupClipTasks(tasks),
     metadata: { ...document, ...render },
     warnings: a.warnings,
+    ...(a.analysis ? { analysis: a.analysis } : {}),
   };
   // Through JSON first: the plan is stored and sent as JSON, so what the Worker reads is what is validated here.
   return JobPlan.parse(JSON.parse(JSON.stringify(plan)));

@@ -1,4 +1,4 @@
-import type { CostBreakdown, ErrorDetailItem, NormalizedJobRequest, Plan, VodInfo } from "../../../common/contract";
+import type { AnalysisReused, CostBreakdown, ErrorDetailItem, NormalizedJobRequest, Plan, VodInfo } from "../../../common/contract";
 import { JobRequestInput } from "../../../common/contract/job-request";
 import { TwitchUnavailableError } from "../../../common/twitch/errors";
 import type { VodProbe } from "../../../common/twitch/probe";
@@ -24,13 +24,20 @@ export interface PreparedJob {
   vodDurationSeconds: number;
   /** The length the price is for (see billedVodSeconds); settled against the real length later (vod-length.ts). */
   billedVodSeconds: number;
+  /** An earlier analysis of this VOD by the account that this job reuses (its processing credits waived), or null. */
+  analysisReused: AnalysisReused | null;
 }
 
 export type ProbeFn = (vodId: string) => Promise<VodProbe>;
 
+/** The account's reusable analysis of the request's VOD, given the length Twitch reports now (null: not probed). */
+export type FindReusableFn = (request: NormalizedJobRequest, probedSeconds: number | null) => Promise<AnalysisReused | null>;
+
 export interface PrepareOptions {
   /** Which webhook receivers are allowed (public addresses only, loopback only when the deployment says so). */
   webhookPolicy: TargetPolicy;
+  /** Looks up a stored analysis to reuse (storage/analyses.ts); absent: every job analyses its VOD. */
+  findReusable?: FindReusableFn;
 }
 
 /** Each reads after the field name as one sentence: "vod_url points to a private VOD". */
@@ -90,14 +97,16 @@ export async function prepareJob(
   // Stored and called in its normalised form (lower-case host, dotted IPv4, compressed IPv6).
   request.webhook_url = webhookUrl;
   const billed = billedOutputs(request);
+  const analysisReused = options.findReusable ? await options.findReusable(request, probed?.duration_seconds ?? null) : null;
   const cost = computeCost({
     vodDurationSeconds: billedSeconds,
     modelPreset: request.model_preset,
     reels: billed.reels,
     shorts: billed.shorts,
     shortsRequested: request.num_shorts_requested,
+    analysisReused,
   });
-  return { request, cost, probe: probed, vodDurationSeconds: durationSeconds, billedVodSeconds: billedSeconds };
+  return { request, cost, probe: probed, vodDurationSeconds: durationSeconds, billedVodSeconds: billedSeconds, analysisReused };
 }
 
 interface VodLength {

@@ -1,4 +1,4 @@
-import type { CostBreakdown, ModelPreset } from "../../../common/contract";
+import type { AnalysisReused, CostBreakdown, ModelPreset } from "../../../common/contract";
 import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
 import { MAX_VOD_HOURS } from "../../../common/contract/job-request";
 
@@ -25,6 +25,11 @@ export interface CostInput {
   reels: number;
   shorts: number;
   shortsRequested: number;
+  /**
+   * An earlier analysis of this VOD by the same account is reused (analysis-reuse.ts): the whole-VOD analysis the
+   * processing credits pay for does not run, so they are waived; the outputs are charged as always.
+   */
+  analysisReused?: AnalysisReused | null;
 }
 
 /** What a job is billed to deliver: a reel per executed profile (none for shorts-only jobs) and its shorts. */
@@ -44,7 +49,9 @@ export function computeCost(input: CostInput): CostBreakdown {
   const vodHours = input.vodDurationSeconds / 3600;
   const rate = CREDITS_PER_VOD_HOUR[input.modelPreset];
   // Rounded to 1e-9 first so 1.5 h x 30 = 45.000000000000007 does not become 46.
-  const processing = Math.ceil(Math.round(vodHours * rate * 1e9) / 1e9);
+  const fullProcessing = Math.ceil(Math.round(vodHours * rate * 1e9) / 1e9);
+  const reused = input.analysisReused ?? null;
+  const processing = reused ? 0 : fullProcessing;
   const generation = input.reels * CREDITS_PER_REEL;
   const shortsCredits = input.shorts * CREDITS_PER_SHORT;
   return {
@@ -60,6 +67,15 @@ export function computeCost(input: CostInput): CostBreakdown {
     shorts_requested: input.shortsRequested,
     credits_per_short: CREDITS_PER_SHORT,
     shorts_credits: shortsCredits,
+    processing_waived: reused
+      ? {
+          credits: fullProcessing,
+          reason: "analysis_reused",
+          message: `Processing credits waived: this account's analysis of the VOD from job ${reused.from_job_id} (${reused.analysed_at}) is reused, so only the outputs are charged.`,
+          from_job_id: reused.from_job_id,
+          analysed_at: reused.analysed_at,
+        }
+      : null,
     total: processing + generation + shortsCredits,
   };
 }

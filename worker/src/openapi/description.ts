@@ -82,6 +82,13 @@ its message when the balance cannot cover it. Billed above the real length: the 
 completion, inside \`refunded_credits\`. The record's \`billed_vod_seconds\` is the length the processing credits are
 for; the estimate's \`billing_note\` explains its price.
 
+Re-cuts: a job on a VOD the same account had analysed recently (a completed job, the same \`model_preset\` and
+\`stream_language\`, within the deployment's reuse window, 7 days by default, and before that job's files expire)
+reuses that analysis instead of analysing the VOD again: its processing credits are waived (the estimate's
+\`breakdown.processing_waived\`) and only its reels and shorts are charged, whatever else differs (manual
+highlights, profiles, layout, captions, number of shorts). The 202 and the job record say so in
+\`analysis_reused\` (\`{from_job_id, analysed_at}\`, else null).
+
 ## Plans and shorts
 
 \`num_shorts\` above the plan's cap is silently reduced, and the reduced count is rendered and billed (the job

@@ -1,6 +1,10 @@
 import type { ArtifactRef } from "../../../common/contract";
 import type { NormalizedJobRequest } from "../../../common/contract/normalized-request";
-import type { TaskResult } from "../../../common/contract/job-plan";
+import type { JobPlan, TaskResult } from "../../../common/contract/job-plan";
+import { VodInfo } from "../../../common/contract/render";
+import { workerConfig } from "../config";
+import { analysisExpiry, analysisOptionsHash } from "../domain/analysis-reuse";
+import { registerAnalysis } from "../storage/analyses";
 import { billedOutputs, undeliveredCredits } from "../domain/pricing";
 import { atCompletion, type LengthDecrease } from "../domain/vod-length";
 import { openDb } from "../storage/db";
@@ -28,7 +32,9 @@ export async function completionRefunds(o: JobObject, state: JobLifecycle, artif
   const undelivered = undeliveredCredits(billedOutputs(request), { reels: count("reel"), shorts: count("short") });
   const real = state.real_vod_seconds ?? null;
   const billed = state.billed_vod_seconds ?? row.billedVodSeconds;
-  return { undelivered, length: real !== null && billed !== null ? atCompletion(request, billed, real) : null };
+  // A job reusing an earlier analysis was charged no processing credits: there is no length difference to give back.
+  const settles = real !== null && billed !== null && !row.analysisReusedFrom;
+  return { undelivered, length: settles ? atCompletion(request, billed, real) : null };
 }
 
 /** The completion rule for these files, with the refunds they call for. */
@@ -44,4 +50,37 @@ export async function finishJob(o: JobObject, book: readonly TaskRecord[], step:
   const state = (await loadState(o))!;
   const finalised = await finaliseInWorker(o.env.ARTIFACTS, state.job_id, plan, results.filter((r): r is TaskResult => !!r));
   await step("completed", await completionRule(o, finalised.artifacts), JSON.stringify({ manifest: finalised.manifest, artifacts: finalised.artifacts }));
+  await indexStoredAnalysis(o, plan);
+}
+
+/**
+ * A completed job's stored analysis becomes reusable by the account's later jobs on the VOD: indexed with its
+ * expiry (the reuse window, never past the job's files). A job accepted without a probe is not indexed (a later
+ * job could not check that the VOD is the same). Failing to index costs this job nothing: it is logged.
+ */
+async function indexStoredAnalysis(o: JobObject, plan: JobPlan): Promise<void> {
+  const stored = plan.analysis?.stored;
+  const state = (await loadState(o))!;
+  if (!stored || state.status !== "completed") return;
+  const reuseHours = workerConfig(o.env).analysisReuseHours;
+  try {
+    const db = openDb(o.env.DB);
+    const row = await findJobById(db, state.job_id);
+    if (!row?.vodJson || reuseHours <= 0) return;
+    const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
+    await registerAnalysis(db, {
+      jobId: row.id,
+      accountId: row.accountId,
+      vodId: row.vodId,
+      analysisVersion: stored.version,
+      optionsHash: await analysisOptionsHash(request),
+      objectName: stored.name,
+      probedDurationSeconds: VodInfo.parse(JSON.parse(row.vodJson)).duration_seconds,
+      vodDurationSeconds: stored.duration_seconds,
+      analysedAt: stored.analysed_at,
+      expiresAt: analysisExpiry(stored.analysed_at, reuseHours, state.artifacts_expires_at),
+    });
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "stored analysis not indexed", job_id: state.job_id, error: String(error) }));
+  }
 }

@@ -36,7 +36,8 @@ export async function settleRealLength(o: JobObject, realSeconds: number, step: 
   const request = JSON.parse(row.requestJson) as NormalizedJobRequest;
   // Objects from before billed lengths were stored: the row's billed length, else its stored length.
   const billed = current.billed_vod_seconds ?? row.billedVodSeconds ?? row.vodDurationSeconds;
-  const increase = atAnalysis(request, billed, realSeconds);
+  // A job reusing an earlier analysis pays no processing credits, whatever the VOD's length (analysis-reuse.ts).
+  const increase = row.analysisReusedFrom ? null : atAnalysis(request, billed, realSeconds);
   const now = nowIso();
   const next: JobLifecycle = {
     ...current,

@@ -1,7 +1,8 @@
 import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
-import { rendererJobToken, s3Configured } from "../artifacts/links";
+import { STORED_ANALYSIS_NAME, type AnalysisReuseSource } from "../../../common/contract/analysis-reuse";
+import { artifactLink, rendererJobToken, s3Configured } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
 import type { Env } from "../env";
@@ -82,7 +83,20 @@ export async function buildTaskRequest(env: Env, settings: DispatchSettings, row
     twitch: { gql_url: workerConfig(env).twitchGqlUrl, usher_url: workerConfig(env).twitchUsherUrl },
     // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks and uploads.
     ai: workersAi(env) ? { url: `${job}/ai/v1`, token } : null,
+    // Only the analysis task reads a reused analysis; render tasks work from the plan it made.
+    reuse: task.kind === "analyse" ? await reuseSource(env, settings, row) : null,
     task,
     plan,
   };
+}
+
+/** The renderer reads the stored object at the start of its task: a link valid this long is plenty, and is minted per dispatch. */
+const REUSE_LINK_TTL_SECONDS = 3600;
+
+/** Where the analysis task of a job that reuses an earlier analysis reads it (a signed link into that job's files). */
+async function reuseSource(env: Env, settings: DispatchSettings, row: JobRow): Promise<AnalysisReuseSource | null> {
+  if (!row.analysisReusedFrom) return null;
+  const expiresAt = Math.floor(Date.now() / 1000) + REUSE_LINK_TTL_SECONDS;
+  const url = await artifactLink({ ...env, LINK_SIGNING_KEY: settings.linkSigningKey }, settings.baseUrl, row.analysisReusedFrom, STORED_ANALYSIS_NAME, expiresAt);
+  return { from_job_id: row.analysisReusedFrom, analysed_at: row.analysisReusedAnalysedAt ?? "", url };
 }

@@ -26,7 +26,9 @@ export const createJob = declareRoute({
     "address (422 otherwise; see the field). With `Idempotency-Key`, the same key and body within 24 h answer " +
     "the original 202 again (same job, nothing reserved again, `Idempotent-Replayed: true`), the same key with " +
     "another body is 422 `idempotency_key_reused`, and concurrent requests with one key create one job; an " +
-    "answer without a job (422, 402, 503) frees the key.",
+    "answer without a job (422, 402, 503) frees the key. A re-cut of a VOD this account analysed recently (a " +
+    "completed job, same `model_preset` and `stream_language`) reuses that analysis: no processing credits, " +
+    "`analysis_reused` in the answer and the record.",
   auth: "apiKey",
   before: [jobCreationRateLimit],
   handlerParams: [
@@ -63,7 +65,8 @@ export const estimateJob = declareRoute({
   summary: "Price a job without creating it",
   description:
     "Same body and validation as POST /jobs; answers the cost, its breakdown and the normalised request. Nothing " +
-    "is reserved; not rate limited. Insufficient credits is not an error here (`sufficient_credits`).",
+    "is reserved; not rate limited. Insufficient credits is not an error here (`sufficient_credits`). When an " +
+    "earlier analysis of the VOD would be reused, `breakdown.processing_waived` says so and the processing credits are 0.",
   auth: "apiKey",
   handlerBody: { schema: JobRequestInput, examples: EXAMPLE_BODIES.job },
   success: { status: 200, description: "The cost of this body for this account.", schema: CostEstimate },

@@ -18,6 +18,7 @@ import { upsertFeedback } from "../storage/feedback";
 import { findJob, listJobs, toJobRecord, type NewJob } from "../storage/jobs";
 import type { AccountRow, JobRow } from "../storage/schema";
 import { lookupVod } from "../twitch/vod-lookup";
+import { analysisFinder } from "../storage/analyses";
 import * as declared from "./jobs.routes";
 import { toVideoMetadata } from "./videos";
 
@@ -41,11 +42,13 @@ function newJobFrom(jobId: string, accountId: string, p: PreparedJob): NewJob {
     credit_cost: p.cost.total,
     billed_vod_seconds: p.billedVodSeconds,
     webhook_url: p.request.webhook_url,
+    analysis_reused: p.analysisReused,
   };
 }
 
 function acceptanceMessage(p: PreparedJob, reserved: number): string {
   const parts = [`Job accepted; ${reserved} credits reserved.`];
+  if (p.analysisReused) parts.push(`The VOD's analysis from job ${p.analysisReused.from_job_id} is reused: no processing credits are charged.`);
   if (p.request.num_shorts < p.request.num_shorts_requested) {
     parts.push(`num_shorts was reduced from ${p.request.num_shorts_requested} to ${p.request.num_shorts} by the plan cap.`);
   }
@@ -73,7 +76,7 @@ class JobIdAbandoned extends Error {}
  */
 async function acceptJob(c: Context<AppEnv>, body: unknown, jobId: string): Promise<JobAck> {
   const account = c.get("account");
-  const prepared = await prepareJob(body, account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env) });
+  const prepared = await prepareJob(body, account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env), findReusable: analysisFinder(c.env, account.id) });
   const stub = jobState(c.env, jobId);
   const created = await stub.create(newJobFrom(jobId, account.id, prepared));
   if (!created.ok && created.code === "abandoned") throw new JobIdAbandoned();
@@ -106,6 +109,7 @@ async function acceptJob(c: Context<AppEnv>, body: unknown, jobId: string): Prom
     webhook_url: prepared.request.webhook_url,
     status_endpoint: `/jobs/${jobId}`,
     results_endpoint: `/jobs/${jobId}/results`,
+    analysis_reused: prepared.analysisReused,
     message: acceptanceMessage(prepared, created.state.credit_cost),
   };
 }
@@ -169,13 +173,16 @@ async function releaseClaim(env: AppEnv["Bindings"], db: ReturnType<typeof openD
 
 jobsRoutes.openapi(declared.estimateJob, async (c) => {
   const account = c.get("account");
-  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env) });
+  const prepared = await prepareJob(await c.req.json(), account, (vodId) => lookupVod(c.env, vodId), { webhookPolicy: targetPolicy(c.env), findReusable: analysisFinder(c.env, account.id) });
   const estimate: CostEstimate = {
     credit_cost: prepared.cost.total,
     breakdown: prepared.cost,
     available_credits: account.credits,
     sufficient_credits: account.credits >= prepared.cost.total,
-    billing_note: billingNote(prepared.billedVodSeconds, prepared.request.vod_length_hours === null ? null : prepared.request.vod_length_hours * 3600, prepared.probe?.duration_seconds ?? null),
+    // A reusing job's price has no length in it: the note says why instead of how the length is settled.
+    billing_note: prepared.cost.processing_waived
+      ? `${prepared.cost.processing_waived.message} The price does not depend on the VOD's length.`
+      : billingNote(prepared.billedVodSeconds, prepared.request.vod_length_hours === null ? null : prepared.request.vod_length_hours * 3600, prepared.probe?.duration_seconds ?? null),
     request: prepared.request,
     vod: prepared.probe ? toVideoMetadata(prepared.probe) : null,
   };

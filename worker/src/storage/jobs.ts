@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { JobRecord, ListJobsQuery, NormalizedJobRequest, VodInfo } from "../../../common/contract";
+import type { AnalysisReused, JobRecord, ListJobsQuery, NormalizedJobRequest, VodInfo } from "../../../common/contract";
 import type { JobLifecycle } from "../domain/job-transition";
 import { movementStatements } from "./credits";
 import type { Db } from "./db";
@@ -21,6 +21,8 @@ export interface NewJob {
   /** The length credit_cost's processing part is for (vod-length.ts). */
   billed_vod_seconds: number;
   webhook_url: string | null;
+  /** The earlier job whose stored analysis this job reuses (analysis-reuse.ts), or null. */
+  analysis_reused: AnalysisReused | null;
 }
 
 /**
@@ -46,6 +48,8 @@ export function jobCreationBatch(db: Db, job: NewJob, state: JobLifecycle) {
     billedVodSeconds: job.billed_vod_seconds,
     refundedCredits: 0,
     webhookUrl: job.webhook_url,
+    analysisReusedFrom: job.analysis_reused?.from_job_id ?? null,
+    analysisReusedAnalysedAt: job.analysis_reused?.analysed_at ?? null,
     searchText: searchText([job.job_id, job.vod_url, job.vod_title, job.streamer_name, job.game_name]),
     createdAt: state.created_at,
     updatedAt: state.updated_at,
@@ -156,6 +160,7 @@ export function toJobRecord(row: JobRow): JobRecord {
     started_at: row.startedAt,
     finished_at: row.finishedAt,
     artifacts_expires_at: row.artifactsExpiresAt,
+    analysis_reused: row.analysisReusedFrom ? { from_job_id: row.analysisReusedFrom, analysed_at: row.analysisReusedAnalysedAt ?? "" } : null,
     links: { self, results: `${self}/results`, cancel: `${self}/cancel` },
   };
 }

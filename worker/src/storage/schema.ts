@@ -52,6 +52,9 @@ export const jobs = sqliteTable("jobs", {
   artifactsDeletedAt: text("artifacts_deleted_at"),
   /** The length the processing credits are for (migrations/0004); null on rows from before it. */
   billedVodSeconds: real("billed_vod_seconds"),
+  /** The earlier job whose analysis this job reused, and when that analysis was made (migrations/0005). */
+  analysisReusedFrom: text("analysis_reused_from"),
+  analysisReusedAnalysedAt: text("analysis_reused_analysed_at"),
 });
 
 export const LEDGER_KINDS = ["reserve", "refund", "purchase", "adjustment"] as const;
@@ -102,3 +105,18 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.accountId, t.idempotencyKey] })],
 );
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+/** Stored analyses a later job of the same account on the same VOD may reuse (migrations/0005, analysis-reuse.ts). */
+export const vodAnalyses = sqliteTable("vod_analyses", {
+  jobId: text("job_id").primaryKey(),
+  accountId: text("account_id").notNull(),
+  vodId: text("vod_id").notNull(),
+  analysisVersion: integer("analysis_version").notNull(),
+  optionsHash: text("options_hash").notNull(),
+  objectName: text("object_name").notNull(),
+  probedDurationSeconds: real("probed_duration_seconds"),
+  vodDurationSeconds: real("vod_duration_seconds").notNull(),
+  analysedAt: text("analysed_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+export type VodAnalysisRow = typeof vodAnalyses.$inferSelect;

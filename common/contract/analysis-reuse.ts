@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/**
+ * Re-cut in seconds: a job on a VOD the same account had analysed recently reuses that analysis (docs/TASK-MODEL.md,
+ * "Reusing an analysis"). What a full analysis task keeps is its intermediate results — the per-second audio
+ * signals, the chat replay, the words it transcribed and the ranges they cover, the facecam decision — stored as
+ * one object beside the job's files (STORED_ANALYSIS_NAME in `jobs/<job_id>/`, so it is deleted with them) and
+ * indexed in D1 (`vod_analyses`, migrations/0005) by (account, VOD id, ANALYSIS_VERSION, analysis options hash).
+ * A later job finding it runs the same analysis task with `reuse` set: it loads that object instead of
+ * downloading and analysing the whole VOD, and builds its own plan (selection, texts, tasks) from it, so every
+ * render option (profiles, manual highlights, layout, captions, shorts) may differ.
+ */
+
+/**
+ * The stored analysis' format and meaning. Bump it whenever the renderer's analysis changes what it stores or how
+ * its signals are computed: every analysis stored under an older version is then ignored (never reused), because
+ * selection on old signals would not match what a fresh analysis finds.
+ */
+export const ANALYSIS_VERSION = 1;
+
+/** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
+export const STORED_ANALYSIS_NAME = "analysis.json.gz";
+
+/**
+ * The request fields a stored analysis depends on, beyond the VOD: `model_preset` (the rate the analysis was paid
+ * at; a preset is the analysis' quality level, so a job at another preset analyses again) and `stream_language`
+ * (the language its transcripts are in). Every other field (profiles and their tuning, manual highlights, the
+ * number of shorts, layout, captions, title cards, texts' language) only changes what is chosen and rendered from
+ * the analysis, which a reusing job does itself.
+ */
+export const ANALYSIS_OPTION_FIELDS = ["model_preset", "stream_language"] as const;
+
+/** Where the reused analysis came from: in the 202 of POST /jobs, the job record and the estimate. */
+export const AnalysisReused = z
+  .object({
+    from_job_id: z.string().meta({ description: "The earlier job of this account whose analysis of the VOD was reused." }),
+    analysed_at: z.string().meta({ description: "When that analysis was made (ISO 8601 UTC)." }),
+  })
+  .meta({
+    description:
+      "Set when this job reuses the analysis of an earlier job of the same account on the same VOD (same analysis version, model_preset and stream_language, made within the reuse window): the whole-VOD analysis is skipped and its processing credits are not charged. null when the VOD is analysed.",
+  });
+export type AnalysisReused = z.infer<typeof AnalysisReused>;
+
+/** Worker -> renderer, on the analysis task of a reusing job: where to read the stored analysis. */
+export const AnalysisReuseSource = AnalysisReused.extend({
+  /** A signed GET link to the stored object (the Worker's /files route); it expires, so it is minted per dispatch. */
+  url: z.string(),
+});
+export type AnalysisReuseSource = z.infer<typeof AnalysisReuseSource>;
+
+/** Renderer -> Worker, in the job plan: what the analysis task did with the stored analysis. */
+export const PlanAnalysis = z.object({
+  /** The job whose stored analysis this plan was built from; null: the VOD was analysed by this job. */
+  reused_from: z.string().nullable(),
+  /**
+   * The analysis this job stored for later jobs (null: none, e.g. it reused one, or storing it failed). The
+   * Worker indexes it when the job completes.
+   */
+  stored: z
+    .object({
+      name: z.string(),
+      version: z.number().int().positive(),
+      size_bytes: z.number().int().nonnegative(),
+      duration_seconds: z.number().positive(),
+      analysed_at: z.string(),
+    })
+    .nullable(),
+});
+export type PlanAnalysis = z.infer<typeof PlanAnalysis>;

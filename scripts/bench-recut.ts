@@ -1,0 +1,156 @@
+/**
+ * Re-cut benchmark (`npm run bench:recut`, docs/BENCHMARKS.md): on the 6-hour synthetic VOD (BENCH_RECUT_MINUTES;
+ * the fan-out benchmark's VOD, cached between runs), a re-cut job — one manual highlight, one short, nothing
+ * else — run twice through the in-process job runner (dev/job-runner: the analysis task, the render task, the
+ * finalising step, each task run by the renderer's own code), against the local Twitch-compatible server:
+ *
+ *   1. without reuse: its analysis task analyses the whole VOD (and stores the analysis, as every full job does);
+ *   2. with reuse: another re-cut (the manual highlight elsewhere, another layout), whose analysis task is given
+ *      the first job's stored analysis (served by dev/job-runner/stored-analysis-link.ts, as the Worker's signed
+ *      link would be).
+ *
+ * For each it prints dispatch to completed (the job runner's wall time: the analysis task's start to the end of
+ * the finalising step), each task's wall and CPU seconds (this process and its reaped children: FFmpeg, the
+ * recogniser; the tasks run one after another, so each one's CPU is its own, plus the local Twitch server's
+ * serving), the bytes downloaded, and the predicted wall on the configured instance type: each task's CPU over the
+ * instance's vCPUs (never below its wall here on 2 vCPU and more) plus a container start allowance per step
+ * (analysis, then the short), as `bench:fanout` predicts. Figures, not assertions; the target is printed beside them.
+ *
+ * Last line: `recut: predicted_wall_s=<with reuse> predicted_wall_without_reuse_s=<n> instance_type=<name> local_wall_s=<with>/<without>`.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { RenderJob } from "../common/contract/render";
+import { inProcessTasks, type InProcessFigures } from "../dev/job-runner/in-process";
+import { runJob, type JobRun, type TaskExecutor } from "../dev/job-runner/run-job";
+import { storedAnalysisLink } from "../dev/job-runner/stored-analysis-link";
+import { localRenderJob } from "../dev/render-cli/local-job";
+import { generateSyntheticVod, synthCacheRoot } from "../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../dev/twitch-server";
+import { loadConfig } from "../render-container/src/config";
+import { silentLogger } from "../render-container/src/log";
+import { configuredInstance, CONTAINER_START_S, secondsOnInstance, VCPU } from "./bench/instance-type";
+
+const MINUTES = Number(process.env.BENCH_RECUT_MINUTES ?? 360);
+const INSTANCE = configuredInstance();
+const TARGET_S = 30;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+/** CPU seconds of this process and of its reaped children (FFmpeg, the recogniser), from /proc/self/stat. */
+function cpuSeconds(): number {
+  const f = readFileSync("/proc/self/stat", "latin1");
+  const v = f.slice(f.lastIndexOf(")") + 2).split(" ").map(Number);
+  return (v[11]! + v[12]! + v[13]! + v[14]!) / 100;
+}
+
+interface TaskCost extends InProcessFigures {
+  wall_s: number;
+  cpu_s: number;
+}
+
+/** The renderer's task code in this process, one task at a time, each one's wall and CPU measured around it. */
+function measuredTasks(filesDir: string, workRoot: string): TaskExecutor<TaskCost> {
+  const run = inProcessTasks({ settings: loadConfig({ ...process.env, RENDERER_DEV_MODE: "1" }, { service: false }), filesDir, workRoot, log: silentLogger });
+  return async (req, signal) => {
+    const cpu0 = cpuSeconds();
+    const t0 = performance.now();
+    const { result, figures } = await run(req, signal);
+    return { result, figures: { ...figures, wall_s: (performance.now() - t0) / 1000, cpu_s: cpuSeconds() - cpu0 } };
+  };
+}
+
+interface Measured {
+  label: string;
+  run: JobRun<TaskCost>;
+  filesDir: string;
+  bytes: number;
+}
+
+async function runRecut(label: string, job: RenderJob, twitch: TwitchServer): Promise<Measured> {
+  const filesDir = await mkdtemp(path.join(os.tmpdir(), "bench-recut-files-"));
+  const workRoot = await mkdtemp(path.join(os.tmpdir(), "bench-recut-work-"));
+  twitch.stats.reset();
+  const run = await runJob(job, {
+    runTask: measuredTasks(filesDir, workRoot),
+    concurrency: 1,
+    writeDocument: async (name, text) => {
+      await writeFile(path.join(filesDir, name), text);
+      return { size_bytes: Buffer.byteLength(text) };
+    },
+  });
+  await rm(workRoot, { recursive: true, force: true });
+  return { label, run, filesDir, bytes: twitch.stats.bytes.segment };
+}
+
+/** Predicted dispatch-to-completed on `vcpu`: the analysis, then the slowest render task, each after a container start. */
+function predicted(m: Measured, vcpu: number): number {
+  const render = Math.max(0, ...m.run.tasks.map((t) => secondsOnInstance(t.figures, vcpu)));
+  return secondsOnInstance(m.run.analysis.figures, vcpu) + render + CONTAINER_START_S * 2;
+}
+
+function report(m: Measured): void {
+  const a = m.run.analysis.figures;
+  const stages = Object.entries(a.analysis?.stageSeconds ?? {}).map(([k, v]) => `${k} ${fmt(v)}`).join(", ");
+  console.log(`\n== ${m.label}`);
+  console.log(`dispatch to completed (local, one task at a time): ${fmt(m.run.wallSeconds)} s`);
+  console.log(`  analysis task: ${fmt(a.wall_s)} s wall, ${fmt(a.cpu_s)} CPU s (${stages})`);
+  for (const t of m.run.tasks) console.log(`  ${t.id} (${t.kind}): ${fmt(t.figures.wall_s)} s wall, ${fmt(t.figures.cpu_s)} CPU s`);
+  console.log(`  finalise: ${fmt(m.run.phaseSeconds.finalise, 2)} s; downloaded ${fmt(m.bytes / 1e6)} MB; plan analysis ${JSON.stringify(m.run.plan.analysis)}`);
+  for (const [name, vcpu] of Object.entries(VCPU).filter(([, v]) => v >= 0.5)) console.log(`  predicted on ${name} (${vcpu} vCPU), ${CONTAINER_START_S} s start allowance per step: ${fmt(predicted(m, vcpu))} s`);
+  console.log(`  predicted on the configured ${INSTANCE.name} (${INSTANCE.vcpu} vCPU): ${fmt(predicted(m, INSTANCE.vcpu))} s`);
+  // On a loaded machine a task's wall here exceeds what its CPU would take on an instance of its own: this is the
+  // CPU-bound figure (each task's CPU over the vCPUs only), what a quiet machine's run would predict.
+  const cpuBound = m.run.analysis.figures.cpu_s / INSTANCE.vcpu + Math.max(0, ...m.run.tasks.map((t) => t.figures.cpu_s / INSTANCE.vcpu)) + CONTAINER_START_S * 2;
+  console.log(`  the same from CPU alone (no wall floor): ${fmt(cpuBound)} s`);
+}
+
+async function main(): Promise<void> {
+  const root = path.join(synthCacheRoot(), "bench-fanout");
+  const vodId = String(930000000 + MINUTES);
+  const genStart = performance.now();
+  await generateSyntheticVod({ root, vodId, durationSeconds: MINUTES * 60, seed: 42, width: 1280, height: 720 });
+  console.log(`VOD: ${MINUTES} min synthetic, generated/cached in ${fmt((performance.now() - genStart) / 1000)} s (not counted)`);
+  console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} on ${os.cpus().length} cores`);
+  const twitch = await startTwitchServer({ root });
+  const vod = MINUTES * 60;
+  // One manual highlight made the job's one short; a shorts-only job renders no reel.
+  const recut = (start: number, extra: Record<string, unknown>) => ({
+    vod_url: `https://www.twitch.tv/videos/${vodId}`,
+    streamer_name: "BenchStreamer",
+    game_name: "Bench Game",
+    compilation_enabled: false,
+    num_shorts: 1,
+    manual_highlights: [{ start_seconds: start, end_seconds: start + 30, label: "re-cut" }],
+    ...extra,
+  });
+  try {
+    const first = await runRecut(
+      "re-cut without reuse (the whole VOD analysed)",
+      await localRenderJob(recut(Math.round(vod * 0.4), { parameters: { shorts_crop_mode: "crop" } }), { twitch, jobId: "recut_full" }),
+      twitch,
+    );
+    report(first);
+    const link = await storedAnalysisLink(first.filesDir, { jobId: "recut_full", plan: first.run.plan });
+    let second: Measured;
+    try {
+      const job = await localRenderJob(recut(Math.round(vod * 0.7), { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), { twitch, jobId: "recut_reused" });
+      second = await runRecut("re-cut with reuse (another manual highlight, another layout)", { ...job, reuse: link.reuse }, twitch);
+    } finally {
+      await link.close();
+    }
+    report(second);
+    const withReuse = predicted(second, INSTANCE.vcpu);
+    const without = predicted(first, INSTANCE.vcpu);
+    console.log(`\npredicted dispatch to completed on ${INSTANCE.name}: with reuse ${fmt(withReuse)} s [target <= ${TARGET_S} s: ${withReuse <= TARGET_S ? "met" : "missed"}], without ${fmt(without)} s`);
+    console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`recut: predicted_wall_s=${Math.round(withReuse)} predicted_wall_without_reuse_s=${Math.round(without)} instance_type=${INSTANCE.name} local_wall_s=${fmt(second.run.wallSeconds)}/${fmt(first.run.wallSeconds)}`);
+    await rm(first.filesDir, { recursive: true, force: true });
+    await rm(second.filesDir, { recursive: true, force: true });
+  } finally {
+    await twitch.close();
+  }
+}
+
+await main();

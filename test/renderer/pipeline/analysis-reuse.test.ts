@@ -1,0 +1,109 @@
+import { readFile, mkdtemp, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STORED_ANALYSIS_NAME } from "../../../common/contract/analysis-reuse";
+import type { RenderJob } from "../../../common/contract/render";
+import { runJobInProcess } from "../../../dev/job-runner/in-process";
+import { storedAnalysisLink } from "../../../dev/job-runner/stored-analysis-link";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { generateSyntheticVod } from "../../../dev/synth-vod";
+import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
+import { silentLogger } from "../../../render-container/src/log";
+import { decodeStoredAnalysis } from "../../../render-container/src/pipeline/reuse/stored-analysis";
+
+/**
+ * Re-cuts (issue 21): a job's analysis task stores what it found about the whole VOD; a later job's analysis task
+ * given that object (`reuse`) builds its own plan from it — other profiles, a manual highlight the first job did
+ * not have, another layout — without downloading the audio rendition, fetching only the audio of what it must
+ * transcribe anew. Real downloads from the local Twitch-compatible server, real FFmpeg and pocketsphinx.
+ */
+const VOD_ID = "900000777";
+let root: string;
+let twitch: TwitchServer;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "reuse-vods-"));
+  await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 21, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }, { kind: "hype", peak: 120 }] });
+  twitch = await startTwitchServer({ root });
+}, 300_000);
+afterAll(async () => {
+  await twitch?.close();
+});
+
+const jobFor = (jobId: string, body: Record<string, unknown>): Promise<RenderJob> => localRenderJob({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, ...body }, { twitch, jobId });
+
+async function run(job: RenderJob) {
+  const out = await mkdtemp(path.join(os.tmpdir(), "reuse-out-"));
+  const work = await mkdtemp(path.join(os.tmpdir(), "reuse-work-"));
+  twitch.stats.reset();
+  const result = await runJobInProcess(job, { settings: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }, outDir: out, workDir: work, log: silentLogger });
+  const audioSegments = twitch.stats.segmentsServed.filter((p) => p.includes("/audio_only/")).length;
+  return { result, out, audioSegments };
+}
+
+describe("a re-cut from a stored analysis", () => {
+  let first: Awaited<ReturnType<typeof run>>;
+  beforeAll(async () => {
+    first = await run(await jobFor("job_first", { num_shorts: 1, compilation_enabled: false, parameters: { max_highlight_duration: 25, shorts_crop_mode: "crop" } }));
+  }, 900_000);
+
+  it("the full analysis stores the VOD's signals, chat, transcripts and facecam beside the job's files", async () => {
+    const stored = first.result.plan.analysis?.stored;
+    expect(first.result.plan.analysis?.reused_from).toBeNull();
+    expect(stored).toMatchObject({ name: STORED_ANALYSIS_NAME, version: 1 });
+    const bytes = await readFile(path.join(first.out, STORED_ANALYSIS_NAME));
+    expect(bytes.byteLength).toBe(stored!.size_bytes);
+    const decoded = decodeStoredAnalysis(bytes, { vodId: VOD_ID });
+    if (!decoded.ok) throw new Error(decoded.why);
+    const a = decoded.analysis;
+    expect(a.duration_seconds).toBeCloseTo(first.result.plan.source.duration_seconds, 3);
+    expect(Math.abs(a.audio.loudnessLufs.length - a.duration_seconds)).toBeLessThanOrEqual(1);
+    expect("pcm" in a.audio).toBe(false);
+    expect(a.comments.length).toBeGreaterThan(10);
+    expect(a.transcripts.covered.length).toBeGreaterThan(0);
+    expect(a.transcripts.transcriber).toBe("pocketsphinx");
+    // It is not a deliverable: the manifest does not list it.
+    expect(JSON.stringify(first.result.manifest)).not.toContain(STORED_ANALYSIS_NAME);
+    // Another VOD's object is refused.
+    expect(decodeStoredAnalysis(bytes, { vodId: "1" })).toMatchObject({ ok: false });
+  });
+
+  it("a second job with other bounds and another layout builds its plan from it, downloading only what it must transcribe", async () => {
+    const link = await storedAnalysisLink(first.out, { jobId: "job_first", plan: first.result.plan });
+    try {
+      const job = await jobFor("job_recut", { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: 20, end_seconds: 40, label: "the setup" }], parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } });
+      const recut = await run({ ...job, reuse: link.reuse });
+      expect(link.requests()).toBe(1);
+      expect(recut.result.plan.analysis).toEqual({ reused_from: "job_first", stored: null });
+      const stages = recut.result.analysis.figures.analysis!.stageSeconds;
+      expect(stages.load_analysis).toBeGreaterThan(0);
+      expect(stages.acquire_analyse).toBeUndefined();
+      // The manual highlight was not transcribed by the first job: the audio around it only, not the rendition.
+      expect(recut.audioSegments).toBeGreaterThan(0);
+      expect(recut.audioSegments).toBeLessThan(first.audioSegments / 3);
+      expect(recut.result.bytesDownloaded.audio).toBeLessThan(first.result.bytesDownloaded.audio / 3);
+      const short = recut.result.plan.moments.find((m) => m.source === "manual");
+      expect(short).toMatchObject({ start: 20, end: 40 });
+      const file = recut.result.artifacts.find((a) => a.kind === "short");
+      expect(file).toBeDefined();
+      const info = await probeMedia(path.join(recut.out, file!.name));
+      expect(info.video).toMatchObject({ width: 1080, height: 1920 });
+      expect(info.durationSeconds).toBeGreaterThan(19);
+      expect(info.durationSeconds).toBeLessThan(21.5);
+      expect((await stat(path.join(recut.out, STORED_ANALYSIS_NAME)).catch(() => null))).toBeNull();
+    } finally {
+      await link.close();
+    }
+  }, 900_000);
+
+  it("an object that cannot be read is not fatal: the VOD is analysed again, and the plan says why", async () => {
+    const job = await jobFor("job_fallback", { num_shorts: 1, compilation_enabled: false });
+    const ran = await run({ ...job, reuse: { from_job_id: "job_gone", analysed_at: new Date().toISOString(), url: `${twitch.gqlUrl.replace(/\/gql$/, "")}/no-such-object` } });
+    expect(ran.result.plan.analysis?.reused_from).toBeNull();
+    expect(ran.result.plan.analysis?.stored).not.toBeNull();
+    expect(ran.result.analysis.figures.analysis!.stageSeconds.acquire_analyse).toBeGreaterThan(0);
+    expect(ran.result.plan.warnings[0]).toMatch(/job job_gone\) could not be used/);
+  }, 900_000);
+});
