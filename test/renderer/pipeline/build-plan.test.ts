@@ -126,7 +126,7 @@ describe("buildJobPlan", () => {
     const render = buildRenderPlan(j.request, momentsByProfile, shorts);
     return {
       job: j,
-      source: { durationSeconds: 1000, videoRendition: "chunked", formatSwitches: [] },
+      source: { durationSeconds: 1000, videoRendition: "chunked", formatSwitches: [], frameRate: 60 },
       languages: { stream: "en", metadata: "en" },
       captions: { burn: true, language: "en" },
       chosen: { momentsByProfile, shorts, warnings: ["w1"] },
