@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reelPartName, TaskResult, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
+import { ShortTranscript } from "../../../common/handoff/transcript";
 import { finaliseJob } from "../../../common/plan/finalise";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
@@ -205,8 +206,25 @@ describe("a short task", () => {
     expect(result.artifacts).toEqual([
       { ...common, name: "short-01.mp4", kind: "short", content_type: "video/mp4", size_bytes: await size("short-01.mp4"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: ["short", "synthetic"] },
       { ...common, name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: await size("short-01.srt"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
+      { ...common, name: "short-01.transcript.json", kind: "transcript", content_type: "application/json", size_bytes: await size("short-01.transcript.json"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
       { ...common, name: "short-01.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: await size("short-01.jpg"), duration_seconds: null, tags: null },
     ]);
+  });
+
+  it("writes the short's word-level transcript: every heard word inside the short, the shown ones exactly the .srt's words", async () => {
+    if (result.kind !== "short") throw new Error(result.kind);
+    const transcript = ShortTranscript.parse(JSON.parse(await readFile(path.join(store, "short-01.transcript.json"), "utf8")));
+    expect(transcript).toMatchObject({ index: 1, short: "short-01.mp4", vod_start: expect.closeTo(result.moment.start, 3), vod_end: expect.closeTo(result.moment.end, 3), language: "en", recogniser: "pocketsphinx", captions_burned: true, note: null });
+    const length = result.moment.end - result.moment.start;
+    for (const w of transcript.words) {
+      expect(w.start).toBeGreaterThanOrEqual(0);
+      expect(w.end).toBeLessThanOrEqual(length + 0.01);
+      expect(w.confidence).not.toBeNull();
+    }
+    // The recogniser hears the synthetic speech (whether it is sure enough to show any of it varies by machine).
+    expect(transcript.words.length).toBeGreaterThan(0);
+    const srtWords = parseSrt(await readFile(path.join(store, "short-01.srt"), "utf8")).flatMap((c) => c.text.split(/\s+/).filter(Boolean));
+    expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(srtWords);
   });
 
   it("puts the plan's facecam region (shares of the frame) in the split short's top panel", async () => {
