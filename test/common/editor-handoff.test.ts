@@ -57,7 +57,7 @@ function plan(source: Partial<JobPlan["source"]> = { vod_url: VOD_URL, frame_rat
 }
 
 const part = (position: number, seconds: number) => ({ position, name: `part-balanced-${String(position).padStart(3, "0")}.mp4`, size_bytes: 1000, duration_seconds: seconds });
-const reelRef = (seconds: number): ArtifactRef => ({ name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: 5000, run_name: "balanced", index: null, title: "Best of the night", duration_seconds: seconds, tags: [] });
+const reelRef = (seconds: number): ArtifactRef & { run_name: "balanced" } => ({ name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", size_bytes: 5000, run_name: "balanced", index: null, title: "Best of the night", duration_seconds: seconds, tags: [] });
 
 /**
  * What the render tasks reported: m1 snapped to 98.61234-131.9 (its part 33.3 s: the encoder's 30 fps grid), the
