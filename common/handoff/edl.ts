@@ -11,9 +11,22 @@ import { timecode } from "./frames";
  * reel's length. Event numbers have three digits: past 999 they start again at 001, as tape EDLs do.
  */
 
-/** Comment text on one line, in the printable range every EDL reader takes (other characters become `?`). */
-function commentText(s: string): string {
-  return s.replace(/\s+/g, " ").replace(/[^\x20-\x7e]/g, "?").trim();
+/** Typographic punctuation and its plain ASCII stand-in. */
+const ASCII_PUNCTUATION: [RegExp, string][] = [
+  [/[\u2018\u2019\u201a\u2032]/g, "'"],
+  [/[\u201c\u201d\u201e\u2033\u00ab\u00bb]/g, '"'],
+  [/[\u2010-\u2015\u2212]/g, "-"],
+  [/\u2026/g, "..."],
+];
+
+/**
+ * Comment text on one line, in the printable ASCII every EDL reader takes: accents dropped (é -> e), typographic
+ * quotes and dashes made plain, any other character `?`.
+ */
+export function commentText(s: string): string {
+  let out = s.normalize("NFKD").replace(/\p{M}/gu, "");
+  for (const [from, to] of ASCII_PUNCTUATION) out = out.replace(from, to);
+  return out.replace(/\s+/g, " ").replace(/[^\x20-\x7e]/g, "?").trim();
 }
 
 const pad = (s: string, n: number) => s.padEnd(n, " ");

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { JobPlan, type ReelMomentTask, type TaskResult } from "../../common/contract/job-plan";
 import { Manifest, type ArtifactRef } from "../../common/contract/render";
 import { reelEditTimeline } from "../../common/handoff/edit-timeline";
-import { formatEdl } from "../../common/handoff/edl";
+import { commentText, formatEdl } from "../../common/handoff/edl";
 import { editRate, pieceBoundaries, timecode, toFrames } from "../../common/handoff/frames";
 import { formatOtio } from "../../common/handoff/otio";
 import { finaliseJob } from "../../common/plan/finalise";
@@ -249,7 +249,8 @@ describe("timelines of other reels", () => {
       exact += parts[i]!.duration_seconds;
     });
     // Titles in any script reach the EDL as printable ASCII (the .otio keeps them as they are).
-    expect(formatEdl(timeline)).toContain("* FROM CLIP NAME: Moment 0 ? ??n?code?");
+    expect(formatEdl(timeline)).toContain('* FROM CLIP NAME: Moment 0 - "unicode"');
+    expect(commentText("SynthStreamer yells \u201cno way\u201d \u2014 Pokémon\u2026 ドラゴン")).toBe('SynthStreamer yells "no way" - Pokemon... ????');
     const otio = await readTimeline("otio", await saved("long.otio", formatOtio(timeline)));
     expect(otio.tracks[0]!.items[0]!.name).toBe("Moment 0 — «ünïcode»");
   }, 60_000);
