@@ -12,6 +12,8 @@ command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need+=(fonts-noto-cjk)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
+# The editor hand-off tests read the .otio and .edl files with OpenTimelineIO's own (pure-Python) readers.
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ ${#need[@]} -eq 0 ]; then
   echo "system packages: all present"
   exit 0

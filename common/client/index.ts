@@ -35,3 +35,7 @@ export type {
   WebhookEvent,
   WebhookRedelivery,
 } from "../contract";
+/** Every deliverable `type` (an open set within v1: ignore one you do not know). */
+export type { ArtifactKind as DeliverableType } from "../contract/render";
+/** The shape of a short's `transcript` deliverable (short-NN.transcript.json), for clients that read it. */
+export type { ShortTranscript, TranscriptWord } from "../handoff/transcript";

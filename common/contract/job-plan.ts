@@ -168,6 +168,10 @@ export const JobPlan = z.object({
     video_rendition: z.string(),
     /** VOD seconds where an fMP4 video changes its media format; no task range crosses one. */
     format_switches: z.array(z.number()),
+    /** The VOD's URL as requested (the editor timelines' media reference); absent in plans made before it existed. */
+    vod_url: z.string().optional(),
+    /** Frames per second of that rendition as Twitch lists it (FRAME-RATE); null when it does not say. */
+    frame_rate: z.number().positive().nullable().optional(),
   }),
   languages: z.object({ stream: z.string(), metadata: z.string() }),
   captions: z.object({ burn: z.boolean(), language: z.string() }),

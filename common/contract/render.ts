@@ -138,8 +138,11 @@ export const RenderJob = z.object({
 });
 export type RenderJob = z.infer<typeof RenderJob>;
 
-/** Kinds of stored file. `reel`/`short` are the deliverable videos. */
-export const ArtifactKind = z.enum(["reel", "short", "thumbnail", "captions", "metadata", "manifest"]);
+/**
+ * Kinds of stored file. `reel`/`short` are the deliverable videos. The editor hand-off files: `timeline` (a reel's
+ * cuts as OpenTimelineIO, .otio), `edl` (the same cuts as a CMX 3600 EDL) and `transcript` (a short's words as JSON).
+ */
+export const ArtifactKind = z.enum(["reel", "short", "thumbnail", "captions", "metadata", "manifest", "timeline", "edl", "transcript"]);
 export type ArtifactKind = z.infer<typeof ArtifactKind>;
 
 export const ArtifactRef = z.object({
@@ -216,6 +219,10 @@ export const Manifest = z.object({
       thumbnails: z.array(ManifestAsset),
       captions: z.array(ManifestAsset),
       metadata: z.array(ManifestAsset),
+      // The editor hand-off files; absent in manifests stored before they existed.
+      timelines: z.array(ManifestAsset).default([]).meta({ description: "Each reel's cuts on the VOD's clock as OpenTimelineIO (.otio)." }),
+      edls: z.array(ManifestAsset).default([]).meta({ description: "Each reel's cuts as a CMX 3600 EDL (.edl)." }),
+      transcripts: z.array(ManifestAsset).default([]).meta({ description: "Each short's recognised words with times and confidences, the shown ones marked (.json)." }),
     }),
   }),
   /** Notes a client may want to see (e.g. "chat replay unavailable; scored on audio only"). */

@@ -10,7 +10,8 @@ import { ArtifactKind, Manifest } from "./render";
 export const Deliverable = z
   .object({
     type: ArtifactKind.meta({
-      description: "reel and short are the videos; thumbnail, captions (.srt), metadata and manifest belong to them.",
+      description:
+        "reel and short are the videos; thumbnail, captions (.srt), metadata and manifest belong to them. Editor hand-off: timeline (a reel's cuts on the source VOD's clock as OpenTimelineIO, .otio), edl (the same cuts as a CMX 3600 EDL, .edl) and transcript (a short's words with start, end and confidence, the shown ones marked, .json).",
     }),
     name: z.string().meta({ description: "File name inside the job (also its name in the download-all ZIP)." }),
     title: z.string().meta({ description: "Generated title; non-video files name the video they belong to." }),

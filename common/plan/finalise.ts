@@ -1,5 +1,9 @@
 import type { ArtifactRef, Manifest, MomentSignals } from "../contract/render";
 import { memberResults, type JobPlan, type PlanMoment, type TaskResult } from "../contract/job-plan";
+import { reelEditTimeline } from "../handoff/edit-timeline";
+import { formatEdl } from "../handoff/edl";
+import { HANDOFF_CONTENT_TYPES, handoffNames } from "../handoff/names";
+import { formatOtio } from "../handoff/otio";
 import { restateEdges } from "./edge-reasons";
 import { buildManifest } from "./manifest";
 
@@ -7,12 +11,12 @@ import { buildManifest } from "./manifest";
 export const METADATA_FILE = "metadata.json";
 export const MANIFEST_FILE = "manifest.json";
 
-/** Something that stores a small JSON document in the job's folder and says how many bytes it wrote. */
-export type WriteDocument = (name: string, body: string) => Promise<{ size_bytes: number }>;
+/** Something that stores a small text document in the job's folder and says how many bytes it wrote. */
+export type WriteDocument = (name: string, body: string, contentType?: string) => Promise<{ size_bytes: number }>;
 
 export interface FinalisedJob {
   manifest: Manifest;
-  /** Every deliverable: the render tasks' files, then metadata.json and manifest.json. */
+  /** Every deliverable: the render tasks' files, then metadata.json, each reel's .otio and .edl, and manifest.json. */
   artifacts: ArtifactRef[];
 }
 
@@ -26,8 +30,9 @@ export function deliveredArtifacts(results: Iterable<TaskResult>): ArtifactRef[]
 /**
  * The last step of a job: metadata.json from the plan, then the manifest over every delivered file, with each
  * highlight at the edges its render task settled on (scene-cut snapping happens there) and its "why" restated for
- * them (atFinalEdges); metadata.json gives every moment the same edges, so the two documents agree. `results`
- * holds the result of every render task that completed.
+ * them (atFinalEdges); metadata.json gives every moment the same edges, so the two documents agree. Each
+ * delivered reel gets its editor timeline (.otio and .edl) here too, since only this step sees every piece's final
+ * edges and encoded length (common/handoff/). `results` holds the result of every render task that completed.
  */
 export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResult[], write: WriteDocument): Promise<FinalisedJob> {
   const results = memberResults(taskResults);
@@ -36,6 +41,8 @@ export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResul
 
   const metadata = await write(METADATA_FILE, JSON.stringify(withMomentTimes(plan, bounds), null, 2));
   artifacts.push({ name: METADATA_FILE, kind: "metadata", content_type: "application/json", size_bytes: metadata.size_bytes, run_name: null, index: null, title: "Titles, descriptions, tags and stories", duration_seconds: null, tags: null });
+
+  artifacts.push(...(await writeEditTimelines(plan, results, artifacts, write)));
 
   const highlights = plan.moments
     .filter((m) => m.highlight)
@@ -49,6 +56,25 @@ export async function finaliseJob(plan: JobPlan, taskResults: readonly TaskResul
   const written = await write(MANIFEST_FILE, JSON.stringify(manifest, null, 2));
   artifacts.push({ name: MANIFEST_FILE, kind: "manifest", content_type: "application/json", size_bytes: written.size_bytes, run_name: null, index: null, title: "Manifest", duration_seconds: null, tags: null });
   return { manifest, artifacts };
+}
+
+/** Each delivered reel's cuts as OpenTimelineIO (.otio) and a CMX 3600 EDL (.edl), beside the reel. */
+async function writeEditTimelines(plan: JobPlan, results: readonly TaskResult[], delivered: readonly ArtifactRef[], write: WriteDocument): Promise<ArtifactRef[]> {
+  const out: ArtifactRef[] = [];
+  for (const reel of delivered) {
+    if (reel.kind !== "reel" || reel.run_name === null) continue;
+    const timeline = reelEditTimeline(plan, results, { run_name: reel.run_name, name: reel.name, title: reel.title, duration_seconds: reel.duration_seconds });
+    if (!timeline) continue;
+    const common = { run_name: reel.run_name, index: null, title: reel.title, duration_seconds: reel.duration_seconds, tags: null };
+    for (const [kind, name, body] of [
+      ["timeline", handoffNames.reelTimeline(reel.run_name), formatOtio(timeline)],
+      ["edl", handoffNames.reelEdl(reel.run_name), formatEdl(timeline)],
+    ] as const) {
+      const written = await write(name, body, HANDOFF_CONTENT_TYPES[kind]);
+      out.push({ ...common, name, kind, content_type: HANDOFF_CONTENT_TYPES[kind], size_bytes: written.size_bytes });
+    }
+  }
+  return out;
 }
 
 /** What moves an edge after the plan was written: only a render task's snap to the scene cuts of its video. */

@@ -6,8 +6,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../dev/stack/local-stack";
 import { generateSyntheticVod } from "../../dev/synth-vod";
+import { ShortTranscript } from "../../common/handoff/transcript";
+import { parseSrt } from "../../render-container/src/captions/srt";
 import { probeMedia } from "../../render-container/src/ffmpeg/probe";
 import { childProcesses, descendantProcesses } from "../support/child-processes";
+import { readTimeline } from "../support/otio-reader";
 import { startWebhookReceiver } from "./webhook-receiver";
 
 /**
@@ -178,6 +181,53 @@ describe("a job from POST /jobs to files on disk", () => {
     expect(completed.manifest.shorts_count).toBe(completed.deliverables.filter((d) => d.type === "short").length);
     const manifestUrls = Object.values(completed.manifest.artifacts.assets).flat().map((a) => a.url);
     for (const u of manifestUrls) expect(completed.deliverables.map((d) => d.url)).toContain(u);
+    // The editor hand-off files are deliverables like any other: in the webhook too.
+    expect(completed.deliverables.filter((d) => ["timeline", "edl", "transcript"].includes(d.type)).map((d) => d.type).sort()).toEqual(["edl", "timeline", "transcript", "transcript"]);
+  });
+
+  it("hands editors the reel's cuts (.otio read by OpenTimelineIO, equal to the manifest's highlights; .edl adding up to the reel) and each short's transcript", async () => {
+    type Results = { deliverables: { type: string; url: string; name: string; run_name?: string; index?: number }[]; manifest: { highlights: { run_name: string; start: number; end: number }[]; artifacts: { assets: Record<string, { name: string }[]> } } };
+    const results = (await (await api(`/jobs/${jobId}/results`)).json()) as Results;
+    const dir = path.join(tmp, "handoff");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(dir, { recursive: true });
+    const download = async (d: { url: string; name: string }) => {
+      const file = path.join(dir, d.name);
+      await writeFile(file, Buffer.from(await (await fetch(d.url)).arrayBuffer()));
+      return file;
+    };
+    const reel = results.deliverables.find((d) => d.type === "reel")!;
+    const byType = (type: string) => results.deliverables.filter((d) => d.type === type);
+    expect(byType("timeline").map((d) => [d.name, d.run_name])).toEqual([[`reel-${reel.run_name}.otio`, reel.run_name]]);
+    expect(byType("edl").map((d) => [d.name, d.run_name])).toEqual([[`reel-${reel.run_name}.edl`, reel.run_name]]);
+    expect(results.manifest.artifacts.assets.timelines!.map((a) => a.name)).toEqual([`reel-${reel.run_name}.otio`]);
+
+    // The .otio, read by OpenTimelineIO: its moment clips are the manifest's highlights of this reel, in order.
+    const otio = await readTimeline("otio", await download(byType("timeline")[0]!));
+    const rate = otio.global_start_time!.rate;
+    expect(rate).toBe(30); // the synthetic VOD's FRAME-RATE
+    const highlights = results.manifest.highlights.filter((h) => h.run_name === reel.run_name);
+    const moments = otio.tracks[0]!.items.filter((c) => (c.metadata.highlights as { kind: string }).kind === "moment");
+    expect(moments.map((c) => c.metadata.highlights)).toEqual(highlights.map((h) => expect.objectContaining({ vod_start: h.start, vod_end: h.end })));
+    moments.forEach((c, i) => expect(Math.abs(c.source_range!.start.seconds - highlights[i]!.start)).toBeLessThanOrEqual(0.5 / rate + 1e-9));
+    expect(otio.tracks[0]!.items[0]!.media_reference!.target_url).toBe(`https://www.twitch.tv/videos/${VOD_ID}`);
+
+    // The .edl, read by OpenTimelineIO's EDL reader: its record lengths add up to the reel file's length.
+    const reelInfo = await probeMedia(await download(reel));
+    const edl = await readTimeline("edl", await download(byType("edl")[0]!), rate);
+    expect(edl.tracks[0]!.items.map((c) => c.source_range!.start.value)).toEqual(otio.tracks[0]!.items.map((c) => c.source_range!.start.value));
+    expect(edl.tracks[0]!.duration.value).toBe(Math.round(reelInfo.durationSeconds * rate));
+
+    // Each short's transcript: its shown words are exactly its .srt's words.
+    const transcripts = byType("transcript");
+    expect(transcripts.map((d) => d.index)).toEqual(byType("short").map((d) => d.index));
+    for (const t of transcripts) {
+      const transcript = ShortTranscript.parse(JSON.parse(await readFile(await download(t), "utf8")));
+      const srt = results.deliverables.find((d) => d.type === "captions" && d.index === t.index)!;
+      const srtWords = parseSrt(await readFile(await download(srt), "utf8")).flatMap((c) => c.text.split(/\s+/).filter(Boolean));
+      expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(srtWords);
+      expect(transcript.short).toBe(`short-${String(t.index).padStart(2, "0")}.mp4`);
+    }
   });
 
   it("serves every deliverable behind its link, and shorts are 1080x1920", async () => {
@@ -220,6 +270,7 @@ describe("a job from POST /jobs to files on disk", () => {
     await run("unzip", ["-o", "-q", zipPath, "-d", out]);
     const files = (await readdir(out)).sort();
     expect(files).toEqual(results.deliverables.map((d) => d.name).sort());
+    expect(files.filter((f) => /\.(otio|edl)$|\.transcript\.json$/.test(f))).toHaveLength(4);
     for (const d of results.deliverables) expect((await stat(path.join(out, d.name))).size).toBe(d.size_bytes);
 
     const tampered = results.zip_url.replace(/token=([^&]+)/, (_m, t: string) => `token=${t.slice(0, -2)}xx`);

@@ -73,6 +73,9 @@ describe("results and Worker-signed file links", () => {
       ["thumbnail", "reel-balanced.jpg", "Thumbnail: Best of the night", 75, "balanced", null],
       ["thumbnail", "short-01.jpg", "Thumbnail: Short pick", 30, "balanced", 1],
       ["captions", "short-01.srt", "Captions (.srt): Short pick", 30, "balanced", 1],
+      ["transcript", "short-01.transcript.json", "Transcript (.json): Short pick", 30, "balanced", 1],
+      ["timeline", "reel-balanced.otio", "Timeline (.otio): Best of the night", 75, "balanced", null],
+      ["edl", "reel-balanced.edl", "EDL (.edl): Best of the night", 75, "balanced", null],
       ["metadata", "metadata.json", "Titles, descriptions, tags and stories", 0, null, null],
       ["manifest", "manifest.json", "Manifest", 0, null, null],
     ]);

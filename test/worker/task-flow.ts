@@ -32,7 +32,7 @@ export function testPlan(jobId: string): JobPlan {
   return {
     version: 1,
     job_id: jobId,
-    source: { duration_seconds: 3600, video_rendition: "chunked", format_switches: [] },
+    source: { duration_seconds: 3600, video_rendition: "chunked", format_switches: [], vod_url: "https://www.twitch.tv/videos/123456789", frame_rate: 60 },
     languages: { stream: "en", metadata: "en" },
     captions: { burn: true, language: "en" },
     facecam: null,
@@ -127,12 +127,16 @@ async function specOutputs(jobId: string, callback: { token: string }, spec: Ren
       const video = await upload(jobId, callback.token, name("mp4"), bytesOf(seed, 20_000), "video/mp4");
       const thumb = await upload(jobId, callback.token, name("jpg"), bytesOf(seed + 1, 2_000), "image/jpeg");
       const srt = await upload(jobId, callback.token, name("srt"), new TextEncoder().encode("1\n00:00:00,000 --> 00:00:01,000\nlet's go\n"), "application/x-subrip");
+      const words = [{ word: "let's", start: 0, end: 0.4, confidence: 0.9, shown: true }, { word: "go", start: 0.4, end: 1, confidence: 0.95, shown: true }, { word: "uh", start: 1.5, end: 1.6, confidence: 0.2, shown: false }];
+      const transcriptDoc = { version: 1, index: spec.index, short: name("mp4"), vod_start: spec.start, vod_end: spec.end, language: "en", recogniser: "pocketsphinx", captions_burned: true, words, note: null };
+      const transcript = await upload(jobId, callback.token, name("transcript.json"), new TextEncoder().encode(JSON.stringify(transcriptDoc)), "application/json");
       const common = { run_name: "balanced" as const, index: spec.index, title: spec.title };
       return {
         kind: "short",
         artifacts: [
           ref({ ...common, name: name("mp4"), kind: "short", content_type: "video/mp4", size_bytes: video, duration_seconds: 30, tags: spec.tags }),
           ref({ ...common, name: name("srt"), kind: "captions", content_type: "application/x-subrip", size_bytes: srt }),
+          ref({ ...common, name: name("transcript.json"), kind: "transcript", content_type: "application/json", size_bytes: transcript }),
           ref({ ...common, name: name("jpg"), kind: "thumbnail", content_type: "image/jpeg", size_bytes: thumb }),
         ],
         moment: { id: spec.moment_id, start: spec.start, end: spec.end },

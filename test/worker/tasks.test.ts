@@ -51,8 +51,8 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
 
     const rec = await record(acct.api_key, ack.id);
     expect(rec).toMatchObject({ status: "completed", progress: 100, refunded_credits: 0 });
-    // The parts are gone; the deliverables, metadata.json and manifest.json are stored.
-    expect(await r2Keys(ack.id)).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    // The parts are gone; the deliverables, metadata.json, the reel's editor timelines and manifest.json are stored.
+    expect(await r2Keys(ack.id)).toEqual(["manifest.json", "metadata.json", "reel-balanced.edl", "reel-balanced.jpg", "reel-balanced.mp4", "reel-balanced.otio", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     const stored = JSON.parse(await (await env.ARTIFACTS.get(`jobs/${ack.id}/manifest.json`))!.text()) as Manifest;
     // Highlights are the profile's moments at the edges their render tasks settled on (snapped by 0.5 s here).
     expect(stored.highlights.map((h) => [h.start, h.end, h.title])).toEqual([
@@ -97,7 +97,7 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
     await completeRenderTask(await waitForStart(started.ack.id, "reel-balanced-join"));
 
     expect(await record(acct.api_key, started.ack.id)).toMatchObject({ status: "completed", refunded_credits: 0 });
-    expect(await r2Keys(started.ack.id)).toEqual(["manifest.json", "metadata.json", "reel-balanced.jpg", "reel-balanced.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(await r2Keys(started.ack.id)).toEqual(["manifest.json", "metadata.json", "reel-balanced.edl", "reel-balanced.jpg", "reel-balanced.mp4", "reel-balanced.otio", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     const stored = JSON.parse(await (await env.ARTIFACTS.get(`jobs/${started.ack.id}/manifest.json`))!.text()) as Manifest;
     // The group's reel moment reports its snapped edges like a lone one.
     expect(stored.highlights.map((h) => [h.start, h.end])).toEqual([

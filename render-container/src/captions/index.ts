@@ -12,3 +12,4 @@ export { buildAssScript, escapeAssText, SRT_FORCE_STYLE, CAPTION_LOOKS, HIGHLIGH
 export { trustedWords, TRUST, type TrustedWords, type TrustedWordsOptions } from "./trusted-words";
 export { isProfane, isSlur, containsProfanity, profaneWords, maskWord } from "./profanity";
 export { captionRange, type CaptionedRange } from "./caption-range";
+export { shortTranscript, type TranscriptInput } from "./transcript";

@@ -112,7 +112,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   const notReused = reuse && !reuse.ok ? [`The earlier analysis of this VOD (job ${req.reuse!.from_job_id}) could not be used (${reuse.why}), so the VOD was analysed again; its processing credits stay waived.`] : [];
   const plan = buildJobPlan({
     job: req,
-    source: { durationSeconds: source.durationSeconds, videoRendition: source.media.source.group_id, formatSwitches: selection.switches.map((s) => s.at) },
+    source: { durationSeconds: source.durationSeconds, videoRendition: source.media.source.group_id, formatSwitches: selection.switches.map((s) => s.at), frameRate: source.media.source.frame_rate },
     languages: { stream: language, metadata: languages.metadata },
     captions: { burn: captionPlan.burn, language },
     chosen: selection.chosen,

@@ -20,6 +20,8 @@ export interface Analysis {
     videoRendition: string;
     /** VOD seconds where the video changes its media format (placeAroundFormatSwitches). */
     formatSwitches: readonly number[];
+    /** That rendition's frames per second as Twitch lists it; null when it does not say (the editor timelines' rate). */
+    frameRate: number | null;
   };
   languages: { stream: string; metadata: string };
   captions: { burn: boolean; language: string };
@@ -157,7 +159,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
   const plan = {
     version: JOB_PLAN_VERSION,
     job_id: a.job.job_id,
-    source: { duration_seconds: a.source.durationSeconds, video_rendition: a.source.videoRendition, format_switches: [...a.source.formatSwitches] },
+    source: { duration_seconds: a.source.durationSeconds, video_rendition: a.source.videoRendition, format_switches: [...a.source.formatSwitches], vod_url: a.job.request.vod_url, frame_rate: a.source.frameRate },
     languages: a.languages,
     captions: a.captions,
     facecam: a.facecam && facecamDecision(a.facecam),

@@ -52,7 +52,7 @@ describe("render CLI", () => {
     expect(JSON.parse(await readFile(path.join(dir, "stats.json"), "utf8"))).toEqual(summary);
 
     const files = (await readdir(out)).sort();
-    expect(files).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect(files).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect(summary.artifacts.map((a) => a.name).sort()).toEqual(files);
     const manifest = Manifest.parse(JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")));
     expect(manifest.summary.total_shorts).toBe(1);

@@ -126,7 +126,7 @@ describe("buildJobPlan", () => {
     const render = buildRenderPlan(j.request, momentsByProfile, shorts);
     return {
       job: j,
-      source: { durationSeconds: 1000, videoRendition: "chunked", formatSwitches: [] },
+      source: { durationSeconds: 1000, videoRendition: "chunked", formatSwitches: [], frameRate: 60 },
       languages: { stream: "en", metadata: "en" },
       captions: { burn: true, language: "en" },
       chosen: { momentsByProfile, shorts, warnings: ["w1"] },
@@ -154,6 +154,8 @@ describe("buildJobPlan", () => {
     );
     const plan = buildJobPlan(a);
     expect(JobPlan.parse(plan)).toEqual(plan);
+    // What the editor timelines need at finalise: the VOD as requested and its rendition's frame rate.
+    expect(plan.source).toMatchObject({ vod_url: a.job.request.vod_url, frame_rate: 60 });
     expect(unitTasks(plan.tasks).map((t) => t.id).sort()).toEqual(["reel-audience-join", "reel-audience-m01", "reel-audience-m02", "reel-balanced-join", "reel-balanced-m01", "reel-balanced-m02", "reel-balanced-m03", "short-01", "short-02"]);
     // Each short lies in a reel moment's stretch: the two are one task, downloading that stretch once. The
     // heaviest task comes first, the joins last, each waiting for the tasks that make its parts.

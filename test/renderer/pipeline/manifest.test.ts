@@ -63,7 +63,7 @@ describe("buildManifest", () => {
 
   it("makes every asset group an array, compilation and metadata included", () => {
     const { assets } = manifest.artifacts;
-    expect(Object.keys(assets).sort()).toEqual(["captions", "compilation", "metadata", "shorts", "thumbnails"]);
+    expect(Object.keys(assets).sort()).toEqual(["captions", "compilation", "edls", "metadata", "shorts", "thumbnails", "timelines", "transcripts"]);
     for (const group of Object.values(assets)) expect(Array.isArray(group)).toBe(true);
     expect(assets.compilation.map((a) => [a.name, a.run_name])).toEqual([["reel-balanced.mp4", "balanced"], ["reel-audience.mp4", "audience"]]);
     expect(assets.compilation[0]).toMatchObject({ title: "Best of", duration_seconds: 95.51234, size_bytes: 9_000_000 });

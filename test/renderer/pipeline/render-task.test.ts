@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reelPartName, TaskResult, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
+import { ShortTranscript } from "../../../common/handoff/transcript";
 import { finaliseJob } from "../../../common/plan/finalise";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
@@ -195,7 +196,7 @@ describe("a short task", () => {
 
   it("renders a 1080x1920 short with audio, as long as its range, and uploads video, captions and thumbnail", async () => {
     if (result.kind !== "short") throw new Error(result.kind);
-    expect((await readdir(store)).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect((await readdir(store)).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     const info = await probeMedia(path.join(store, "short-01.mp4"));
     expect(info.video).toMatchObject({ width: 1080, height: 1920 });
     expect(info.audio).toBeTruthy();
@@ -205,8 +206,25 @@ describe("a short task", () => {
     expect(result.artifacts).toEqual([
       { ...common, name: "short-01.mp4", kind: "short", content_type: "video/mp4", size_bytes: await size("short-01.mp4"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: ["short", "synthetic"] },
       { ...common, name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", size_bytes: await size("short-01.srt"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
+      { ...common, name: "short-01.transcript.json", kind: "transcript", content_type: "application/json", size_bytes: await size("short-01.transcript.json"), duration_seconds: expect.closeTo(info.durationSeconds, 3), tags: null },
       { ...common, name: "short-01.jpg", kind: "thumbnail", content_type: "image/jpeg", size_bytes: await size("short-01.jpg"), duration_seconds: null, tags: null },
     ]);
+  });
+
+  it("writes the short's word-level transcript: every heard word inside the short, the shown ones exactly the .srt's words", async () => {
+    if (result.kind !== "short") throw new Error(result.kind);
+    const transcript = ShortTranscript.parse(JSON.parse(await readFile(path.join(store, "short-01.transcript.json"), "utf8")));
+    expect(transcript).toMatchObject({ index: 1, short: "short-01.mp4", vod_start: expect.closeTo(result.moment.start, 3), vod_end: expect.closeTo(result.moment.end, 3), language: "en", recogniser: "pocketsphinx", captions_burned: true, note: null });
+    const length = result.moment.end - result.moment.start;
+    for (const w of transcript.words) {
+      expect(w.start).toBeGreaterThanOrEqual(0);
+      expect(w.end).toBeLessThanOrEqual(length + 0.01);
+      expect(w.confidence).not.toBeNull();
+    }
+    // The recogniser hears the synthetic speech (whether it is sure enough to show any of it varies by machine).
+    expect(transcript.words.length).toBeGreaterThan(0);
+    const srtWords = parseSrt(await readFile(path.join(store, "short-01.srt"), "utf8")).flatMap((c) => c.text.split(/\s+/).filter(Boolean));
+    expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(srtWords);
   });
 
   it("puts the plan's facecam region (shares of the frame) in the split short's top panel", async () => {
@@ -302,7 +320,7 @@ describe("a clip_group task (the same moment in two reels and a short around its
     expect(s.moment.start).toBeCloseTo(30, 1);
     expect(b.parts.map((p) => p.name)).toEqual([reelPartName("balanced", 1)]);
     expect(a.parts.map((p) => p.name)).toEqual([reelPartName("audience", 1)]);
-    expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt"]);
+    expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect((await probeMedia(path.join(store, "short-01.mp4"))).video).toMatchObject({ width: 1080, height: 1920 });
     for (const name of ["part-audience-001.mp4", "part-balanced-001.mp4"]) expect((await probeMedia(path.join(store, name))).durationSeconds).toBeCloseTo(15, 0);
   });

@@ -19,12 +19,12 @@ export const MANIFEST_FILE = "manifest.json";
 function describe(a: ArtifactRef, videos: ArtifactRef[]): { title: string; duration_seconds: number } {
   if (a.kind === "reel" || a.kind === "short") return { title: a.title ?? a.name, duration_seconds: a.duration_seconds ?? 0 };
   const owner = videos.find((v) => (a.index !== null && v.kind === "short" && v.index === a.index) || (a.index === null && a.run_name !== null && v.kind === "reel" && v.run_name === a.run_name));
-  const label = { thumbnail: "Thumbnail", captions: "Captions (.srt)", metadata: "Metadata", manifest: "Manifest" }[a.kind];
+  const label = { thumbnail: "Thumbnail", captions: "Captions (.srt)", metadata: "Metadata", manifest: "Manifest", timeline: "Timeline (.otio)", edl: "EDL (.edl)", transcript: "Transcript (.json)" }[a.kind];
   if (owner) return { title: `${label}: ${owner.title ?? owner.name}`, duration_seconds: owner.duration_seconds ?? 0 };
   return { title: a.title ?? label, duration_seconds: a.duration_seconds ?? 0 };
 }
 
-const KIND_ORDER: Record<ArtifactRef["kind"], number> = { reel: 0, short: 1, thumbnail: 2, captions: 3, metadata: 4, manifest: 5 };
+const KIND_ORDER: Record<ArtifactRef["kind"], number> = { reel: 0, short: 1, thumbnail: 2, captions: 3, transcript: 4, timeline: 5, edl: 6, metadata: 7, manifest: 8 };
 
 /**
  * Publishes a completed job's files: presigned expiring links for every file, the download-all link and the
@@ -53,7 +53,11 @@ export async function publishResults(env: LinkEnv, baseUrl: string, job: { id: s
   const a = result.manifest.artifacts.assets;
   const manifest: Manifest = {
     ...result.manifest,
-    artifacts: { ...result.manifest.artifacts, assets: { compilation: withUrl(a.compilation), shorts: withUrl(a.shorts), thumbnails: withUrl(a.thumbnails), captions: withUrl(a.captions), metadata: withUrl(a.metadata) } },
+    artifacts: {
+      ...result.manifest.artifacts,
+      // The hand-off groups are absent in results stored before they existed (the stored result is not re-parsed).
+      assets: { compilation: withUrl(a.compilation), shorts: withUrl(a.shorts), thumbnails: withUrl(a.thumbnails), captions: withUrl(a.captions), metadata: withUrl(a.metadata), timelines: withUrl(a.timelines ?? []), edls: withUrl(a.edls ?? []), transcripts: withUrl(a.transcripts ?? []) },
+    },
   };
 
   return {

@@ -8,7 +8,7 @@ import { MAX_PAGE } from "../../../common/contract";
 import { ERROR_CODES } from "./error-catalog";
 
 /** Version of this document. Raised on every change to the API surface (see "Versioning" below). */
-export const API_DOCUMENT_VERSION = "1.0.0";
+export const API_DOCUMENT_VERSION = "1.1.0";
 
 function table(head: string[], rows: Array<Array<string | number>>): string {
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
@@ -34,7 +34,8 @@ export function apiDescription(): string {
   const linkHours = DEFAULT_LINK_TTL_SECONDS / 3600;
 
   return `Turns a public Twitch VOD into highlight reels, vertical shorts with captions (burned in, plus an .srt sidecar) and
-generated titles, descriptions and tags. Jobs run asynchronously: \`POST /jobs\` answers 202 at once; follow the job by
+generated titles, descriptions and tags; for editors, each reel's cuts as an OpenTimelineIO timeline and a CMX 3600
+EDL, and each short's word-level transcript. Jobs run asynchronously: \`POST /jobs\` answers 202 at once; follow the job by
 polling \`GET /jobs/{id}\` (every few seconds is enough) or by webhooks (\`webhooks\` below).
 
 ## Authentication
@@ -136,7 +137,7 @@ ${table(["status", "code"], errorRows)}
 
 ## Retention and links
 
-A completed job's files (videos, thumbnails, captions, metadata) expire ${ARTIFACT_RETENTION_DAYS} days after completion and are
+A completed job's files (videos, thumbnails, captions, transcripts, timelines, metadata) expire ${ARTIFACT_RETENTION_DAYS} days after completion and are
 then deleted; the job record stays and \`artifacts_expires_at\` says when; from then on results, download-all and file
 links answer 410 \`artifacts_expired\`. Download links (\`url\`, \`zip_url\`) are valid for ${linkHours} hours
 (deployment setting) and never beyond \`artifacts_expires_at\`; \`links_expire_at\` gives the exact time. Do not store

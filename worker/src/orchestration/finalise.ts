@@ -8,12 +8,13 @@ const PART_PREFIX = "part-";
 
 /**
  * The job's last step, run by its Durable Object when every render task is done (no container needed):
- * metadata.json and manifest.json written to R2 through the binding, the reel parts deleted.
+ * metadata.json, the reels' editor timelines (.otio, .edl) and manifest.json written to R2 through the binding,
+ * the reel parts deleted.
  */
 export async function finaliseInWorker(bucket: R2Bucket, jobId: string, plan: JobPlan, results: readonly TaskResult[]): Promise<FinalisedJob> {
-  const finalised = await finaliseJob(plan, results, async (name, body) => {
+  const finalised = await finaliseJob(plan, results, async (name, body, contentType = "application/json") => {
     const bytes = new TextEncoder().encode(body);
-    await bucket.put(artifactKey(jobId, name), bytes, { httpMetadata: { contentType: "application/json" } });
+    await bucket.put(artifactKey(jobId, name), bytes, { httpMetadata: { contentType } });
     return { size_bytes: bytes.byteLength };
   });
   await deleteReelParts(bucket, jobId);

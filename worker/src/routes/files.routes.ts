@@ -32,7 +32,7 @@ export const downloadFile = declareRoute({
     description: "The file.",
     schema: file,
     headers: {
-      "Content-Type": header("The file's type: video/mp4, image/jpeg, application/x-subrip, application/json."),
+      "Content-Type": header("The file's type: video/mp4, image/jpeg, application/x-subrip, application/json (also .otio), text/plain (.edl)."),
       "Content-Disposition": header('attachment; filename="<name>"'),
       "Accept-Ranges": header("bytes"),
       ETag: header("Entity tag of the stored object."),

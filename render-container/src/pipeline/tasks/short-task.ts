@@ -2,7 +2,8 @@ import path from "node:path";
 import { rm, writeFile } from "node:fs/promises";
 import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan";
 import type { ArtifactRef } from "../../../../common/contract/render";
-import { createTranscriber, extractJoinedWav, formatSrt, heardLanguage, locateInJoined, planCaptions, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { HANDOFF_CONTENT_TYPES } from "../../../../common/handoff/names";
+import { createTranscriber, extractJoinedWav, formatSrt, heardLanguage, locateInJoined, planCaptions, shortTranscript, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
 import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
@@ -44,7 +45,8 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
-  const { cues, warning } = captionPlan.transcribe ? await transcribeShort(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity }, (f) => progress.report("transcribing", f)) : { cues: [], warning: null };
+  const speech: ShortWords = captionPlan.transcribe ? await transcribeShort(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity }, (f) => progress.report("transcribing", f)) : { cues: [], heard: [], shown: [], warning: null };
+  const { cues, warning } = speech;
   progress.report("transcribing", 1);
 
   const info = await probeMedia(clip.path, { signal: ctx.signal });
@@ -82,6 +84,23 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const srtPath = path.join(outDir, artifactNames.shortCaptions(task.index));
   await writeFile(srtPath, formatSrt(cues));
   await upload({ ...common, name: artifactNames.shortCaptions(task.index), kind: "captions", content_type: "application/x-subrip", tags: null }, srtPath);
+  // The word-level transcript, for every short as the .srt: every heard word, the shown ones marked.
+  const transcriptPath = path.join(outDir, artifactNames.shortTranscript(task.index));
+  const transcript = shortTranscript({
+    index: task.index,
+    short: name,
+    vodStart: placed.start,
+    vodEnd: placed.end,
+    language: heardLanguage(transcriber, plan.captions.language) ?? plan.captions.language,
+    recogniser: transcriber.name,
+    captionsBurned: captionPlan.burn,
+    heard: speech.heard,
+    shown: speech.shown,
+    maskProfanity: req.request.parameters.mask_profanity,
+    note: captionPlan.transcribe ? speech.warning : captionPlan.warning,
+  });
+  await writeFile(transcriptPath, `${JSON.stringify(transcript, null, 2)}\n`);
+  await upload({ ...common, name: artifactNames.shortTranscript(task.index), kind: "transcript", content_type: HANDOFF_CONTENT_TYPES.transcript, tags: null }, transcriptPath);
   const thumb = await makeThumbnail(video.path, Math.min(video.duration_seconds / 2, Math.max(0, task.peak - placed.start)), path.join(outDir, artifactNames.shortThumbnail(task.index)), { signal: ctx.signal });
   await upload({ ...common, name: artifactNames.shortThumbnail(task.index), kind: "thumbnail", content_type: "image/jpeg", duration_seconds: null, tags: null }, thumb.path);
   progress.report("uploading", 1);
@@ -104,7 +123,15 @@ interface ShortSpeech {
   chatProfanity: readonly string[];
 }
 
-async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { clip, range, chatProfanity }: ShortSpeech, onProgress: (f: number) => void): Promise<{ cues: Cue[]; warning: string | null }> {
+/** What the short's speech gave: its captions, every word heard and the words shown (times from the short's first frame). */
+interface ShortWords {
+  cues: Cue[];
+  heard: Word[];
+  shown: Word[];
+  warning: string | null;
+}
+
+async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { clip, range, chatProfanity }: ShortSpeech, onProgress: (f: number) => void): Promise<ShortWords> {
   const { ctx, plan } = run;
   const wav = path.join(ctx.workDir, "speech.wav");
   let note: string | null = null;
@@ -121,11 +148,11 @@ async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { c
     // a swear word only when chat typed it too during the moment (the plan carries those words).
     const language = heardLanguage(transcriber, plan.captions.language);
     const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity, language });
-    return { cues: wordsToCues(trusted.words), warning: note };
+    return { cues: wordsToCues(trusted.words), heard: words, shown: trusted.words, warning: note };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
-    return { cues: [], warning: `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).` };
+    return { cues: [], heard: [], shown: [], warning: `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).` };
   } finally {
     await rm(wav, { force: true });
   }
