@@ -2,11 +2,13 @@ import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type 
 import type { RenderJob } from "../../../common/contract/render";
 import type { ChatComment } from "../../../common/twitch";
 import { profaneWords } from "../captions/profanity";
+import { clipChatReader } from "../chat-overlay/clip-chat";
 import type { FacecamChoice } from "../render";
 import type { Moment } from "../selection/types";
 import type { RenderPlan } from "./render-plan";
 import { groupClipTasks } from "./group-clips";
 import { snapWindows } from "./snap-windows";
+import { SHORT_SNAP_SECONDS } from "./tasks/clips";
 import type { Chosen } from "./stages/choose-moments";
 import { commentsDuring, type WrittenTexts } from "./stages/write-texts";
 
@@ -68,6 +70,9 @@ export function buildJobPlan(a: Analysis): JobPlan {
     return id;
   };
   const noText = { title: "", description: "", tags: [] as string[] };
+  // The chat each clip draws travels in the plan (parameters.chat_overlay, reel_chat_overlay): render tasks never
+  // read the replay again. Ranges reach as far as the clip's edges may move when they snap to scene cuts.
+  const chatOf = p.chat_overlay !== "off" || p.reel_chat_overlay ? clipChatReader(a.comments) : null;
   const highlights = new Set(Object.values(a.chosen.momentsByProfile).flatMap((ms) => ms ?? []));
   const moments: PlanMoment[] = [...ids.entries()].map(([m, id]) => ({
     id,
@@ -112,6 +117,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
         end: m.end,
         snap: windows[i]!,
         title_text: p.reel_title_card_enabled ? (texts.moments.get(m)?.title ?? null) : null,
+        ...(chatOf && p.reel_chat_overlay ? { chat: chatOf(windows[i]?.min_start ?? m.start, windows[i]?.max_end ?? m.end) } : {}),
         teasers,
         expected_encode_seconds: seconds(m) + teasers.reduce((sum, t) => sum + seconds(t), 0),
       };
@@ -143,6 +149,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
       peak: m.peak,
       snap: m.source === "auto",
       title_text: p.shorts_title_card_enabled ? (texts.shorts[short.index]?.title ?? null) : null,
+      ...(chatOf && p.chat_overlay !== "off" ? { chat: chatOf(m.start - SHORT_SNAP_SECONDS, m.end + SHORT_SNAP_SECONDS) } : {}),
       ...text,
       expected_encode_seconds: SHORT_ENCODE_WEIGHT * seconds(m),
     };
