@@ -8,8 +8,8 @@
 
 /** WCAG contrast a name must reach against the overlay's background (4.5: body text). */
 export const MIN_NAME_CONTRAST = 4.5;
-/** What names are measured against: the panel's black at its opacity over a mid-grey picture (#0E0E10 as Twitch's dark chat). */
-const BACKGROUND = { r: 0x0e, g: 0x0e, b: 0x10 };
+/** What names are measured against: the overlay's 75 % black over a mid-grey picture. */
+const BACKGROUND = { r: 0x20, g: 0x20, b: 0x20 };
 
 /** Twitch's default name colours that read on a dark background. */
 const DEFAULT_PALETTE = ["#FF7F50", "#9ACD32", "#FF4500", "#DAA520", "#1E90FF", "#FF69B4", "#00FF7F", "#5F9EA0", "#D2691E", "#B689F5"];
