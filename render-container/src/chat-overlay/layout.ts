@@ -6,7 +6,7 @@ import { readableNameColor } from "./name-color";
 
 export type ChatStyle = "panel" | "bubbles";
 
-/** Sizes of the overlay, all scaled from the video's width (a 1080-wide short: 42 px text, 56 px rows). */
+/** Sizes of the overlay, scaled from the video's shorter side (a 1080x1920 short: 42 px text, 56 px rows; a 720p reel: 28 px). */
 export interface ChatLook {
   style: ChatStyle;
   fontSize: number;
@@ -19,14 +19,15 @@ export interface ChatLook {
 }
 
 export function chatLook(size: Size, style: ChatStyle): ChatLook {
-  const fontSize = Math.round(size.width * 0.039);
+  const side = Math.min(size.width, size.height);
+  const fontSize = Math.round(side * 0.039);
   return {
     style,
     fontSize,
     lineHeight: Math.round(fontSize * 1.34),
     emoteSize: Math.round(fontSize * 1.2),
-    pad: Math.round(size.width * 0.014),
-    gap: Math.round(size.width * 0.009),
+    pad: Math.round(side * 0.014),
+    gap: Math.round(side * 0.009),
   };
 }
 

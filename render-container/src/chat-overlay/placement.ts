@@ -61,3 +61,13 @@ export function shortChatRegion(f: ShortFurniture, look: ChatLook): ChatRegion |
   if (region.bottom - region.top < look.lineHeight + 2 * look.pad) return null;
   return { ...region, maxRows: MAX_CHAT_ROWS, keepOut: f.titleSeconds > 0 ? [{ until: f.titleSeconds, top: titleBottom }] : [] };
 }
+
+/**
+ * Where chat goes in a reel (landscape): the right-hand side, from near the top down to above the lower third,
+ * where a reel's title card sits (left, from 74 % of the height). Eight rows at most.
+ */
+export function reelChatRegion(size: Size): ChatRegion {
+  const { width: W, height: H } = size;
+  const w = Math.round(W * 0.3);
+  return { x: W - w - Math.round(W * 0.025), w, top: Math.round(H * 0.05), bottom: Math.round(H * 0.7), maxRows: 8, keepOut: [] };
+}

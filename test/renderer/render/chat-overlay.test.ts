@@ -8,7 +8,8 @@ import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server
 import { LOCAL_EMOTES } from "../../../dev/twitch-server/emote-images";
 import { chatLook } from "../../../render-container/src/chat-overlay/layout";
 import { readableNameColor } from "../../../render-container/src/chat-overlay/name-color";
-import { captionBandTop, shortChatRegion } from "../../../render-container/src/chat-overlay/placement";
+import { captionBandTop, reelChatRegion, shortChatRegion } from "../../../render-container/src/chat-overlay/placement";
+import { renderReelPiece } from "../../../render-container/src/render/render-reel";
 import { runProcess } from "../../../render-container/src/ffmpeg/process";
 import { renderShort, type ShortRenderOptions } from "../../../render-container/src/render/render-short";
 import { splitPanelHeight } from "../../../render-container/src/render/short-layout";
@@ -157,5 +158,27 @@ describe("emotes", () => {
     expect(countNear(g!, bottomRow, kappa, 40)).toBe(0);
     expect(countNear(g!, bottomRow, "#FFFFFF", 30)).toBeGreaterThan(countNear(f!, bottomRow, "#FFFFFF", 30));
     expect(rect.w).toBeGreaterThan(0);
+  });
+});
+
+describe("chat over a reel's moment (reel_chat_overlay)", () => {
+  it("shows the known message on time on the right-hand side, clear of the lower-third title", async () => {
+    const size = { width: 640, height: 360 };
+    const piece = (name: string, chat: boolean) =>
+      renderReelPiece({ clip, start: START, end: START + LENGTH, titleText: "The shot of the year", size, out: path.join(dir, `reel-${name}.mp4`), ...(chat ? { chat: { lines: CHAT, style: "panel" as const, emoteBase: twitch.emoteUrl } } : {}) });
+    const [plain, chat] = await Promise.all([piece("plain", false), piece("chat", true)]);
+    const region = reelChatRegion(size);
+    const rect = { x: region.x, y: region.top, w: region.w, h: region.bottom - region.top };
+    const grab = async (file: string, at: number) => {
+      const { stdout } = await runProcess("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-ss", String(at), "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { collectStdout: true });
+      return { ...size, data: stdout };
+    };
+    const before = KNOWN_AT - 0.1;
+    const after = KNOWN_AT + 0.2;
+    expect(regionDifference(await grab(plain.path, before), await grab(chat.path, before), rect)).toBeLessThan(1.5);
+    const [a, b] = [await grab(plain.path, after), await grab(chat.path, after)];
+    expect(regionDifference(a, b, rect)).toBeGreaterThan(5);
+    // The title card (left, lower third) is as it was.
+    expect(regionDifference(a, b, { x: 0, y: Math.round(size.height * 0.72), w: Math.round(size.width * 0.6), h: Math.round(size.height * 0.2) })).toBeLessThan(2);
   });
 });
