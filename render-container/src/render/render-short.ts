@@ -59,6 +59,8 @@ export interface ShortChat {
   fetch?: FetchLike;
   /** Why something of the chat was not drawn (an emote that could not be fetched, no room). */
   warn?: (message: string) => void;
+  /** What was drawn: messages shown, distinct emote images (for the task's log). */
+  drawn?: (summary: { messages: number; emoteImages: number }) => void;
 }
 
 /** Renders one vertical short (H.264/AAC MP4, faststart) from a source clip. */
@@ -135,5 +137,6 @@ async function chatLayer(
     return null;
   }
   const overlay = await prepareChatOverlay({ lines: chat.lines, style: chat.style, clipStart: at.start, duration: at.duration, size: at.size, region, emoteBase: chat.emoteBase, fetch: chat.fetch, dir: at.dir, signal: at.signal, warn: chat.warn });
+  chat.drawn?.({ messages: overlay?.messages.length ?? 0, emoteImages: overlay?.emoteImages ?? 0 });
   return overlay ? overlay.graph("vlayout", "vchat") : null;
 }

@@ -76,6 +76,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
             ctx.log.warn("chat overlay", { message, short: task.index });
             if (message.startsWith("chat not drawn")) chatWarnings.push(`Short ${task.index}: ${message}.`);
           },
+          drawn: (summary) => ctx.log.info("chat overlay drawn", { short: task.index, style: req.request.parameters.chat_overlay, ...summary }),
         }
       : null,
     out: path.join(outDir, name),
