@@ -9,6 +9,23 @@ import { chatLineProblem } from "../metadata/chat-lines";
  */
 export const CHAT_LEAD_IN_SECONDS = 5;
 
+/**
+ * More lines per second than this are not read on screen (each would be gone before it is read): a busier chat
+ * is thinned to an even spread at this rate.
+ */
+export const MAX_CHAT_LINES_PER_SECOND = 4;
+/**
+ * All the chat lines one plan carries at most (about 150 bytes each as JSON: ~0.6 MB), shared evenly by the
+ * clips that draw chat. The plan is one value in the job's Durable Object storage (2 MB per key and value,
+ * SQLite-backed) and is sent with every render task.
+ */
+export const PLAN_CHAT_LINE_BUDGET = 4000;
+
+/** Lines each of `clips` clips may carry within the plan's budget. */
+export function chatLinesPerClip(clips: number): number {
+  return Math.max(20, Math.min(MAX_CHAT_LINES_PER_CLIP, Math.floor(PLAN_CHAT_LINE_BUDGET / Math.max(1, clips))));
+}
+
 /** Lines that never go on screen: bot commands, links and promotion (the same classes titles never quote). */
 const NEVER_SHOWN = new Set(["command", "link", "promotion"]);
 
@@ -16,13 +33,14 @@ const NEVER_SHOWN = new Set(["command", "link", "promotion"]);
  * The chat lines of clips, read once from the VOD's replay. Spam is handled as selection handles it
  * (analysis/chat-voices.ts): an account posting on a loop and a line pasted by several accounts each count as
  * one voice there, and here each shows once per clip (its first message); links, promotion and bot commands
- * never show. A clip with more lines than MAX_CHAT_LINES_PER_CLIP keeps an even spread of them over its time.
+ * never show. A clip with more lines than `cap` (default MAX_CHAT_LINES_PER_CLIP) or MAX_CHAT_LINES_PER_SECOND
+ * keeps an even spread of them over its time.
  */
-export function clipChatReader(comments: readonly ChatComment[]): (start: number, end: number) => ChatLine[] {
+export function clipChatReader(comments: readonly ChatComment[]): (start: number, end: number, cap?: number) => ChatLine[] {
   const sorted = [...comments].sort((a, b) => a.offset_seconds - b.offset_seconds);
   const voices = crowdVoices(sorted);
   const offsets = sorted.map((c) => c.offset_seconds);
-  return (start, end) => {
+  return (start, end, cap = MAX_CHAT_LINES_PER_CLIP) => {
     const from = lowerBound(offsets, start - CHAT_LEAD_IN_SECONDS);
     const shownOnce = new Set<string>();
     const lines: ChatLine[] = [];
@@ -43,7 +61,8 @@ export function clipChatReader(comments: readonly ChatComment[]): (start: number
         fragments: c.fragments.length > 0 ? c.fragments.map((f) => ({ text: f.text, emote_id: f.emote_id })) : [{ text: c.text, emote_id: null }],
       });
     }
-    return thin(lines, MAX_CHAT_LINES_PER_CLIP);
+    const seconds = end - start + CHAT_LEAD_IN_SECONDS;
+    return thin(lines, Math.min(cap, MAX_CHAT_LINES_PER_CLIP, Math.ceil(MAX_CHAT_LINES_PER_SECOND * seconds)));
   };
 }
 

@@ -2,7 +2,7 @@ import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type 
 import type { RenderJob } from "../../../common/contract/render";
 import type { ChatComment } from "../../../common/twitch";
 import { profaneWords } from "../captions/profanity";
-import { clipChatReader } from "../chat-overlay/clip-chat";
+import { chatLinesPerClip, clipChatReader } from "../chat-overlay/clip-chat";
 import type { FacecamChoice } from "../render";
 import type { Moment } from "../selection/types";
 import type { RenderPlan } from "./render-plan";
@@ -72,7 +72,9 @@ export function buildJobPlan(a: Analysis): JobPlan {
   const noText = { title: "", description: "", tags: [] as string[] };
   // The chat each clip draws travels in the plan (parameters.chat_overlay, reel_chat_overlay): render tasks never
   // read the replay again. Ranges reach as far as the clip's edges may move when they snap to scene cuts.
-  const chatOf = p.chat_overlay !== "off" || p.reel_chat_overlay ? clipChatReader(a.comments) : null;
+  const readChat = p.chat_overlay !== "off" || p.reel_chat_overlay ? clipChatReader(a.comments) : null;
+  const chatClips = (p.chat_overlay !== "off" ? a.render.shorts.length : 0) + (p.reel_chat_overlay ? a.render.reels.reduce((n, r) => n + r.moments.length, 0) : 0);
+  const chatOf = readChat && ((start: number, end: number) => readChat(start, end, chatLinesPerClip(chatClips)));
   const highlights = new Set(Object.values(a.chosen.momentsByProfile).flatMap((ms) => ms ?? []));
   const moments: PlanMoment[] = [...ids.entries()].map(([m, id]) => ({
     id,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_CHAT_LINES_PER_CLIP } from "../../../common/contract/job-plan";
 import type { ChatComment } from "../../../common/twitch";
-import { CHAT_LEAD_IN_SECONDS, clipChatReader } from "../../../render-container/src/chat-overlay/clip-chat";
+import { CHAT_LEAD_IN_SECONDS, chatLinesPerClip, clipChatReader, MAX_CHAT_LINES_PER_SECOND, PLAN_CHAT_LINE_BUDGET } from "../../../render-container/src/chat-overlay/clip-chat";
 import { chatLook, layoutMessage, MAX_ROWS_PER_MESSAGE } from "../../../render-container/src/chat-overlay/layout";
 import { fontMetrics } from "../../../render-container/src/chat-overlay/font-metrics";
 import { contrastRatio, MIN_NAME_CONTRAST, readableNameColor } from "../../../render-container/src/chat-overlay/name-color";
@@ -63,12 +63,21 @@ describe("the chat lines a clip draws", () => {
     expect(lines[1]).toEqual({ at: 310, name: "COL", color: "#8A2BE2", fragments: [{ text: "Kappa", emote_id: "25" }, { text: " hi", emote_id: null }] });
   });
 
-  it("carries at most MAX_CHAT_LINES_PER_CLIP lines, spread over the whole clip", () => {
-    const comments = Array.from({ length: 3000 }, (_, i) => comment(i / 50, `u${i}`, `line ${i}`));
-    const lines = clipChatReader(comments)(0, 60);
-    expect(lines).toHaveLength(MAX_CHAT_LINES_PER_CLIP);
-    expect(lines[0]!.at).toBeLessThan(1);
-    expect(lines.at(-1)!.at).toBeGreaterThan(58);
+  it("thins a busy chat to what can be read (4 lines a second) and at most MAX_CHAT_LINES_PER_CLIP, spread over the whole clip", () => {
+    const comments = Array.from({ length: 12_000 }, (_, i) => comment(i / 50, `u${i}`, `line ${i}`));
+    const read = clipChatReader(comments);
+    const minute = read(10, 70);
+    expect(minute).toHaveLength(MAX_CHAT_LINES_PER_SECOND * (60 + CHAT_LEAD_IN_SECONDS));
+    expect(minute[0]!.at).toBeLessThan(6);
+    expect(minute.at(-1)!.at).toBeGreaterThan(69);
+    expect(read(0, 200)).toHaveLength(MAX_CHAT_LINES_PER_CLIP);
+    expect(read(0, 200, 50)).toHaveLength(50);
+  });
+
+  it("shares the plan's budget of lines among the clips that draw chat", () => {
+    expect(chatLinesPerClip(1)).toBe(MAX_CHAT_LINES_PER_CLIP);
+    expect(chatLinesPerClip(40) * 40).toBeLessThanOrEqual(PLAN_CHAT_LINE_BUDGET);
+    expect(chatLinesPerClip(100_000)).toBe(20);
   });
 });
 
