@@ -47,7 +47,8 @@ export function shortChatRegion(f: ShortFurniture, look: ChatLook): ChatRegion |
   let titleBottom: number;
   if (f.layout === "split") {
     const panel = f.panelHeight ?? Math.round(H / 2);
-    region = { x: margin, w: W - 2 * margin, top: panel + gap, bottom: captions - gap };
+    // Not the panel's whole width: the gameplay stays visible on the right.
+    region = { x: margin, w: Math.round(W * 0.84), top: panel + gap, bottom: captions - gap };
     titleBottom = panel + Math.ceil(titleBox / 2) + gap;
   } else if (f.layout === "fit") {
     const videoTop = f.videoTop ?? Math.round(H / 3);
