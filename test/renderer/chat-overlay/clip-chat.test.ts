@@ -6,6 +6,8 @@ import { chatLook, layoutMessage, MAX_ROWS_PER_MESSAGE } from "../../../render-c
 import { fontMetrics } from "../../../render-container/src/chat-overlay/font-metrics";
 import { contrastRatio, MIN_NAME_CONTRAST, readableNameColor } from "../../../render-container/src/chat-overlay/name-color";
 import { BOLD_FONT_FILE, FONTS_DIR } from "../../../render-container/src/render/fonts";
+import { captionBandTop, MAX_CHAT_ROWS, shortChatRegion } from "../../../render-container/src/chat-overlay/placement";
+import { splitPanelHeight } from "../../../render-container/src/render/short-layout";
 import path from "node:path";
 
 let n = 0;
@@ -118,5 +120,38 @@ describe("name colours", () => {
     expect(readableNameColor(null, "somebody")).toBe(readableNameColor(null, "SOMEBODY"));
     expect(contrastRatio(readableNameColor(null, "somebody"))).toBeGreaterThanOrEqual(MIN_NAME_CONTRAST);
     expect(readableNameColor("not a colour", "x")).toMatch(/^#[0-9A-F]{6}$/);
+  });
+});
+
+describe("where chat goes in a short", () => {
+  const size = { width: 1080, height: 1920 };
+  const look = chatLook(size, "panel");
+  const furniture = { size, panelHeight: null, videoTop: null, titleSeconds: 2.5, titleFontSize: 65 };
+
+  it("stays above the caption band in every layout, below the facecam panel at every split ratio, and says when there is no room", () => {
+    for (const layout of ["crop", "fit"] as const) {
+      const r = shortChatRegion({ ...furniture, layout, videoTop: layout === "fit" ? 656 : null }, look)!;
+      expect(r.bottom).toBeLessThanOrEqual(captionBandTop(size));
+      expect(r.x).toBeGreaterThanOrEqual(0);
+      expect(r.x + r.w).toBeLessThanOrEqual(size.width);
+      expect(r.maxRows).toBe(MAX_CHAT_ROWS);
+      if (layout === "fit") expect(r.bottom).toBeLessThanOrEqual(656);
+    }
+    let shown = 0;
+    for (let ratio = 0.15; ratio <= 0.851; ratio += 0.05) {
+      const panel = splitPanelHeight(size, ratio);
+      const r = shortChatRegion({ ...furniture, layout: "split", panelHeight: panel }, look);
+      if (!r) {
+        expect(captionBandTop(size) - panel).toBeLessThan(look.lineHeight + 2 * look.pad + 30);
+        continue;
+      }
+      shown++;
+      expect(r.top).toBeGreaterThanOrEqual(panel);
+      expect(r.bottom).toBeLessThanOrEqual(captionBandTop(size));
+      // While the title shows on the seam, rows start below it.
+      expect(r.keepOut[0]!.top).toBeGreaterThan(panel);
+    }
+    expect(shown).toBeGreaterThan(5);
+    expect(shortChatRegion({ ...furniture, layout: "split", panelHeight: splitPanelHeight(size, 0.85) }, look)).toBeNull();
   });
 });
