@@ -36,6 +36,12 @@ export interface Analysis {
   warnings: string[];
 }
 
+/**
+ * How far past a reel moment's edges its chat is carried (within its snap window): as far as snapping moves an
+ * edge in practice, without spending the plan's chat budget on a whole gap between moments.
+ */
+export const REEL_CHAT_REACH_SECONDS = 20;
+
 /** Encoding a vertical short costs about 2.5x a reel second (two scaled layers, captions): as JobProgress weighs it. */
 export const SHORT_ENCODE_WEIGHT = 2.5;
 /**
@@ -119,7 +125,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
         end: m.end,
         snap: windows[i]!,
         title_text: p.reel_title_card_enabled ? (texts.moments.get(m)?.title ?? null) : null,
-        ...(chatOf && p.reel_chat_overlay ? { chat: chatOf(windows[i]?.min_start ?? m.start, windows[i]?.max_end ?? m.end) } : {}),
+        ...(chatOf && p.reel_chat_overlay ? { chat: chatOf(Math.max(windows[i]?.min_start ?? m.start, m.start - REEL_CHAT_REACH_SECONDS), Math.min(windows[i]?.max_end ?? m.end, m.end + REEL_CHAT_REACH_SECONDS)) } : {}),
         teasers,
         expected_encode_seconds: seconds(m) + teasers.reduce((sum, t) => sum + seconds(t), 0),
       };

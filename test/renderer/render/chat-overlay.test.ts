@@ -93,12 +93,22 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-describe.each(["crop", "fit", "split"] as const)("chat over a %s short", (layout) => {
+/** The short without chat, per layout: what each chat render is compared with (rendered once per layout). */
+const plainRenders = new Map<CropMode, Promise<string>>();
+const plainOf = (layout: CropMode) => plainRenders.get(layout) ?? (plainRenders.set(layout, render(layout, "plain")), plainRenders.get(layout)!);
+
+describe.each([
+  ["crop", "panel"],
+  ["fit", "panel"],
+  ["split", "panel"],
+  ["fit", "bubbles"],
+  ["split", "bubbles"],
+] as const)("chat over a %s short (%s)", (layout, style) => {
   let plain: string;
   let chat: string;
   beforeAll(async () => {
-    plain = await render(layout, "plain");
-    chat = await render(layout, "chat", { chat: { lines: CHAT, style: "panel", emoteBase: twitch.emoteUrl } });
+    plain = await plainOf(layout);
+    chat = await render(layout, `chat-${style}`, { chat: { lines: CHAT, style, emoteBase: twitch.emoteUrl } });
   });
 
   it("shows the known message within 0.2 s of the second it was sent, and not before", async () => {
