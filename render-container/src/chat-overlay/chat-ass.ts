@@ -1,14 +1,6 @@
-import { escapeAssText } from "../captions/ass";
+import { assTime, escapeAssText } from "../captions/ass";
 import type { ChatLook, ChatState, Message } from "./layout";
 import { assColor } from "./name-color";
-
-function assTime(seconds: number): string {
-  const cs = Math.max(0, Math.round(seconds * 100));
-  const h = Math.floor(cs / 360_000);
-  const m = Math.floor((cs % 360_000) / 6000);
-  const s = Math.floor((cs % 6000) / 100);
-  return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}.${String(cs % 100).padStart(2, "0")}`;
-}
 
 /** A rounded rectangle as an ASS drawing (\p1), corners of radius r. */
 function roundedRect(x: number, y: number, w: number, h: number, r: number): string {

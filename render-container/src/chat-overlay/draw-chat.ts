@@ -2,12 +2,12 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ChatLine } from "../../../common/contract/job-plan";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
-import { BOLD_FONT_FILE, CAPTION_FONT_NAME, FONTS_DIR } from "../render/fonts";
+import { BOLD_FONT_FILE, CAPTION_FONT_NAME, FONTS_DIR, REGULAR_FONT_FILE } from "../render/fonts";
 import type { Size } from "../render/types";
 import { buildChatAss } from "./chat-ass";
 import { fetchEmotes, type FetchLike } from "./emotes";
 import { fontMetrics } from "./font-metrics";
-import { chatLook, chatStates, layoutMessage, type ChatRegion, type ChatState, type ChatStyle, type Message } from "./layout";
+import { chatLook, chatStates, layoutMessage, type ChatRegion, type ChatState, type ChatStyle, type Fonts, type Message } from "./layout";
 
 /** Emote images drawn in one clip at most (each is one overlay filter); emotes past it are drawn as their name. */
 export const MAX_EMOTE_PLACEMENTS = 40;
@@ -48,7 +48,14 @@ export async function prepareChatOverlay(o: ChatOverlayOptions): Promise<ChatOve
   const lines = o.lines.filter((l) => l.at - o.clipStart < o.duration);
   if (lines.length === 0) return null;
   const look = chatLook(o.size, o.style);
-  const fonts = { regular: fontMetrics(path.join(FONTS_DIR, "DejaVuSans.ttf")), bold: fontMetrics(BOLD_FONT_FILE) };
+  let fonts: Fonts;
+  try {
+    fonts = { regular: fontMetrics(REGULAR_FONT_FILE), bold: fontMetrics(BOLD_FONT_FILE) };
+  } catch (error) {
+    // Chat is an extra: a font it cannot measure leaves the clip without chat, never fails its render.
+    o.warn?.(`chat not drawn: its font could not be read (${(error as Error).message})`);
+    return null;
+  }
 
   const emoteIds = lines.flatMap((l) => l.fragments.flatMap((f) => (f.emote_id ? [f.emote_id] : [])));
   const files = o.emoteBase && emoteIds.length > 0 ? await fetchEmotes(emoteIds, { base: o.emoteBase, dir: o.dir, fetch: o.fetch, signal: o.signal, warn: o.warn }) : new Map<string, string>();

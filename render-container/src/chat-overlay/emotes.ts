@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { FetchLike } from "../../../common/twitch/gql";
 
 /** Twitch's emote CDN; the local Twitch server serves the same paths (TWITCH_EMOTE_URL points the renderer at it). */
 export const TWITCH_EMOTE_CDN = "https://static-cdn.jtvnw.net/emoticons/v2";
@@ -11,7 +12,7 @@ export const EMOTE_FETCH_TIMEOUT_MS = 3000;
 const MAX_EMOTE_BYTES = 512 * 1024;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+export type { FetchLike };
 
 /** The 2.0 (56x56) dark-theme still image of an emote (`static`: a PNG even for animated emotes), drawn at about 50 px on a 1080-wide short. */
 export function emoteUrl(base: string, id: string): string {
