@@ -1,6 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FetchLike } from "../../../common/twitch/gql";
+import { runProcess } from "../ffmpeg/process";
+import { FFMPEG_BIN } from "../ffmpeg/run-ffmpeg";
 
 /** Twitch's emote CDN; the local Twitch server serves the same paths (TWITCH_EMOTE_URL points the renderer at it). */
 export const TWITCH_EMOTE_CDN = "https://static-cdn.jtvnw.net/emoticons/v2";
@@ -41,6 +43,10 @@ export async function fetchEmotes(ids: readonly string[], o: { base: string; dir
         if (body.length > MAX_EMOTE_BYTES || !body.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error("not a PNG emote");
         const file = path.join(o.dir, `emote-${n}.png`);
         await writeFile(file, body);
+        // Decoded once here: a damaged image would otherwise fail the whole encode that overlays it.
+        await runProcess(FFMPEG_BIN, ["-hide_banner", "-nostdin", "-v", "error", "-xerror", "-i", file, "-frames:v", "1", "-f", "null", "-"], { signal: o.signal }).catch(() => {
+          throw new Error("the image does not decode");
+        });
         files.set(id, file);
       } catch (error) {
         if (o.signal?.aborted) throw error;

@@ -169,6 +169,22 @@ describe("emotes", () => {
     expect(countNear(g!, bottomRow, "#FFFFFF", 30)).toBeGreaterThan(countNear(f!, bottomRow, "#FFFFFF", 30));
     expect(rect.w).toBeGreaterThan(0);
   });
+
+  it("draws a damaged emote image (a PNG cut in half) as its name, and still makes the short", async () => {
+    const { look, region } = regionOf("crop");
+    const halfPng: typeof fetch = async (input) => {
+      const whole = Buffer.from(await (await fetch(String(input))).arrayBuffer());
+      return new Response(whole.subarray(0, Math.floor(whole.length / 2)), { status: 200, headers: { "content-type": "image/png" } });
+    };
+    const warnings: string[] = [];
+    const damaged = await render("crop", "damaged-emote", { chat: { lines: CHAT, style: "panel", emoteBase: twitch.emoteUrl, fetch: halfPng, warn: (m) => warnings.push(m) } });
+    const [f] = await frames(damaged, Math.round(3.5 * FPS), 1);
+    const bottomRow = { x: region.x, y: region.bottom - look.pad - look.lineHeight, w: region.w, h: look.lineHeight };
+    const kappa = `#${LOCAL_EMOTES[KAPPA]!.rgb.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+    expect(countNear(f!, bottomRow, kappa, 40)).toBe(0);
+    expect(countNear(f!, bottomRow, "#FFFFFF", 30)).toBeGreaterThan(40);
+    expect(warnings.join(" ")).toMatch(/emote 25: the image does not decode; drawn as its name/);
+  });
 });
 
 describe("chat over a reel's moment (reel_chat_overlay)", () => {
