@@ -33,6 +33,15 @@ export const CAPTION_STYLES = ["plain", "word_highlight"] as const;
 export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
 
+/**
+ * Chat replay drawn into shorts (and reels): off; `panel`, a translucent chat box (names in their Twitch colour,
+ * newest line at the bottom); `bubbles`, each message on its own rounded card, the way vertical-video apps show
+ * live comments.
+ */
+export const CHAT_OVERLAY_STYLES = ["off", "panel", "bubbles"] as const;
+export const ChatOverlayStyle = z.enum(CHAT_OVERLAY_STYLES);
+export type ChatOverlayStyle = z.infer<typeof ChatOverlayStyle>;
+
 export const PLANS = ["free", "starter", "pro", "studio"] as const;
 export const Plan = z.enum(PLANS);
 export type Plan = z.infer<typeof Plan>;

@@ -68,6 +68,28 @@ export type SnapWindow = z.infer<typeof SnapWindow>;
 
 const Texts = { title: z.string(), description: z.string(), tags: z.array(z.string()) };
 
+/** Most chat lines one clip task carries (the plan stays small; a clip's chat beyond it is the busiest stretch thinned). */
+export const MAX_CHAT_LINES_PER_CLIP = 400;
+
+/**
+ * One chat message to draw over a clip (parameters.chat_overlay): what the analysis read from the replay, already
+ * cleared of spam (an account on a loop and a pasted line show once; links and promotion never), so a render
+ * task never fetches the replay again.
+ */
+export const ChatLine = z.object({
+  /** When it was sent, VOD seconds. */
+  at: z.number(),
+  /** The sender's display name (their login when the replay has none). */
+  name: z.string(),
+  /** Their Twitch name colour "#RRGGBB" as in the replay; null when none (the renderer picks a readable one). */
+  color: z.string().nullable(),
+  /** The message as Twitch split it: text, and emotes by id (their text is the emote's name). */
+  fragments: z.array(z.object({ text: z.string(), emote_id: z.string().nullable() })),
+});
+export type ChatLine = z.infer<typeof ChatLine>;
+/** Absent when the clip draws no chat; [] when chat is on but nobody wrote during it. */
+const ClipChat = z.array(ChatLine).max(MAX_CHAT_LINES_PER_CLIP).optional();
+
 /** One moment of a reel (and the teaser snippets cut from it): rendered as separate MP4 parts, joined later. */
 export const ReelMomentTask = z.object({
   kind: z.literal("reel_moment"),
@@ -81,6 +103,8 @@ export const ReelMomentTask = z.object({
   snap: SnapWindow.nullable(),
   /** Lower-third title over the piece; null without title cards. */
   title_text: z.string().nullable(),
+  /** Chat drawn over the moment (parameters.reel_chat_overlay); absent without. */
+  chat: ClipChat,
   /** Teaser snippets inside this moment, each its own piece at its own position. */
   teasers: z.array(z.object({ position: z.number().int().nonnegative(), start: z.number(), end: z.number() })),
   /** Output seconds this task encodes: weights its share of the job's progress. */
@@ -117,6 +141,8 @@ export const ShortTask = z.object({
   snap: z.boolean(),
   /** Title flashed at the start; null when shorts_title_card_enabled is false. */
   title_text: z.string().nullable(),
+  /** Chat drawn over the short (parameters.chat_overlay); absent without. */
+  chat: ClipChat,
   ...Texts,
   expected_encode_seconds: z.number().nonnegative(),
 });

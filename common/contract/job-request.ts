@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseVodUrl } from "../twitch/vod-url";
-import { CaptionStyle, CropMode, ModelPreset, RunProfile } from "./enums";
+import { CaptionStyle, ChatOverlayStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
 
 /**
@@ -170,6 +170,17 @@ export const ParametersInput = z
     }),
     mask_profanity: z.boolean().nullish().meta({
       description: "Captions show a swear word as its first letter and stars (f***) (default true). Slurs are always masked; a profane word the recogniser is not sure of, or that nothing else (chat) confirms, is never shown.",
+    }),
+    chat_overlay: ChatOverlayStyle.nullish().meta({
+      description:
+        "Chat replay drawn into each short: off (default), panel (a translucent chat box) or bubbles (each message on " +
+        "its own card). Messages appear when they were sent on the VOD's clock, names in the sender's Twitch colour " +
+        "(a readable colour when none or too dark), Twitch emotes as images, at most a few lines at a time; never over " +
+        "the captions or the facecam panel. Accounts posting on a loop and pasted lines show once; links and " +
+        "promotion never. Same price.",
+    }),
+    reel_chat_overlay: z.boolean().nullish().meta({
+      description: "Also draw the chat replay (in the chat_overlay style, panel when off) into the reels' moments (default false).",
     }),
   })
   .meta({ description: "Pipeline options. Unknown keys are ignored; out-of-range values are clamped." });

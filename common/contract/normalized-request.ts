@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CaptionStyle, CropMode, FrameColor, ModelPreset, RunProfile } from "./enums";
+import { CaptionStyle, ChatOverlayStyle, CropMode, FrameColor, ModelPreset, RunProfile } from "./enums";
 
 /**
  * The job request after validation, defaults, clamps and plan caps: what GET /jobs/{id} returns as `request`
@@ -40,6 +40,8 @@ export const NormalizedParameters = z.object({
   // Defaults here too: job records stored before these options existed still parse.
   caption_style: CaptionStyle.default("plain"),
   mask_profanity: z.boolean().default(true),
+  chat_overlay: ChatOverlayStyle.default("off"),
+  reel_chat_overlay: z.boolean().default(false),
 });
 export type NormalizedParameters = z.infer<typeof NormalizedParameters>;
 

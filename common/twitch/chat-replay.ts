@@ -14,6 +14,8 @@ export interface ChatComment {
   offset_seconds: number;
   commenter_login: string | null;
   commenter_name: string | null;
+  /** The sender's chosen name colour as Twitch stores it ("#RRGGBB"); null when they never chose one. */
+  user_color?: string | null;
   text: string;
   emote_count: number;
   fragments: ChatFragment[];
@@ -51,7 +53,7 @@ interface RawEdge {
     id?: unknown;
     contentOffsetSeconds?: unknown;
     commenter?: { login?: unknown; displayName?: unknown } | null;
-    message?: { fragments?: { text?: unknown; emote?: { emoteID?: unknown } | null }[] | null } | null;
+    message?: { fragments?: { text?: unknown; emote?: { emoteID?: unknown } | null }[] | null; userColor?: unknown } | null;
   } | null;
 }
 
@@ -67,6 +69,7 @@ function toComment(edge: RawEdge): ChatComment | null {
     offset_seconds: node.contentOffsetSeconds,
     commenter_login: typeof node.commenter?.login === "string" ? node.commenter.login : null,
     commenter_name: typeof node.commenter?.displayName === "string" ? node.commenter.displayName : null,
+    user_color: typeof node.message?.userColor === "string" && /^#[0-9a-f]{6}$/i.test(node.message.userColor) ? node.message.userColor.toUpperCase() : null,
     text: fragments.map((f) => f.text).join(""),
     emote_count: fragments.filter((f) => f.emote_id !== null).length,
     fragments,

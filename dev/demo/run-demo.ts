@@ -49,7 +49,8 @@ async function startReceiver(secret: string) {
 const fmtSize = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`);
 
 /**
- * The demo: one job per shorts layout on the sample VOD (the first also renders a reel with a teaser), live
+ * The demo: one job per shorts layout on the sample VOD (the first also renders a reel with a teaser, the fit one
+ * draws the chat replay on screen), live
  * progress, verified webhooks, every deliverable downloaded into <outDir>/<job-id>/, and a summary table.
  */
 export async function runDemo(o: DemoOptions): Promise<boolean> {
@@ -76,12 +77,15 @@ export async function runDemo(o: DemoOptions): Promise<boolean> {
           shorts_crop_mode: layout,
           shorts_facecam_frame_enabled: layout === "split",
           shorts_facecam_frame_color: "violet",
+          // The fit job shows the chat replay on screen, in the padding above the picture.
+          ...(layout === "fit" ? { chat_overlay: "bubbles" as const } : {}),
         },
       };
       const estimate = await client.estimateJob(body);
       const ack = await client.createJob(body);
-      console.log(`job ${ack.id}: ${layout} shorts${i === 0 ? " + reel" : ""}, ${ack.credit_cost} credits (estimate ${estimate.credit_cost})`);
-      jobs.push({ id: ack.id, label: `${layout}${i === 0 ? "+reel" : ""}` });
+      const chat = layout === "fit" ? " + chat on screen" : "";
+      console.log(`job ${ack.id}: ${layout} shorts${i === 0 ? " + reel" : ""}${chat}, ${ack.credit_cost} credits (estimate ${estimate.credit_cost})`);
+      jobs.push({ id: ack.id, label: `${layout}${i === 0 ? "+reel" : ""}${chat ? "+chat" : ""}` });
     }
     console.log("");
     const finished = await Promise.all(

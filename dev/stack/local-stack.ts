@@ -86,7 +86,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const pool = opts.containers
       ? null
-      : await startRendererPool({ count: rendererCount(opts.renderers), stateDir: opts.stateDir, token: rendererToken, env: opts.rendererEnv, echo: opts.echo });
+      : await startRendererPool({ count: rendererCount(opts.renderers), stateDir: opts.stateDir, token: rendererToken, env: { TWITCH_EMOTE_URL: twitch.emoteUrl, ...opts.rendererEnv }, echo: opts.echo });
     if (pool) stops.push(() => pool.stop());
 
     await runToEnd(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: ROOT, env: { CI: "1", WRANGLER_SEND_METRICS: "false" } });

@@ -32,6 +32,13 @@ export interface ChatLogInput {
   waves?: number;
 }
 
+/** Name colours viewers pick (Twitch's presets, dark Blue and Green among them); one draw of the generator per message, as before. */
+const NAME_COLORS = ["#1E90FF", "#FF0000", "#0000FF", "#008000", "#B22222", "#FF7F50", "#9ACD32", "#FF4500", "#2E8B57", "#DAA520", "#D2691E", "#5F9EA0", "#FF69B4", "#8A2BE2", "#00FF7F"];
+/** Two chatters in three chose a colour (and keep it); the rest never did. The draw is taken but unused, so the rest of the log stays as it was. */
+function nameColor(_draw: number, viewer: number): string | null {
+  return viewer % 3 === 2 ? null : NAME_COLORS[Math.floor(viewer / 3) % NAME_COLORS.length]!;
+}
+
 const REGULARS = 150;
 const LURKERS = 3000;
 const SPAMMERS = 12;
@@ -75,7 +82,7 @@ export function generateChatLog(input: ChatLogInput): { comments: ChatNode[]; tr
       commenter: { id: String(100000 + viewer), login, displayName: login.charAt(0).toUpperCase() + login.slice(1) },
       contentOffsetSeconds: offset,
       createdAt: new Date(base + t * 1000).toISOString(),
-      message: { fragments: fragmentsOf(text), userBadges: [], userColor: rng.next() < 0.5 ? "#1E90FF" : null },
+      message: { fragments: fragmentsOf(text), userBadges: [], userColor: nameColor(rng.next(), viewer) },
     });
   };
 

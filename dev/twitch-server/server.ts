@@ -6,8 +6,9 @@ import path from "node:path";
 import { TokenSigner } from "./access-token";
 import { answerOperation, type ChatFaults, type GqlContext } from "./gql-handler";
 import { VodFolderStore, type VideoFile } from "./vod-folder";
+import { EMOTE_SCALES, emotePng } from "./emote-images";
 
-export type RequestKind = "gql" | "usher" | "playlist" | "segment" | "other";
+export type RequestKind = "gql" | "usher" | "playlist" | "segment" | "emote" | "other";
 
 export interface TwitchServerStats {
   requests: Record<RequestKind, number>;
@@ -34,6 +35,8 @@ export interface TwitchServer {
   url: string;
   gqlUrl: string;
   usherUrl: string;
+  /** Base of the emote images, as Twitch's CDN https://static-cdn.jtvnw.net/emoticons/v2 (TWITCH_EMOTE_URL). */
+  emoteUrl: string;
   root: string;
   stats: TwitchServerStats;
   /** Mutable at any time; tests switch failures on and off between requests. */
@@ -61,7 +64,7 @@ export interface StartTwitchServerOptions {
   faults?: Partial<TwitchServerFaults>;
 }
 
-const KINDS: RequestKind[] = ["gql", "usher", "playlist", "segment", "other"];
+const KINDS: RequestKind[] = ["gql", "usher", "playlist", "segment", "emote", "other"];
 
 function newStats(onReset: () => void): TwitchServerStats {
   const stats: TwitchServerStats = {
@@ -249,9 +252,11 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
       let kind: RequestKind = "other";
       const usher = /^\/vod\/(\d+)\.m3u8$/.exec(p);
       const media = /^\/media\/(\d+)\/([A-Za-z0-9_]+)\/([^/]+)$/.exec(p);
+      const emote = /^\/emoticons\/v2\/([^/]+)\/(default|static|animated)\/(dark|light)\/(1\.0|2\.0|3\.0)$/.exec(p);
       if (p === "/gql" || p === "/gql/") kind = "gql";
       else if (usher) kind = "usher";
       else if (media) kind = media[3] === "index-dvr.m3u8" ? "playlist" : "segment";
+      else if (p.startsWith("/emoticons/")) kind = "emote";
       stats.requests[kind]++;
       open[kind]++;
       stats.maxConcurrent[kind] = Math.max(stats.maxConcurrent[kind], open[kind]);
@@ -267,6 +272,12 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
         if (kind === "gql" && req.method === "POST") await handleGql(req, res);
         else if (usher && req.method === "GET") await handleUsher(res, url, usher[1]!, base);
         else if (media && req.method === "GET") await handleMedia(res, media[1]!, media[2]!, media[3]!);
+        else if (emote && req.method === "GET") {
+          // Twitch's CDN: one PNG per emote and scale (no animated images here); 404 for an unknown emote.
+          const png = emotePng(decodeURIComponent(emote[1]!), EMOTE_SCALES[emote[4]!]!);
+          if (png) send(res, kind, 200, png, "image/png");
+          else send(res, kind, 404, "Not Found", "text/plain");
+        }
         else send(res, kind, 404, "not found", "text/plain");
       } catch (error) {
         send(res, kind, 500, `internal error: ${(error as Error).message}`, "text/plain");
@@ -284,6 +295,7 @@ export async function startTwitchServer(options: StartTwitchServerOptions): Prom
     url,
     gqlUrl: `${url}/gql`,
     usherUrl: url,
+    emoteUrl: `${url}/emoticons/v2`,
     root: store.root,
     stats,
     faults,

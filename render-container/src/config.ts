@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { TWITCH_EMOTE_CDN } from "./chat-overlay/emotes";
 
 /**
  * Everything the renderer reads from its environment, validated in one place (the renderer's env module). A
@@ -24,6 +25,8 @@ export interface RendererConfig {
   encodeConcurrency: number;
   /** Tasks this process runs at once; one more is answered 503 (busy) so the Worker's queue retries it later. */
   maxTasks: number;
+  /** Where emote images come from (TWITCH_EMOTE_URL; Twitch's CDN by default; the local Twitch server in development). */
+  emoteBaseUrl: string;
   /** The raw environment, for the parts that read their own settings (transcriber, metadata writer, facecam). */
   env: NodeJS.ProcessEnv;
 }
@@ -51,6 +54,7 @@ const Env = z.object({
   MAX_VIDEO_BYTES_PER_JOB: positiveInt(8 * 1024 * 1024 * 1024),
   ENCODE_CONCURRENCY: positiveInt(Math.max(1, Math.min(2, os.cpus().length))),
   MAX_TASKS: positiveInt(1),
+  TWITCH_EMOTE_URL: z.preprocess(unset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL (the emote CDN's base, e.g. https://static-cdn.jtvnw.net/emoticons/v2)" }).default(TWITCH_EMOTE_CDN)),
   // Read by the offline recogniser (captions/create-transcriber.ts); checked here so a typo stops the renderer.
   POCKETSPHINX_FAST: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "1" (fast search) or "0"' }).optional()),
   POCKETSPHINX_CROSS_CHECK: z.preprocess(unset, z.enum(["0", "1"], { error: 'must be "0" (no checking searches) or "1"' }).optional()),
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { service
     maxVideoBytesPerJob: e.MAX_VIDEO_BYTES_PER_JOB,
     encodeConcurrency: e.ENCODE_CONCURRENCY,
     maxTasks: e.MAX_TASKS,
+    emoteBaseUrl: e.TWITCH_EMOTE_URL,
     env,
   };
 }

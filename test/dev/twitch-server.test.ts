@@ -104,4 +104,19 @@ describe("usher and media", () => {
     expect(server.stats.bytes.segment).toBe(segment.byteLength);
     expect(server.stats.requests).toMatchObject({ playlist: 1, segment: 1 });
   });
+
+  it("serves emote images on the paths of Twitch's emote CDN, and 404 for an emote it does not have", async () => {
+    for (const [scale, size] of [["1.0", 28], ["2.0", 56], ["3.0", 112]] as const) {
+      const res = await fetch(`${server.emoteUrl}/25/static/dark/${scale}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      const png = Buffer.from(await res.arrayBuffer());
+      expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+    }
+    expect((await fetch(`${server.emoteUrl}/25/default/light/1.0`)).status).toBe(200);
+    expect((await fetch(`${server.emoteUrl}/424242/static/dark/2.0`)).status).toBe(404);
+    expect((await fetch(`${server.emoteUrl}/25/static/dark/4.0`)).status).toBe(404);
+    expect(server.stats.requests.emote).toBe(6);
+  });
 });

@@ -278,6 +278,53 @@ describe("a job from POST /jobs to files on disk", () => {
   });
 });
 
+describe("chat on screen (parameters.chat_overlay)", () => {
+  /** Two shorts-only jobs alike but for the chat overlay: the same short, once without chat and once with it. */
+  it("renders the chat replay into a short: drawn in the gameplay panel, emotes fetched from the CDN, captions and facecam untouched", async () => {
+    const emoteRequests = stack.twitch.stats.requests.emote;
+    const body = (chat_overlay: string) => ({ num_shorts: 1, compilation_enabled: false, final_video_length_minutes: 0, parameters: { max_highlight_duration: 25, shorts_crop_mode: "split", chat_overlay } });
+    const [off, on] = [await createJob(body("off")), await createJob(body("panel"))];
+    for (const id of [off.id, on.id]) {
+      const { job } = await watch(id, (j) => j.status === "completed" || j.status === "failed");
+      expect(job.error).toBeNull();
+    }
+    // The estimate is the same with chat on screen.
+    expect(on.credit_cost).toBe(off.credit_cost);
+    const files: string[] = [];
+    for (const id of [off.id, on.id]) {
+      const results = (await (await api(`/jobs/${id}/results`)).json()) as { deliverables: { type: string; url: string; name: string }[] };
+      const short = results.deliverables.find((d) => d.type === "short")!;
+      const file = path.join(tmp, `chat-${id}-${short.name}`);
+      await writeFile(file, Buffer.from(await (await fetch(short.url)).arrayBuffer()));
+      files.push(file);
+    }
+    const frame = async (file: string, at: number) => {
+      const { stdout } = await run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-ss", String(at), "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], { encoding: "buffer", maxBuffer: 1 << 24 });
+      return stdout;
+    };
+    const diff = (a: Buffer, b: Buffer, y0: number, y1: number) => {
+      let sum = 0;
+      for (let i = y0 * 1080; i < y1 * 1080; i++) sum += Math.abs(a[i]! - b[i]!);
+      return sum / ((y1 - y0) * 1080);
+    };
+    // Split at 0.5: facecam 0-960, chat from under it down to above the captions (which start near y 1262).
+    let chatChange = 0;
+    for (const at of [4, 8, 12]) {
+      const [a, b] = [await frame(files[0]!, at), await frame(files[1]!, at)];
+      expect(diff(a, b, 0, 950), `facecam panel at ${at} s`).toBeLessThan(2);
+      expect(diff(a, b, 1270, 1600), `captions at ${at} s`).toBeLessThan(2);
+      chatChange = Math.max(chatChange, diff(a, b, 980, 1240));
+    }
+    expect(chatChange).toBeGreaterThan(8);
+    // The synthetic chat's Twitch emotes were fetched from the local CDN, and the renderer says what it drew.
+    expect(stack.twitch.stats.requests.emote).toBeGreaterThan(emoteRequests);
+    const drawn = [...(await rendererLog(0, on.id)), ...(await rendererLog(1, on.id))].filter((l) => l.msg === "chat overlay drawn");
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0]).toMatchObject({ style: "panel" });
+    expect(Number(drawn[0]!.messages)).toBeGreaterThan(0);
+  }, 600_000);
+});
+
 describe("failure paths", () => {
   it("cancel while running: tiered refund, renderer stopped, job.failed sent", async () => {
     const before = await credits();

@@ -29,6 +29,12 @@ describe("the renderer's settings (loadConfig)", () => {
     expect(() => loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_FAST: "yes" })).toThrow(/POCKETSPHINX_FAST must be "1"/);
     expect(loadConfig({ RENDERER_TOKEN: "t", POCKETSPHINX_CROSS_CHECK: "0", POCKETSPHINX_FAST: "" }).token).toBe("t");
   });
+
+  it("takes the emote CDN of the chat overlay from TWITCH_EMOTE_URL, Twitch's own by default", () => {
+    expect(loadConfig({ RENDERER_TOKEN: "t" }).emoteBaseUrl).toBe("https://static-cdn.jtvnw.net/emoticons/v2");
+    expect(loadConfig({ RENDERER_TOKEN: "t", TWITCH_EMOTE_URL: "http://127.0.0.1:8790/emoticons/v2" }).emoteBaseUrl).toBe("http://127.0.0.1:8790/emoticons/v2");
+    expect(() => loadConfig({ RENDERER_TOKEN: "t", TWITCH_EMOTE_URL: "static-cdn.jtvnw.net" })).toThrow(/^TWITCH_EMOTE_URL must be an http\(s\) URL/);
+  });
 });
 
 describe("starting the renderer process", () => {

@@ -69,6 +69,14 @@ describe("GET /openapi.json", () => {
     expect((await validateDocument(doc)).valid).toBe(false);
   });
 
+  it("documents the chat overlay's parameters, generated from the request schema", async () => {
+    const text = JSON.stringify(await servedDocument());
+    // Wherever the generator puts the parameters' schema, both fields are there with their values and descriptions.
+    expect(text).toMatch(/"chat_overlay":\{[^}]*"enum":\["off","panel","bubbles"\]/);
+    expect(text).toMatch(/"chat_overlay":\{[^}]*"description":"Chat replay drawn into each short/);
+    expect(text).toMatch(/"reel_chat_overlay":\{[^}]*"description":"Also draw the chat replay/);
+  });
+
   it("declares the three security schemes and uses only those", async () => {
     const doc = await servedDocument();
     const schemes = (doc.components as { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> }).securitySchemes;

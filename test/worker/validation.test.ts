@@ -330,7 +330,19 @@ describe("parameters", () => {
       shorts_facecam_frame_color: "white",
       caption_style: "plain",
       mask_profanity: true,
+      chat_overlay: "off",
+      reel_chat_overlay: false,
     });
+  });
+  it("takes the chat overlay's style and the reels' switch at the same price, and rejects an unknown style or a non-boolean", async () => {
+    const plain = await ok(minimalJob({}));
+    const est = await ok(minimalJob({ parameters: { chat_overlay: "bubbles", reel_chat_overlay: true } }));
+    expect(est.request.parameters).toMatchObject({ chat_overlay: "bubbles", reel_chat_overlay: true });
+    expect(est.credit_cost).toBe(plain.credit_cost);
+    expect((await ok(minimalJob({ parameters: { chat_overlay: null } }))).request.parameters.chat_overlay).toBe("off");
+    const detail = await expect422(await estimate(minimalJob({ parameters: { chat_overlay: "ticker", reel_chat_overlay: "yes" } })));
+    expect([...detail.keys()].sort()).toEqual(["parameters.chat_overlay", "parameters.reel_chat_overlay"]);
+    expect(detail.get("parameters.chat_overlay")!.join()).toMatch(/"off", "panel", "bubbles"/);
   });
   it("takes the caption style and the profanity masking option, and rejects an unknown style or a non-boolean", async () => {
     const est = await ok(minimalJob({ parameters: { caption_style: "word_highlight", mask_profanity: false } }));

@@ -27,7 +27,8 @@ export interface CaptionStyle {
   look?: CaptionLook;
 }
 
-function assTime(seconds: number): string {
+/** An ASS timestamp (h:mm:ss.cc), rounded to the centisecond libass works in. */
+export function assTime(seconds: number): string {
   const cs = Math.max(0, Math.round(seconds * 100));
   const h = Math.floor(cs / 360_000);
   const m = Math.floor((cs % 360_000) / 6000);

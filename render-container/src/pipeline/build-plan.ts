@@ -3,11 +3,13 @@ import type { PlanAnalysis } from "../../../common/contract/analysis-reuse";
 import type { RenderJob } from "../../../common/contract/render";
 import type { ChatComment } from "../../../common/twitch";
 import { profaneWords } from "../captions/profanity";
+import { chatLinesPerClip, clipChatReader } from "../chat-overlay/clip-chat";
 import type { FacecamChoice } from "../render";
 import type { Moment } from "../selection/types";
 import type { RenderPlan } from "./render-plan";
 import { groupClipTasks } from "./group-clips";
 import { snapWindows } from "./snap-windows";
+import { SHORT_SNAP_SECONDS } from "./tasks/clips";
 import type { Chosen } from "./stages/choose-moments";
 import { commentsDuring, type WrittenTexts } from "./stages/write-texts";
 
@@ -38,6 +40,12 @@ export interface Analysis {
   /** Whether this plan came from a reused analysis, and the analysis the job stored (analysis-reuse.ts). */
   analysis?: PlanAnalysis;
 }
+
+/**
+ * How far past a reel moment's edges its chat is carried (within its snap window): as far as snapping moves an
+ * edge in practice, without spending the plan's chat budget on a whole gap between moments.
+ */
+export const REEL_CHAT_REACH_SECONDS = 20;
 
 /** Encoding a vertical short costs about 2.5x a reel second (two scaled layers, captions): as JobProgress weighs it. */
 export const SHORT_ENCODE_WEIGHT = 2.5;
@@ -73,6 +81,11 @@ export function buildJobPlan(a: Analysis): JobPlan {
     return id;
   };
   const noText = { title: "", description: "", tags: [] as string[] };
+  // The chat each clip draws travels in the plan (parameters.chat_overlay, reel_chat_overlay): render tasks never
+  // read the replay again. Ranges reach as far as the clip's edges may move when they snap to scene cuts.
+  const readChat = p.chat_overlay !== "off" || p.reel_chat_overlay ? clipChatReader(a.comments) : null;
+  const chatClips = (p.chat_overlay !== "off" ? a.render.shorts.length : 0) + (p.reel_chat_overlay ? a.render.reels.reduce((n, r) => n + r.moments.length, 0) : 0);
+  const chatOf = readChat && ((start: number, end: number) => readChat(start, end, chatLinesPerClip(chatClips)));
   const highlights = new Set(Object.values(a.chosen.momentsByProfile).flatMap((ms) => ms ?? []));
   const moments: PlanMoment[] = [...ids.entries()].map(([m, id]) => ({
     id,
@@ -117,6 +130,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
         end: m.end,
         snap: windows[i]!,
         title_text: p.reel_title_card_enabled ? (texts.moments.get(m)?.title ?? null) : null,
+        ...(chatOf && p.reel_chat_overlay ? { chat: chatOf(Math.max(windows[i]?.min_start ?? m.start, m.start - REEL_CHAT_REACH_SECONDS), Math.min(windows[i]?.max_end ?? m.end, m.end + REEL_CHAT_REACH_SECONDS)) } : {}),
         teasers,
         expected_encode_seconds: seconds(m) + teasers.reduce((sum, t) => sum + seconds(t), 0),
       };
@@ -148,6 +162,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
       peak: m.peak,
       snap: m.source === "auto",
       title_text: p.shorts_title_card_enabled ? (texts.shorts[short.index]?.title ?? null) : null,
+      ...(chatOf && p.chat_overlay !== "off" ? { chat: chatOf(m.start - SHORT_SNAP_SECONDS, m.end + SHORT_SNAP_SECONDS) } : {}),
       ...text,
       expected_encode_seconds: SHORT_ENCODE_WEIGHT * seconds(m),
     };

@@ -8,6 +8,9 @@ import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { mapLimit } from "./pool";
 import { audioSourceArgs } from "./source-input";
 import { titleOverlayFilters } from "./title-overlay";
+import { prepareChatOverlay, type ChatOverlay } from "../chat-overlay/draw-chat";
+import { reelChatRegion } from "../chat-overlay/placement";
+import type { ShortChat } from "./render-short";
 import type { ClipInput, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
 
@@ -52,6 +55,8 @@ export interface ReelPieceOptions {
   end: number;
   /** Lower-third title shown over the piece's first REEL_TITLE_SECONDS; null for none. */
   titleText: string | null;
+  /** Chat replay drawn over the piece (parameters.reel_chat_overlay); null or absent for none. */
+  chat?: ShortChat | null;
   out: string;
   signal?: AbortSignal;
   onProgress?: RenderProgress;
@@ -70,7 +75,8 @@ export async function renderReelPiece(o: ReelPieceOptions): Promise<RenderedVide
   await fs.mkdir(path.dirname(o.out), { recursive: true });
   return withScratchDir(o.out, (dir) =>
     removeOnFailure(o.out, async () => {
-      await encodePiece({ clip: o.clip, range, titleText: o.titleText, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
+      const chat = o.chat ? await prepareChatOverlay({ ...o.chat, clipStart: o.start, duration: range.duration, size, region: reelChatRegion(size), dir, signal }) : null;
+      await encodePiece({ clip: o.clip, range, titleText: o.titleText, chat, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
       const written = await probeMedia(o.out, { signal });
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),
@@ -89,7 +95,7 @@ export async function joinReelPieces(o: { pieces: readonly string[]; out: string
   );
 }
 
-async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
+async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; chat?: ChatOverlay | null; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
   const info = await probeMedia(o.clip.path, { signal: o.signal });
   const { range } = o;
   const W = o.size.width;
@@ -110,9 +116,11 @@ async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: str
       })
     : "";
   const audio = audioSourceArgs(info, range);
+  // The chat sits on the picture, under the title card, and fades with it at the piece's ends.
+  const canvas = `${videoTrim("[0:v]", range, OUTPUT_FPS)},scale=${W}:${H}:force_original_aspect_ratio=decrease,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2,setsar=1`;
   const graph = [
-    `${videoTrim("[0:v]", range, OUTPUT_FPS)},scale=${W}:${H}:force_original_aspect_ratio=decrease,` +
-      `pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2,setsar=1${title ? `,${title}` : ""},` +
+    ...(o.chat ? [`${canvas}[vcanvas]`, o.chat.graph("vcanvas", "vchat")] : []),
+    `${o.chat ? "[vchat]null" : canvas}${title ? `,${title}` : ""},` +
       `fade=t=in:st=0:d=${fade.toFixed(3)},fade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[vout]`,
     `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:st=0:d=${fade.toFixed(3)},afade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[aout]`,
   ].join(";");

@@ -15,6 +15,11 @@ import { buildShortLayout } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
+import type { ChatLine } from "../../../common/contract/job-plan";
+import { prepareChatOverlay } from "../chat-overlay/draw-chat";
+import type { FetchLike } from "../chat-overlay/emotes";
+import { chatLook, type ChatStyle } from "../chat-overlay/layout";
+import { shortChatRegion } from "../chat-overlay/placement";
 
 export const SHORT_SIZE: Size = { width: 1080, height: 1920 };
 /** How long the generated title is shown at the start of a short. */
@@ -37,11 +42,25 @@ export interface ShortRenderOptions {
   captions?: readonly Cue[] | null;
   /** How burned captions look (the request's `caption_style`); default plain. */
   captionLook?: CaptionLook;
+  /** Chat replay drawn over the short (parameters.chat_overlay); null or absent for none. */
+  chat?: ShortChat | null;
   out: string;
   signal?: AbortSignal;
   onProgress?: RenderProgress;
   /** Output size; 1080x1920 unless a test wants a cheaper one. */
   size?: Size;
+}
+
+export interface ShortChat {
+  lines: readonly ChatLine[];
+  style: ChatStyle;
+  /** Emote CDN base (chat-overlay/emotes.ts); null draws emotes as their names. */
+  emoteBase: string | null;
+  fetch?: FetchLike;
+  /** Why something of the chat was not drawn (an emote that could not be fetched, no room). */
+  warn?: (message: string) => void;
+  /** What was drawn: messages shown, distinct emote images (for the task's log). */
+  drawn?: (summary: { messages: number; emoteImages: number }) => void;
 }
 
 /** Renders one vertical short (H.264/AAC MP4, faststart) from a source clip. */
@@ -83,13 +102,15 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
         await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain" }), "utf8");
         overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
-      const dress = `[vlayout]${overlays.length ? overlays.join(",") : "null"}[vout]`;
+      const chatGraph = o.chat ? await chatLayer(o.chat, { start: o.start, duration: range.duration, size, layout, layoutName: o.layout, title: Boolean(o.titleText), dir, signal: o.signal }) : null;
+      const dress = `[${chatGraph ? "vchat" : "vlayout"}]${overlays.length ? overlays.join(",") : "null"}[vout]`;
 
       const audio = audioSourceArgs(info, range);
       const fadeOut = Math.max(0, range.duration - 0.15);
       const graph = [
         `${videoTrim("[0:v]", range, OUTPUT_FPS)}[vin]`,
         layout.graph,
+        ...(chatGraph ? [chatGraph] : []),
         dress,
         `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:d=0.05,afade=t=out:st=${fadeOut.toFixed(3)}:d=0.15[aout]`,
       ].join(";");
@@ -99,4 +120,23 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),
   );
+}
+
+/** The chat layer's filter graph, from [vlayout] to [vchat], placed clear of the captions, title and facecam. */
+async function chatLayer(
+  chat: ShortChat,
+  at: { start: number; duration: number; size: Size; layout: ReturnType<typeof buildShortLayout>; layoutName: CropMode; title: boolean; dir: string; signal?: AbortSignal },
+): Promise<string | null> {
+  const look = chatLook(at.size, chat.style);
+  const region = shortChatRegion(
+    { layout: at.layoutName, size: at.size, panelHeight: at.layout.panelHeight, videoTop: at.layout.videoTop ?? null, titleSeconds: at.title ? SHORT_TITLE_SECONDS : 0, titleFontSize: Math.round(at.size.width * 0.06) },
+    look,
+  );
+  if (!region) {
+    chat.warn?.("chat not drawn: the facecam panel leaves no room above the captions");
+    return null;
+  }
+  const overlay = await prepareChatOverlay({ lines: chat.lines, style: chat.style, clipStart: at.start, duration: at.duration, size: at.size, region, emoteBase: chat.emoteBase, fetch: chat.fetch, dir: at.dir, signal: at.signal, warn: chat.warn });
+  chat.drawn?.({ messages: overlay?.messages.length ?? 0, emoteImages: overlay?.emoteImages ?? 0 });
+  return overlay ? overlay.graph("vlayout", "vchat") : null;
 }

@@ -27,6 +27,8 @@ export interface ShortLayout {
   panelHeight: number | null;
   /** Outline thickness in output pixels (0 without outline). */
   frameThickness: number;
+  /** Fit: the top of the picture (above it is padding); null in the other layouts. */
+  videoTop?: number | null;
 }
 
 /** Outline thickness: 8 px on a 1080-wide short, scaled for other widths. */
@@ -77,7 +79,7 @@ export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
       `[fitfgsrc]scale=${fgW}:${fgH}:flags=bicubic,setsar=1[fitfg]`,
       `[fitbg][fitfg]overlay=x=${(W - fgW) / 2}:y=${(H - fgH) / 2}[vlayout]`,
     ].join(";");
-    return { graph, panelHeight: null, frameThickness: 0 };
+    return { graph, panelHeight: null, frameThickness: 0, videoTop: (H - fgH) / 2 };
   }
 
   const panelH = splitPanelHeight(o.output, o.splitRatio);

@@ -20,7 +20,8 @@ function node(i: number, offset: number, text: string, emote = false): ChatNode 
         ? [{ text: `${text} `, emote: null }, { text: "KEKW", emote: { id: "e1", emoteID: "305954156", from: text.length + 1 } }]
         : [{ text, emote: null }],
       userBadges: [],
-      userColor: null,
+      // A colour as Twitch stores it for some senders, none for others, and junk once: only #RRGGBB is taken.
+      userColor: i % 5 === 1 ? "#8a2be2" : i % 5 === 2 ? "red" : null,
     },
   };
 }
@@ -107,6 +108,9 @@ describe("fetchChatReplay", () => {
     expect(anonymous.commenter_name).toBeNull();
     const named = replay.comments.find((c) => c.commenter_login !== null)!;
     expect(named.commenter_name).toMatch(/^Viewer\d+$/);
+    // The sender's name colour, for the chat overlay: upper-cased #RRGGBB, or null.
+    const colours = new Set(replay.comments.map((c) => c.user_color));
+    expect(colours).toEqual(new Set(["#8A2BE2", null]));
   });
 
   it("survives 'failed integrity check' on cursor pages by paging on by offset", async () => {

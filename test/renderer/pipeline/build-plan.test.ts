@@ -227,6 +227,27 @@ describe("buildJobPlan", () => {
     expect(buildJobPlan(a).metadata.render).toBeUndefined();
   });
 
+  it("carries each clip's chat in the plan when chat_overlay is on (and the reels' with reel_chat_overlay), none when off", () => {
+    const shorts = [shortOf(balanced[1]!)];
+    const off = buildJobPlan(analysis({ num_shorts: 1 }, { balanced }, shorts));
+    expect(unitTasks(off.tasks).some((t) => "chat" in t)).toBe(false);
+
+    const on = buildJobPlan(analysis({ num_shorts: 1, parameters: { chat_overlay: "bubbles" } }, { balanced }, [balanced[1]!]));
+    const tasks = unitTasks(on.tasks);
+    const short = tasks.find((t) => t.kind === "short")!;
+    // The short is 300-340: its chat reaches as far as its edges may snap (1.5 s), nothing after.
+    expect(short.kind === "short" && short.chat).toEqual([{ at: 310, name: "V", color: null, fragments: [{ text: "what the FUCK", emote_id: null }] }]);
+    expect(tasks.filter((t) => t.kind === "reel_moment").every((t) => !("chat" in t))).toBe(true);
+
+    const reels = buildJobPlan(analysis({ num_shorts: 1, parameters: { chat_overlay: "panel", reel_chat_overlay: true } }, { balanced }, shorts));
+    const moment300 = unitTasks(reels.tasks).find((t) => t.kind === "reel_moment" && t.start === 300)!;
+    expect(moment300.kind === "reel_moment" && moment300.chat?.map((l) => [l.at, l.fragments.map((f) => f.text).join("")])).toEqual([
+      [310, "what the FUCK"],
+      [345, "holy shit lol"],
+      [346, "fuck fuck"],
+    ]);
+  });
+
   it("refuses a plan the Worker could not read", () => {
     const a = analysis({ num_shorts: 1 }, { balanced }, [shortOf(balanced[1]!)]);
     expect(() => buildJobPlan({ ...a, source: { ...a.source, durationSeconds: Number.NaN } })).toThrow();

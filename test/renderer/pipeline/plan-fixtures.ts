@@ -17,6 +17,7 @@ export function normalizedRequest(changes: Partial<Omit<NormalizedJobRequest, "p
       min_highlight_duration: 20, max_highlight_duration: 60, cold_open_enabled: false, cold_open_max_clips: 3, cold_open_snippet_duration: 3,
       reel_title_card_enabled: false, shorts_title_card_enabled: false, shorts_crop_mode: "crop", shorts_split_ratio: 0.5,
       shorts_facecam_frame_enabled: false, shorts_facecam_frame_color: "white", caption_style: "plain", mask_profanity: true,
+      chat_overlay: "off", reel_chat_overlay: false,
       ...parameters,
     },
   };

@@ -13,7 +13,8 @@ import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { scoreCaptionWords } from "../../../scripts/caption-eval/score";
 import { runRenderTask } from "../../../render-container/src/pipeline/render-task";
 import { SMALL_VOD } from "../../dev/fixture-vods";
-import { colorDistance, readFrameRgb } from "../../support/media";
+import { colorDistance, readFrameRgb, regionDifference } from "../../support/media";
+import { reelChatRegion } from "../../../render-container/src/chat-overlay/placement";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { signals } from "./plan-fixtures";
 import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
@@ -169,6 +170,33 @@ describe("a reel_moment task whose window is tighter than the cut", () => {
     expect(videoSegmentsServed()).toEqual([3, 4]);
     expect(result.parts).toHaveLength(1);
     expect(result.parts[0]!.duration_seconds).toBeCloseTo(13.5, 1);
+  }, 300_000);
+});
+
+describe("a reel_moment task with reel_chat_overlay", () => {
+  it("draws the plan's chat over the moment (emotes from the CDN) and leaves the title card alone", async () => {
+    const chatJob: RenderJob = { ...job, request: { ...job.request, parameters: { ...job.request.parameters, chat_overlay: "panel", reel_chat_overlay: true } } };
+    const chat = [
+      { at: 32, name: "Zapmo", color: "#1E90FF", fragments: [{ text: "no way ", emote_id: null }, { text: "Kappa", emote_id: "25" }] },
+      { at: 33, name: "kinra", color: null, fragments: [{ text: "clip it", emote_id: null }] },
+    ];
+    const base = { ...momentTask({ min_start: 31, max_end: 46, min_duration: 10, max_duration: 30 }), teasers: [], position: 0 };
+    const partOf = async (task: ReelMomentTask, request: RenderJob) => {
+      const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+      const run = await taskContext(store);
+      const result = await runRenderTask(taskRequest(request, handMadePlan("job_tasks", DURATION, [m1], [task]), task.id), run.ctx, { ...SETTINGS, emoteBaseUrl: twitchServer().emoteUrl });
+      if (result.kind !== "reel_moment") throw new Error(result.kind);
+      return path.join(store, result.parts[0]!.name);
+    };
+    const emotes = twitchServer().stats.requests.emote;
+    const without = await partOf(base, job);
+    const withChat = await partOf({ ...base, chat }, chatJob);
+    expect(twitchServer().stats.requests.emote).toBe(emotes + 1);
+    const size = { width: 1280, height: 720 };
+    const [a, b] = [await readFrameRgb(without, 2, size), await readFrameRgb(withChat, 2, size)];
+    const region = reelChatRegion(size);
+    expect(regionDifference(a, b, { x: region.x, y: region.top, w: region.w, h: region.bottom - region.top })).toBeGreaterThan(3);
+    expect(regionDifference(a, b, { x: 0, y: Math.round(720 * 0.72), w: 700, h: 150 })).toBeLessThan(2);
   }, 300_000);
 });
 

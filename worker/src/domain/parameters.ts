@@ -15,6 +15,8 @@ export const PARAMETER_DEFAULTS: NormalizedParameters = {
   shorts_facecam_frame_color: "white",
   caption_style: "plain",
   mask_profanity: true,
+  chat_overlay: "off",
+  reel_chat_overlay: false,
 };
 
 /** Highest value of either highlight duration. */
@@ -43,5 +45,7 @@ export function normaliseParameters(input: ParametersInput | null | undefined): 
     shorts_facecam_frame_color: (FRAME_COLORS as readonly string[]).includes(color ?? "") ? (color as FrameColor) : "white",
     caption_style: p.caption_style ?? d.caption_style,
     mask_profanity: p.mask_profanity ?? d.mask_profanity,
+    chat_overlay: p.chat_overlay ?? d.chat_overlay,
+    reel_chat_overlay: p.reel_chat_overlay ?? d.reel_chat_overlay,
   };
 }

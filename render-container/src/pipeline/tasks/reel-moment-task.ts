@@ -1,5 +1,6 @@
 import path from "node:path";
 import { reelPartName, type ReelMomentTask, type ReelPart, type TaskResult } from "../../../../common/contract/job-plan";
+import { TWITCH_EMOTE_CDN } from "../../chat-overlay/emotes";
 import { renderReelPiece } from "../../render";
 import { mapLimit } from "../../render/pool";
 import { refineMoments } from "../../selection";
@@ -35,8 +36,9 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
   if (snapped.start !== task.start || snapped.end !== task.end) ctx.log.info("moment snapped to scene cuts", { moment: task.moment_id, from: [task.start, task.end], to: [snapped.start, snapped.end] });
 
   const pieces = [
-    ...task.teasers.map((t) => ({ position: t.position, start: t.start, end: t.end, titleText: null })),
-    { position: task.position, start: snapped.start, end: snapped.end, titleText: task.title_text },
+    ...task.teasers.map((t) => ({ position: t.position, start: t.start, end: t.end, titleText: null, chat: false })),
+    // Chat over the moment itself; the teaser's quick cuts carry none (a second of chat per snippet reads as noise).
+    { position: task.position, start: snapped.start, end: snapped.end, titleText: task.title_text, chat: true },
   ];
   const seconds = pieces.map((p) => p.end - p.start);
   const total = seconds.reduce((a, b) => a + b, 0) || 1;
@@ -52,6 +54,15 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
         start: piece.start,
         end: piece.end,
         titleText: piece.titleText,
+        chat: piece.chat && task.chat && run.req.request.parameters.reel_chat_overlay
+          ? {
+              lines: task.chat,
+              style: run.req.request.parameters.chat_overlay === "bubbles" ? "bubbles" : "panel",
+              emoteBase: run.config.emoteBaseUrl ?? run.config.env.TWITCH_EMOTE_URL ?? TWITCH_EMOTE_CDN,
+              fetch: ctx.fetchImpl,
+              warn: (message) => ctx.log.warn("chat overlay", { message, moment: task.moment_id }),
+            }
+          : null,
         out: path.join(outDir, name),
         signal,
         onProgress: (f) => {

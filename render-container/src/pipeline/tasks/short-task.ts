@@ -4,6 +4,7 @@ import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan
 import type { ArtifactRef } from "../../../../common/contract/render";
 import { HANDOFF_CONTENT_TYPES } from "../../../../common/handoff/names";
 import { createTranscriber, extractJoinedWav, formatSrt, heardLanguage, locateInJoined, planCaptions, shortTranscript, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { TWITCH_EMOTE_CDN } from "../../chat-overlay/emotes";
 import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
@@ -53,6 +54,7 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const source = { width: info.video?.width ?? 1280, height: info.video?.height ?? 720 };
   const moment: Moment = { start: placed.start, end: placed.end, peak: task.peak, score: m.score, profile: m.profile, source: m.source, label: m.label, signals: m.signals };
   const name = artifactNames.short(task.index);
+  const chatWarnings: string[] = [];
   const outDir = path.join(ctx.workDir, "out");
   const video = await renderShort({
     ...shortOptions({
@@ -66,6 +68,19 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
       facecam: plan.facecam ?? DEFAULT_FACECAM_REGION,
     }),
     captionLook: req.request.parameters.caption_style,
+    chat: task.chat && req.request.parameters.chat_overlay !== "off"
+      ? {
+          lines: task.chat,
+          style: req.request.parameters.chat_overlay,
+          emoteBase: run.config.emoteBaseUrl ?? run.config.env.TWITCH_EMOTE_URL ?? TWITCH_EMOTE_CDN,
+          fetch: ctx.fetchImpl,
+          warn: (message) => {
+            ctx.log.warn("chat overlay", { message, short: task.index });
+            if (message.startsWith("chat not drawn")) chatWarnings.push(`Short ${task.index}: ${message}.`);
+          },
+          drawn: (summary) => ctx.log.info("chat overlay drawn", { short: task.index, style: req.request.parameters.chat_overlay, ...summary }),
+        }
+      : null,
     out: path.join(outDir, name),
     signal: ctx.signal,
     onProgress: progress.reporter("encoding"),
@@ -104,7 +119,8 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   const thumb = await makeThumbnail(video.path, Math.min(video.duration_seconds / 2, Math.max(0, task.peak - placed.start)), path.join(outDir, artifactNames.shortThumbnail(task.index)), { signal: ctx.signal });
   await upload({ ...common, name: artifactNames.shortThumbnail(task.index), kind: "thumbnail", content_type: "image/jpeg", duration_seconds: null, tags: null }, thumb.path);
   progress.report("uploading", 1);
-  return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warning ? { warnings: [warning] } : {}) };
+  const warnings = [...(warning ? [warning] : []), ...chatWarnings];
+  return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warnings.length ? { warnings } : {}) };
 }
 
 /** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause. */

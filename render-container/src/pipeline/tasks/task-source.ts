@@ -22,6 +22,8 @@ export interface RenderTaskSettings {
   encodeConcurrency: number;
   /** The renderer's environment: transcriber settings. */
   env: NodeJS.ProcessEnv;
+  /** Emote CDN base for the chat overlay (config.ts); absent: TWITCH_EMOTE_URL in env, else Twitch's CDN. */
+  emoteBaseUrl?: string;
 }
 
 /** Ranges cut where the video changes its media format: one downloaded file holds one initialisation section. */

@@ -1,0 +1,74 @@
+import type { CropMode } from "../../../common/contract/enums";
+import type { Size } from "../render/types";
+import type { ChatLook, ChatRegion } from "./layout";
+
+/** Rows of chat on screen at most (older rows scroll off). */
+export const MAX_CHAT_ROWS = 6;
+
+/**
+ * What the short already shows, that chat must never cover: burned captions (bottom-centre, baseline at 80 %
+ * of the height, up to three lines of 3.8 % of the height: captions/ass.ts), the facecam panel (split), the
+ * title flashed at the start (top 10 % in crop and fit, on the seam in split, up to three lines).
+ */
+export interface ShortFurniture {
+  layout: CropMode;
+  size: Size;
+  /** Split: the facecam panel's height. */
+  panelHeight: number | null;
+  /** Fit: where the video sits (the rest is padding). */
+  videoTop: number | null;
+  /** Seconds the title is shown (0 without one), and its font size. */
+  titleSeconds: number;
+  titleFontSize: number;
+}
+
+/** Top of the burned captions' band: three lines above their baseline (ass.ts defaults), with room for the outline. */
+export function captionBandTop(size: Size): number {
+  const font = size.height * 0.038;
+  return Math.floor(size.height * 0.8 - 3 * font * 1.25 - font * 0.3);
+}
+
+/**
+ * Where chat goes in a short, bottom-anchored above the captions:
+ * - crop: left side of the lower middle of the picture, its bottom just above the caption band;
+ * - fit: the padding above the video (the title has the top of it for its first seconds);
+ * - split: the top of the gameplay panel, under the facecam, above the captions.
+ * null when there is no room (split with a facecam panel reaching the captions).
+ */
+export function shortChatRegion(f: ShortFurniture, look: ChatLook): ChatRegion | null {
+  const { width: W, height: H } = f.size;
+  const margin = Math.round(W * 0.04);
+  const gap = Math.round(H * 0.008);
+  const titleLine = Math.round(f.titleFontSize * 1.45);
+  const titleBox = 3 * titleLine + Math.round(f.titleFontSize * 0.5);
+  const captions = captionBandTop(f.size);
+  const rowsHeight = MAX_CHAT_ROWS * look.lineHeight + 2 * look.pad;
+  let region: Omit<ChatRegion, "keepOut" | "maxRows">;
+  let titleBottom: number;
+  if (f.layout === "split") {
+    const panel = f.panelHeight ?? Math.round(H / 2);
+    // Not the panel's whole width: the gameplay stays visible on the right.
+    region = { x: margin, w: Math.round(W * 0.84), top: panel + gap, bottom: captions - gap };
+    titleBottom = panel + Math.ceil(titleBox / 2) + gap;
+  } else if (f.layout === "fit") {
+    const videoTop = f.videoTop ?? Math.round(H / 3);
+    region = { x: margin, w: W - 2 * margin, top: Math.round(H * 0.06), bottom: videoTop - gap };
+    titleBottom = Math.round(H * 0.1) + titleBox + gap;
+  } else {
+    const bottom = captions - gap;
+    region = { x: margin, w: Math.round(W * 0.74), top: Math.max(Math.round(H * 0.3), bottom - rowsHeight), bottom };
+    titleBottom = Math.round(H * 0.1) + titleBox + gap;
+  }
+  if (region.bottom - region.top < look.lineHeight + 2 * look.pad) return null;
+  return { ...region, maxRows: MAX_CHAT_ROWS, keepOut: f.titleSeconds > 0 ? [{ until: f.titleSeconds, top: titleBottom }] : [] };
+}
+
+/**
+ * Where chat goes in a reel (landscape): the right-hand side, from near the top down to above the lower third,
+ * where a reel's title card sits (left, from 74 % of the height). Eight rows at most.
+ */
+export function reelChatRegion(size: Size): ChatRegion {
+  const { width: W, height: H } = size;
+  const w = Math.round(W * 0.3);
+  return { x: W - w - Math.round(W * 0.025), w, top: Math.round(H * 0.05), bottom: Math.round(H * 0.7), maxRows: 8, keepOut: [] };
+}
