@@ -35,7 +35,7 @@ async function createJob(body: Record<string, unknown>): Promise<{ id: string; c
 }
 
 async function getJob(id: string) {
-  return (await (await api(`/jobs/${id}`)).json()) as { status: string; progress: number; stage: string | null; refunded_credits: number; error: { code: string; message: string } | null };
+  return (await (await api(`/jobs/${id}`)).json()) as { status: string; progress: number; stage: string | null; refunded_credits: number; error: { code: string; message: string } | null; analysis_reused: { from_job_id: string } | null };
 }
 
 /** Polls the job, recording every distinct status, until it satisfies `done`. */
@@ -150,6 +150,9 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** The first job's id: the later jobs of the same account on the same VOD re-cut it, reusing its analysis. */
+let firstJobId = "";
+
 describe("a job from POST /jobs to files on disk", () => {
   let jobId: string;
   let statuses: string[];
@@ -161,6 +164,7 @@ describe("a job from POST /jobs to files on disk", () => {
       parameters: { max_highlight_duration: 25, shorts_crop_mode: "split", shorts_facecam_frame_enabled: true },
     });
     jobId = job.id;
+    firstJobId = job.id;
     ({ statuses } = await watch(jobId, (j) => j.status === "completed" || j.status === "failed"));
   }, 600_000);
 
@@ -278,8 +282,12 @@ describe("a job from POST /jobs to files on disk", () => {
   });
 });
 
-describe("chat on screen (parameters.chat_overlay)", () => {
-  /** Two shorts-only jobs alike but for the chat overlay: the same short, once without chat and once with it. */
+describe("re-cuts with chat on screen (parameters.chat_overlay, a reused analysis)", () => {
+  /**
+   * Two shorts-only jobs alike but for the chat overlay: the same short, once without chat and once with it. Both
+   * are re-cuts of the first job's VOD by the same account, so both reuse its analysis (issue 21, point 2): no
+   * processing credits, no acquisition of the VOD, only their short rendered.
+   */
   it("renders the chat replay into a short: drawn in the gameplay panel, emotes fetched from the CDN, captions and facecam untouched", async () => {
     const emoteRequests = stack.twitch.stats.requests.emote;
     const body = (chat_overlay: string) => ({ num_shorts: 1, compilation_enabled: false, final_video_length_minutes: 0, parameters: { max_highlight_duration: 25, shorts_crop_mode: "split", chat_overlay } });
@@ -288,8 +296,17 @@ describe("chat on screen (parameters.chat_overlay)", () => {
       const { job } = await watch(id, (j) => j.status === "completed" || j.status === "failed");
       expect(job.error).toBeNull();
     }
-    // The estimate is the same with chat on screen.
+    // The estimate is the same with chat on screen; as re-cuts, each pays for its one short only.
     expect(on.credit_cost).toBe(off.credit_cost);
+    expect(on.credit_cost).toBe(10);
+    for (const id of [off.id, on.id]) {
+      expect((await getJob(id)).analysis_reused).toMatchObject({ from_job_id: firstJobId });
+      const lines = [...(await rendererLog(0, id)), ...(await rendererLog(1, id))];
+      const planned = lines.find((l) => l.msg === "job planned");
+      expect(planned, `job planned line of ${id}`).toMatchObject({ reused_from: firstJobId });
+      expect(Object.keys(planned!.timings as Record<string, number>)).not.toContain("acquire_analyse");
+      expect(lines.some((l) => l.msg === "source acquired")).toBe(false);
+    }
     const files: string[] = [];
     for (const id of [off.id, on.id]) {
       const results = (await (await api(`/jobs/${id}/results`)).json()) as { deliverables: { type: string; url: string; name: string }[] };
