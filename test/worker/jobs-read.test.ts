@@ -66,7 +66,7 @@ describe("GET /jobs", () => {
     expect(item).toEqual(single);
     expect(Object.keys(item).sort()).toEqual(
       [
-        "id", "status", "progress", "stage", "vod_url", "vod_id", "vod_title", "vod_duration_seconds", "streamer_name", "game_name",
+        "id", "analysis_reused", "status", "progress", "stage", "vod_url", "vod_id", "vod_title", "vod_duration_seconds", "streamer_name", "game_name",
         "request", "billed_vod_seconds", "credit_cost", "refunded_credits", "error", "webhook_url", "created_at", "updated_at", "started_at", "finished_at",
         "artifacts_expires_at", "links",
       ].sort(),

@@ -51,7 +51,8 @@ describe("render CLI", () => {
     expect(summary.wall_seconds).toBeGreaterThan(0);
     expect(JSON.parse(await readFile(path.join(dir, "stats.json"), "utf8"))).toEqual(summary);
 
-    const files = (await readdir(out)).sort();
+    // The stored analysis (for re-cuts) sits beside the deliverables; it is none of them.
+    const files = (await readdir(out)).filter((f) => f !== "analysis.json.gz").sort();
     expect(files).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect(summary.artifacts.map((a) => a.name).sort()).toEqual(files);
     const manifest = Manifest.parse(JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")));

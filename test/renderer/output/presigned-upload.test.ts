@@ -229,11 +229,11 @@ describe("a real render task in upload mode presigned", () => {
       const end = events.at(-1)!;
       if (end.type !== "completed" || end.result.kind !== "short") throw new Error(JSON.stringify(end));
       // Every file the task reports is in the bucket under the job's folder, as large as reported.
-      expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt"]);
+      expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
       for (const a of end.result.artifacts) expect(s3.objects.get(`bkt/jobs/job_real/${a.name}`)?.length, a.name).toBe(a.size_bytes);
       // Each went up on a presigned URL (no Authorization header), none was refused.
       const sent = s3.requests.slice(before);
-      expect(sent.map((r) => r.method)).toEqual(["PUT", "PUT", "PUT"]);
+      expect(sent.map((r) => r.method)).toEqual(end.result.artifacts.map(() => "PUT"));
       expect(sent.every((r) => r.url.includes("X-Amz-Signature=") && r.headers.authorization === undefined)).toBe(true);
       expect(s3.signatureFailures.length).toBe(refusedBefore);
     } finally {
