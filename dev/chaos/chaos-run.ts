@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { generateSyntheticVod } from "../synth-vod";
 import { childProcesses, descendantProcesses } from "../stack/child-processes";
@@ -7,6 +6,7 @@ import { startLocalStack, type LocalStack } from "../stack/local-stack";
 import { compareOutcomes, type Comparison, type JobOutcome } from "./compare";
 import { startRendererFront, type RendererFront } from "./renderer-front";
 import { startWebhookRecorder } from "./webhook-recorder";
+import { jsonLines, type LogLine } from "../stack/log-lines";
 
 /**
  * The chaos run (issue 23): on the local stack with the task model, one job undisturbed and then the same job
@@ -49,20 +49,6 @@ export interface ChaosReport {
   seconds: { undisturbed: number; disturbed: number; total: number };
 }
 
-type LogLine = Record<string, unknown> & { msg?: string };
-
-async function jsonLines(file: string): Promise<LogLine[]> {
-  const text = await readFile(file, "utf8").catch(() => "");
-  return text.split("\n").flatMap((l) => {
-    const at = l.indexOf("{");
-    if (at < 0) return [];
-    try {
-      return [JSON.parse(l.slice(at)) as LogLine];
-    } catch {
-      return [];
-    }
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

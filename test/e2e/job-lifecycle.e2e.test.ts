@@ -12,6 +12,7 @@ import { probeMedia } from "../../render-container/src/ffmpeg/probe";
 import { childProcesses, descendantProcesses } from "../support/child-processes";
 import { readTimeline } from "../support/otio-reader";
 import { startWebhookReceiver } from "./webhook-receiver";
+import { jsonLines, type LogLine } from "../../dev/stack/log-lines";
 
 /**
  * One system, end to end: the real Worker under `wrangler dev` (local D1/R2/Queues/Durable Objects), the real
@@ -89,21 +90,6 @@ async function renderTaskRunning(jobId: string): Promise<{ index: number; taskId
 const mediaProcesses = () =>
   stack.renderers.flatMap((r) => (r.child.exitCode === null && r.child.signalCode === null ? descendantProcesses(r.child.pid!) : [])).filter((p) => p.name === "ffmpeg" || p.name.startsWith("pocketsphinx"));
 
-type LogLine = Record<string, unknown> & { msg?: string };
-
-/** The JSON lines of a log file; wrangler may put text before a Worker's JSON, so each line is read from its first "{". */
-async function jsonLines(file: string): Promise<LogLine[]> {
-  const text = await readFile(file, "utf8").catch(() => "");
-  return text.split("\n").flatMap((l) => {
-    const at = l.indexOf("{");
-    if (at < 0) return [];
-    try {
-      return [JSON.parse(l.slice(at)) as LogLine];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** What renderer `i` of the pool logged about one job (every process it ran there, in order). */
 async function rendererLog(i: number, jobId: string): Promise<LogLine[]> {
