@@ -169,6 +169,11 @@ export async function completeJob(render: RenderTaskRequest, outputs: (task: Ren
   for (const s of starts) await completeRenderTask(s, await outputs(s));
   const join = await waitForStart(jobId, "reel-balanced-join");
   await completeRenderTask(join, await outputs(join));
+  return storedFiles(jobId);
+}
+
+/** A completed job's stored result: every file it lists, read back from R2, and its manifest. */
+export async function storedFiles(jobId: string): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
   const row = await env.DB.prepare("SELECT status, result_json FROM jobs WHERE id = ?").bind(jobId).first<{ status: string; result_json: string | null }>();
   expect(row?.status).toBe("completed");
   const result = JSON.parse(row!.result_json!) as StoredResult;

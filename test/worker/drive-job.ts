@@ -1,0 +1,175 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { ArtifactRef, JobAck, Manifest } from "../../common/contract";
+import { ANALYSE_TASK_ID, type JobPlan, type RenderTaskRequest, type TaskResult } from "../../common/contract/job-plan";
+import type { RenderStage } from "../../common/contract/render";
+import { ANALYSIS_SHARE } from "../../worker/src/orchestration/task-book";
+import { ACCEPT_MARKER } from "./doubles-protocol";
+import { minimalJob } from "./helpers";
+import { buildTaskRequest, dispatchSettings } from "../../worker/src/orchestration/render-job";
+import type { TaskClaim } from "../../worker/src/orchestration/task-dispatch";
+import { openDb } from "../../worker/src/storage/db";
+import { findJobById } from "../../worker/src/storage/jobs";
+import { createJob, jobState, putArtifact, rendererAnswers, startedJob, type RenderedFile } from "./job-steps";
+import { FIRST_TASKS, storedFiles, taskEvent, testPlan, waitForStart } from "./task-flow";
+
+/**
+ * Puts a job into the state a test needs the way production gets it there: the renderer's task events through
+ * the Worker's real route, signed with the job's renderer token, and files through the real upload route. No
+ * lifecycle call of the Durable Object is made directly, so a test's setup cannot reach a state the renderers
+ * could not report. The steps (a started job, the test plan, a render task's events) are job-steps.ts and
+ * task-flow.ts; this module puts them together into states:
+ *
+ *   claimedJob        the analysis handed to a renderer that reports before the start is confirmed: pending
+ *   runningJob        the analysis task started: running, progress 0
+ *   reachProgress     the job's percent exactly N (the analysis owns the first 20 %, render tasks the rest)
+ *   startOnlyTask     the analysis done, its plan's one render task started (completeWith sends its result)
+ *   completeWith      completed, delivering the given stored files (plus the finalising step's two documents)
+ *   completeAtOnce    completed by the analysis itself: its plan has no render task
+ *   failJob           failed by a renderer's fatal report
+ */
+
+/** Request fields that make the renderer double accept a job delivered by the real queue (POST /jobs unchanged). */
+export const ACCEPTED = { streamer_name: ACCEPT_MARKER } as const;
+
+/** The analysis task as the renderer double received it from the real queue (jobs created with ACCEPTED). */
+export function analysisStart(jobId: string): Promise<RenderTaskRequest> {
+  return waitForStart(jobId, ANALYSE_TASK_ID);
+}
+
+/** The job's status, percent and stage as D1 holds them (what GET /jobs/{id} answers). */
+export async function jobRow(jobId: string): Promise<{ status: string; progress: number; stage: string | null }> {
+  return (await env.DB.prepare("SELECT status, progress, stage FROM jobs WHERE id = ?").bind(jobId).first())!;
+}
+
+/**
+ * A job whose analysis task was claimed and handed to a renderer that reports before the queue consumer has
+ * confirmed the start (a fast renderer): still pending, so its first report is what starts it. The task request
+ * is the one the consumer builds (buildTaskRequest); retries go through the real queue to the renderer double.
+ */
+export async function claimedJob(apiKey: string, body: Record<string, unknown> = minimalJob()): Promise<{ ack: JobAck; render: RenderTaskRequest }> {
+  const { ack } = await createJob(apiKey, body);
+  await rendererAnswers(ack.id, 202);
+  const claim = (await jobState(ack.id).claimTask(ANALYSE_TASK_ID)) as TaskClaim;
+  if (!claim.ok) throw new Error(`the analysis of ${ack.id} could not be claimed: ${claim.reason}`);
+  const row = (await findJobById(openDb(env.DB), ack.id))!;
+  const render = await buildTaskRequest(env, dispatchSettings(env), row, { id: ANALYSE_TASK_ID, kind: claim.kind, attempt: claim.attempt }, null);
+  expect((await jobRow(ack.id)).status).toBe("pending");
+  return { ack, render };
+}
+
+/** A job whose analysis task reported `started`: running at 0 %. */
+export async function runningJob(apiKey: string, body: Record<string, unknown> = minimalJob()): Promise<{ ack: JobAck; render: RenderTaskRequest }> {
+  const started = await startedJob(apiKey, body);
+  expect(await taskEvent(started.render, { type: "started" })).toMatchObject({ accepted: true, status: "running", progress: 0 });
+  return started;
+}
+
+/** The test plan at the VOD's length as the analysis measured it (so the real length settles nothing). */
+export function planFor(analysis: RenderTaskRequest, base: (jobId: string) => JobPlan = testPlan): JobPlan {
+  const plan = base(analysis.job_id);
+  return { ...plan, source: { ...plan.source, duration_seconds: analysis.vod.duration_seconds } };
+}
+
+/**
+ * Brings a running job's percent to exactly `percent` (0-97) through progress reports. Below the analysis' share
+ * the analysis reports it; from there the analysis returns the test plan and its three first render tasks (started
+ * through the real queue) report the same fraction. Returns those render tasks' starts (none below the share).
+ */
+export async function reachProgress(analysis: RenderTaskRequest, percent: number, stage?: RenderStage): Promise<RenderTaskRequest[]> {
+  // +0.5: the percent the Durable Object floors lands in the middle of the wanted integer, clear of rounding.
+  const target = percent + 0.5;
+  let starts: RenderTaskRequest[] = [];
+  if (target < ANALYSIS_SHARE) {
+    await taskEvent(analysis, { type: "progress", stage: stage ?? "analysing", fraction: target / ANALYSIS_SHARE });
+  } else {
+    const plan = planFor(analysis);
+    await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan } });
+    starts = await Promise.all(FIRST_TASKS.map((id) => waitForStart(analysis.job_id, id)));
+    // Render tasks share (99 - the analysis' share) by weight (expected encode seconds + 1), the join included.
+    const weight = (ids: readonly string[]) => plan.tasks.filter((t) => ids.includes(t.id)).reduce((s, t) => s + t.expected_encode_seconds + 1, 0);
+    const fraction = ((target - ANALYSIS_SHARE) / (99 - ANALYSIS_SHARE)) * (weight(plan.tasks.map((t) => t.id)) / weight(FIRST_TASKS));
+    expect(fraction, `${percent} % is beyond what the first render tasks can report`).toBeLessThan(1);
+    for (const s of starts) {
+      await taskEvent(s, { type: "started" });
+      await taskEvent(s, { type: "progress", stage: stage ?? "rendering_shorts", fraction });
+    }
+  }
+  expect(await jobRow(analysis.job_id)).toMatchObject({ status: "running", progress: percent });
+  return starts;
+}
+
+/** A plan of one render task (short 1) that will deliver whatever files its result names; no reel. */
+function oneTaskPlan(jobId: string): JobPlan {
+  const plan = testPlan(jobId);
+  return { ...plan, reels: [], tasks: plan.tasks.filter((t) => t.id === "short-01") };
+}
+
+/**
+ * Completes a job whose analysis was dispatched, through the task path: the analysis returns a plan of one render
+ * task, which (started through the real queue) reports `refs` as its files; the Worker's finalising step adds
+ * metadata.json and manifest.json. The files must be stored already (uploadFiles, or R2 for large ones).
+ */
+export async function completeWith(analysis: RenderTaskRequest, refs: readonly ArtifactRef[]): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
+  const render = await startOnlyTask(analysis);
+  await taskEvent(render, { type: "completed", result: onlyTaskResult(render, refs) });
+  return storedFiles(analysis.job_id);
+}
+
+/** The analysis returns the one-task plan; its render task starts through the real queue and reports `started`. */
+export async function startOnlyTask(analysis: RenderTaskRequest): Promise<RenderTaskRequest> {
+  await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: planFor(analysis, oneTaskPlan) } });
+  const render = await waitForStart(analysis.job_id, "short-01");
+  await taskEvent(render, { type: "started" });
+  return render;
+}
+
+/** The one-task plan's result naming `refs` (the task's last report: it completes the job). */
+export function onlyTaskResult(render: RenderTaskRequest, refs: readonly ArtifactRef[]): TaskResult {
+  const spec = render.plan!.tasks.find((t) => t.id === render.task.id);
+  if (spec?.kind !== "short") throw new Error(`${render.task.id} is not the one-task plan's short`);
+  return { kind: "short", artifacts: [...refs], moment: { id: spec.moment_id, start: spec.start, end: spec.end } };
+}
+
+/**
+ * Completes a job with the analysis' own report: its plan has no render task (nothing worth a video), so the
+ * finalising step runs at once. From a pending job this one report takes it through running to completed.
+ */
+export async function completeAtOnce(analysis: RenderTaskRequest): Promise<void> {
+  const plan = testPlan(analysis.job_id);
+  const empty: JobPlan = { ...plan, source: { ...plan.source, duration_seconds: analysis.vod.duration_seconds }, moments: [], reels: [], shorts: [], tasks: [] };
+  await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: empty } });
+  expect((await jobRow(analysis.job_id)).status).toBe("completed");
+}
+
+/** The renderer reports that the input itself is the problem (not retryable): the job fails with every credit back. */
+export async function failJob(analysis: RenderTaskRequest, error: { code: string; message: string }): Promise<void> {
+  await taskEvent(analysis, { type: "failed", retryable: false, error });
+  expect((await jobRow(analysis.job_id)).status).toBe("failed");
+}
+
+/** A small finished render: one reel, one short and its captions, contents a few bytes each. */
+export const SMALL_FILES: readonly RenderedFile[] = [
+  small({ name: "reel-balanced.mp4", kind: "reel", content_type: "video/mp4", run_name: "balanced", title: "Best of", duration_seconds: 60 }, "reel-bytes!"),
+  small({ name: "short-01.mp4", kind: "short", content_type: "video/mp4", index: 1, title: "Clutch", duration_seconds: 30, tags: ["celeste"] }, "short"),
+  small({ name: "short-01.srt", kind: "captions", content_type: "application/x-subrip", index: 1 }, "1\n00:00:00,000 --> 00:00:01,0\n"),
+];
+
+function small(ref: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "content_type">, text: string): RenderedFile {
+  const bytes = new TextEncoder().encode(text);
+  return { ref: { run_name: null, index: null, title: null, duration_seconds: null, tags: null, ...ref, size_bytes: bytes.byteLength }, bytes };
+}
+
+/** Stores files through the renderer's upload route (PUT /internal/jobs/{id}/artifacts/{name}) with the job's token. */
+export async function uploadFiles(analysis: RenderTaskRequest, files: readonly RenderedFile[]): Promise<ArtifactRef[]> {
+  for (const f of files) {
+    const res = await putArtifact(analysis.job_id, analysis.callback.token, f.ref.name, f.bytes, f.ref.content_type);
+    expect(res.status).toBe(201);
+  }
+  return files.map((f) => f.ref);
+}
+
+/** A started job completed with SMALL_FILES (uploaded through the route), as a small render would deliver them. */
+export async function completeSmall(analysis: RenderTaskRequest): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
+  return completeWith(analysis, await uploadFiles(analysis, SMALL_FILES));
+}
