@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { ArtifactRef, JobAck, Manifest } from "../../common/contract";
+import type { ArtifactRef, JobAck } from "../../common/contract";
 import { ANALYSE_TASK_ID, type JobPlan, type RenderTaskRequest, type TaskResult } from "../../common/contract/job-plan";
 import type { RenderStage } from "../../common/contract/render";
 import { ANALYSIS_SHARE } from "../../worker/src/orchestration/task-book";
@@ -11,7 +11,8 @@ import type { TaskClaim } from "../../worker/src/orchestration/task-dispatch";
 import { openDb } from "../../worker/src/storage/db";
 import { findJobById } from "../../worker/src/storage/jobs";
 import { createJob, jobState, putArtifact, rendererAnswers, startedJob, type RenderedFile } from "./job-steps";
-import { FIRST_TASKS, storedFiles, taskEvent, testPlan, waitForStart } from "./task-flow";
+import type { StoredResult } from "../../worker/src/artifacts/results";
+import { FIRST_TASKS, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
  * Puts a job into the state a test needs the way production gets it there: the renderer's task events through
@@ -110,10 +111,17 @@ function oneTaskPlan(jobId: string): JobPlan {
  * task, which (started through the real queue) reports `refs` as its files; the Worker's finalising step adds
  * metadata.json and manifest.json. The files must be stored already (uploadFiles, or R2 for large ones).
  */
-export async function completeWith(analysis: RenderTaskRequest, refs: readonly ArtifactRef[]): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
+export async function completeWith(analysis: RenderTaskRequest, refs: readonly ArtifactRef[]): Promise<StoredResult> {
   const render = await startOnlyTask(analysis);
   await taskEvent(render, { type: "completed", result: onlyTaskResult(render, refs) });
-  return storedFiles(analysis.job_id);
+  return completedResult(analysis.job_id);
+}
+
+/** A completed job's stored result (manifest and the files it lists) as D1 holds it for the results endpoint. */
+export async function completedResult(jobId: string): Promise<StoredResult> {
+  const row = await env.DB.prepare("SELECT status, result_json FROM jobs WHERE id = ?").bind(jobId).first<{ status: string; result_json: string | null }>();
+  expect(row?.status).toBe("completed");
+  return JSON.parse(row!.result_json!) as StoredResult;
 }
 
 /** The analysis returns the one-task plan; its render task starts through the real queue and reports `started`. */
@@ -170,6 +178,6 @@ export async function uploadFiles(analysis: RenderTaskRequest, files: readonly R
 }
 
 /** A started job completed with SMALL_FILES (uploaded through the route), as a small render would deliver them. */
-export async function completeSmall(analysis: RenderTaskRequest): Promise<{ files: RenderedFile[]; manifest: Manifest }> {
+export async function completeSmall(analysis: RenderTaskRequest): Promise<StoredResult> {
   return completeWith(analysis, await uploadFiles(analysis, SMALL_FILES));
 }

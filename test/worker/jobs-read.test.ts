@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck, JobList, JobRecord } from "../../common/contract";
-import { env } from "cloudflare:workers";
+import { completeAtOnce, failJob } from "./drive-job";
+import { startedJob } from "./job-steps";
 import { createAccount, expect422, expectError, FIXTURE_VODS, get, minimalJob, postJob, vodUrl, type TestAccount } from "./helpers";
-
-const stateOf = (jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
 
 let acct: TestAccount;
 let other: TestAccount;
@@ -19,18 +18,20 @@ async function create(body: Record<string, unknown>, key = acct.api_key): Promis
 beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
   other = await createAccount({ plan: "pro", credits: 10_000, purchase: true });
-  // 0: probed public VOD (title "Speedrun Night: Any% attempts", SynthRunner, Celeste)
-  ids.push(await create({ vod_url: vodUrl(FIXTURE_VODS.public) }));
-  // 1: probed short VOD with Unicode names (Café Chat Über Alles, Zoë, Just Chatting)
-  ids.push(await create({ vod_url: vodUrl(FIXTURE_VODS.short) }));
-  // 2: names from the request, no probe; a literal % and _ in the names
-  ids.push(await create(minimalJob({ streamer_name: "100%_Pure", game_name: "Hollow Knight" })));
+  // The first three are dispatched to the renderer double and moved on by its reports (drive-job.ts).
+  // 0: probed public VOD (title "Speedrun Night: Any% attempts", SynthRunner, Celeste); running
+  const running = await startedJob(acct.api_key, { vod_url: vodUrl(FIXTURE_VODS.public) });
+  ids.push(running.ack.id);
+  // 1: probed short VOD with Unicode names (Café Chat Über Alles, Zoë, Just Chatting); completed
+  const completed = await startedJob(acct.api_key, { vod_url: vodUrl(FIXTURE_VODS.short) });
+  ids.push(completed.ack.id);
+  // 2: names from the request, no probe; a literal % and _ in the names; failed
+  const failed = await startedJob(acct.api_key, minimalJob({ streamer_name: "100%_Pure", game_name: "Hollow Knight" }));
+  ids.push(failed.ack.id);
   // 3..24: filler jobs for paging
   for (let i = 0; i < 22; i++) ids.push(await create(minimalJob({ streamer_name: `Filler ${i}` })));
-  await stateOf(ids[0]!).markRunning();
-  await stateOf(ids[1]!).markRunning();
-  await stateOf(ids[1]!).complete({ manifest: null, artifacts: [] });
-  await stateOf(ids[2]!).fail("render_failed", "boom");
+  await completeAtOnce(completed.render);
+  await failJob(failed.render, { code: "render_failed", message: "boom" });
   // Another account's job must never show up.
   await create({ vod_url: vodUrl(FIXTURE_VODS.public), streamer_name: "SynthRunner" }, other.api_key);
 });

@@ -224,7 +224,7 @@ describe("status changes and webhooks (the JobState object enqueues them itself)
     const stub = stateOf(ack.id);
     // This job's object runs without PUBLIC_BASE_URL (a misconfigured deployment): job.completed's links cannot be built.
     await runInDurableObject(stub, (instance) => {
-      (instance as unknown as { env: Env }).env = { ...env, PUBLIC_BASE_URL: undefined };
+      (instance as unknown as { env: Env }).env = { ...env, PUBLIC_BASE_URL: "" };
     });
     // One report takes the job pending -> running -> completed (the analysis found nothing to render): job.running
     // is enqueued, job.completed cannot be.

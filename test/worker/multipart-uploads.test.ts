@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import { createAccount, expectError, post, type TestAccount } from "./helpers";
-import { bytesOf, callWithEnv, createJob, jobState, putArtifact, sameBytes } from "./job-steps";
+import { runningJob } from "./drive-job";
+import { bytesOf, callWithEnv, createJob, putArtifact, sameBytes } from "./job-steps";
 
 /**
  * Multipart uploads through the Worker (upload mode "worker", no R2 API credentials) against the real R2 binding
@@ -19,17 +20,6 @@ beforeAll(async () => {
 
 /** The additions internal errors carry beyond the public error envelope. */
 const extra = (error: object) => error as Record<string, unknown>;
-
-/**
- * A running job and its renderer token, made running through its Durable Object directly: these tests are about
- * the upload routes, not about how a job gets dispatched.
- */
-async function runningJob(apiKey: string): Promise<{ ack: { id: string }; render: { job_id: string; callback: { token: string } } }> {
-  const { ack } = await createJob(apiKey);
-  expect((await jobState(ack.id).markRunning()).changed).toBe(true);
-  const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
-  return { ack, render: { job_id: ack.id, callback: { token } } };
-}
 
 interface Started {
   upload_id: string;

@@ -16,7 +16,9 @@ import type { FailedPayload, RunningPayload } from "../../worker/src/webhooks/pa
 import { pricingTable } from "../../worker/src/routes/pricing";
 import { BASE, createAccount, FIXTURE_VODS, nextIp, vodUrl, type TestAccount } from "./helpers";
 import { eventually, webhookBox } from "./job-steps";
-import { completeWithFiles, STORED_FILES, stateOf } from "./openapi-helpers";
+import { ACCEPTED, analysisStart, claimedJob, completeSmall } from "./drive-job";
+import { completeWithFiles, STORED_FILES } from "./openapi-helpers";
+import { taskEvent } from "./task-flow";
 
 /**
  * The typed client against the real Worker: its fetch is the Worker's own fetch handler, so every call goes
@@ -127,16 +129,16 @@ describe("typed client", () => {
   });
 
   it("gets results, downloads the ZIP by token and by key, and sends feedback", async () => {
-    const ack = await api().createJob(job());
+    const ack = await api().createJob(job(ACCEPTED));
     await completeWithFiles(ack.id);
     const results = await api().getResults(ack.id);
-    expect(results.deliverables.map((d) => d.name)).toEqual(["reel-balanced.mp4", "short-01.mp4", "short-01.srt"]);
+    expect(results.deliverables.map((d) => d.name)).toEqual([...Object.keys(STORED_FILES), "metadata.json", "manifest.json"]);
 
     const token = new URL(results.zip_url).searchParams.get("token")!;
     for (const res of [await clientFor(undefined).downloadAll(ack.id, { token }), await api().downloadAll(ack.id)]) {
       expect(res.headers.get("Content-Type")).toBe("application/zip");
       const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
-      expect(Object.keys(files).sort()).toEqual(["manifest.json", ...Object.keys(STORED_FILES)].sort());
+      expect(Object.keys(files).sort()).toEqual(["manifest.json", "metadata.json", ...Object.keys(STORED_FILES)].sort());
       for (const [name, text] of Object.entries(STORED_FILES)) expect(strFromU8(files[name]!)).toBe(text);
     }
     const forged = await thrown(clientFor(undefined).downloadAll(ack.id, { token: `${token}x` }));
@@ -149,8 +151,9 @@ describe("typed client", () => {
 
   it("lists webhook deliveries and redelivers one", async () => {
     const box = await webhookBox();
-    const ack = await api().createJob(job({ webhook_url: box.url }));
-    await stateOf(ack.id).markRunning();
+    // The real queue starts its analysis on the renderer double: the job is running (job.running).
+    const ack = await api().createJob(job({ webhook_url: box.url, ...ACCEPTED }));
+    await analysisStart(ack.id);
     const first = await eventually(async () => {
       const log = await api().listWebhookDeliveries(ack.id);
       return log.deliveries[0]?.status === "delivered" && log;
@@ -173,12 +176,19 @@ describe("typed client", () => {
 
 describe("waitForJob", () => {
   it("backs off while nothing changes, speeds up on change, reports progress and returns the completed job", async () => {
-    const ack = await api().createJob(job());
-    const stub = stateOf(ack.id);
+    // Handed to a renderer that has not reported yet: pending.
+    const { ack, render } = await claimedJob(acct.api_key, job());
     const delays: number[] = [];
     const seen: Array<Pick<JobRecord, "status" | "progress" | "stage">> = [];
-    // The "timer" moves the job along, so each poll sees what a renderer would have done meanwhile.
-    const steps = [() => stub.markRunning(), () => stub.reportProgress("analysing", 40), async () => {}, async () => {}, async () => {}, () => completeWithFiles(ack.id)];
+    // The "timer" moves the job along, so each poll sees what the renderer reported meanwhile.
+    const steps = [
+      () => taskEvent(render, { type: "started" }),
+      () => taskEvent(render, { type: "progress", stage: "analysing", fraction: 0.5 }),
+      async () => {},
+      async () => {},
+      async () => {},
+      () => completeSmall(render),
+    ];
     const done = await api().waitForJob(ack.id, {
       intervalMs: 100,
       maxIntervalMs: 300,
@@ -192,7 +202,8 @@ describe("waitForJob", () => {
     expect(done.status).toBe("completed");
     expect(delays).toEqual([100, 100, 100, 200, 300, 300]);
     expect(seen.map((s) => s.status)).toEqual(["pending", "running", "running", "completed"]);
-    expect(seen[2]).toMatchObject({ progress: 40, stage: "analysing" });
+    // The analysis owns the first 20 %: half of it is 10 %.
+    expect(seen[2]).toMatchObject({ progress: 10, stage: "analysing" });
   });
 
   it("returns a failed job instead of throwing", async () => {

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { expect, inject } from "vitest";
 import type { OpenApiDocument } from "../../worker/src/openapi/document";
 import { call } from "./helpers";
-import { storedResult } from "./stored-result";
+import { analysisStart, completeSmall, SMALL_FILES } from "./drive-job";
 
 /** Helpers of the OpenAPI tests: the served document, the Node-side validator, a job with real results. */
 
@@ -12,8 +11,6 @@ declare module "vitest" {
     openapiValidatorUrl: string;
   }
 }
-
-export const stateOf = (jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
 
 let documentPromise: Promise<OpenApiDocument> | undefined;
 
@@ -83,21 +80,15 @@ export async function expectDocumented(doc: OpenApiDocument, method: string, tem
   return body;
 }
 
-export { storedResult };
+/** The files of drive-job.ts's small render (one reel, one short, its captions) by name, as text. */
+export const STORED_FILES: Record<string, string> = Object.fromEntries(SMALL_FILES.map((f) => [f.ref.name, new TextDecoder().decode(f.bytes)]));
 
-/** File contents matching storedResult's sizes, stored where the renderer would have put them. */
-export const STORED_FILES: Record<string, string> = {
-  "reel-balanced.mp4": "reel-bytes!",
-  "short-01.mp4": "short",
-  "short-01.srt": "1\n00:00:00,000 --> 00:00:01,0\n",
-};
-
-/** Runs a pending job through running to completed with storedResult and its files in R2. */
+/**
+ * Completes a job created through POST /jobs with ACCEPTED (the real queue starts its analysis on the renderer
+ * double) through the task path, delivering STORED_FILES; the finalising step adds metadata.json and manifest.json.
+ */
 export async function completeWithFiles(jobId: string): Promise<void> {
-  for (const [name, text] of Object.entries(STORED_FILES)) await env.ARTIFACTS.put(`jobs/${jobId}/${name}`, text);
-  const stub = stateOf(jobId);
-  await stub.markRunning();
-  await stub.complete(storedResult);
+  await completeSmall(await analysisStart(jobId));
 }
 
 /** How the document says an operation is authenticated (its security, and the signature parameters of a signed link). */

@@ -6,6 +6,7 @@ import { ERROR_CODES } from "../../worker/src/openapi/error-catalog";
 import { REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../../worker/src/openapi/reference-page";
 import { SWAGGER_UI_VERSION } from "../../worker/src/openapi/reference-assets";
 import { ADMIN_TOKEN, admin, call, createAccount, jsonInit, minimalJob, nextIp, postJob, type TestAccount } from "./helpers";
+import { ACCEPTED } from "./drive-job";
 import { eventually, webhookBox } from "./job-steps";
 import {
   appRouteKeys,
@@ -28,8 +29,8 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 1_000_000, purchase: true });
 });
 
-async function newJob(): Promise<string> {
-  const res = await postJob(acct.api_key, minimalJob());
+async function newJob(extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await postJob(acct.api_key, minimalJob(extra));
   expect(res.status).toBe(202);
   return ((await res.json()) as JobAck).id;
 }
@@ -180,7 +181,7 @@ describe("example request bodies", () => {
         ids.id = (await createAccount({ credits: 100 })).account_id;
       }
       if (op.operationId === "sendFeedback") {
-        ids.id = await newJob();
+        ids.id = await newJob(ACCEPTED);
         await completeWithFiles(ids.id);
       }
       const res = await call(concretePath(op, ids), jsonInit(op.method.toUpperCase(), op.bodyExamples![name]!.value, headers));
@@ -204,7 +205,7 @@ describe("real answers match the documented schemas", () => {
     await expectDocumented(doc, "post", "/jobs/{id}/cancel", await call(`/jobs/${created.id}/cancel`, { method: "POST", headers: key }));
     await expectDocumented(doc, "get", "/jobs/{id}", await call("/jobs/job_nope", { headers: key }));
 
-    const done = await newJob();
+    const done = await newJob(ACCEPTED);
     await completeWithFiles(done);
     await expectDocumented(doc, "get", "/jobs/{id}/results", await call(`/jobs/${done}/results`, { headers: key }));
     await expectDocumented(doc, "get", "/jobs/{id}", await call(`/jobs/${done}`, { headers: key }));
@@ -298,7 +299,7 @@ describe("downloads, files and webhooks", () => {
   it("download-all and file links answer as documented", async () => {
     const doc = await servedDocument();
     const key = { "X-API-Key": acct.api_key };
-    const id = await newJob();
+    const id = await newJob(ACCEPTED);
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: key }));
     await completeWithFiles(id);
     const results = (await expectDocumented(doc, "get", "/jobs/{id}/results", await call(`/jobs/${id}/results`, { headers: key }))) as JobResults;
@@ -325,7 +326,7 @@ describe("downloads, files and webhooks", () => {
     const doc = await servedDocument();
     const key = { "X-API-Key": acct.api_key };
     const box = await webhookBox();
-    const completed = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
+    const completed = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url, ...ACCEPTED }))).json()) as JobAck;
     await completeWithFiles(completed.id);
     const cancelled = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
     expect((await call(`/jobs/${cancelled.id}/cancel`, { method: "POST", headers: key })).status).toBe(200);
@@ -427,7 +428,7 @@ describe("answers that only a retry or a repeat produces", () => {
     expect(op.responses["429"]!.headers).toHaveProperty("Retry-After");
     const key = { "X-API-Key": acct.api_key };
     const box = await webhookBox();
-    const job = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url }))).json()) as JobAck;
+    const job = (await (await postJob(acct.api_key, minimalJob({ webhook_url: box.url, ...ACCEPTED }))).json()) as JobAck;
     await completeWithFiles(job.id);
     const log = await eventually(async () => {
       const list = (await (await call(`/jobs/${job.id}/webhooks`, { headers: key })).json()) as WebhookDeliveryList;

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { PresignedRequest } from "../../common/contract/render";
 import { rendererJobToken } from "../../worker/src/artifacts/links";
 import { createAccount, type TestAccount } from "./helpers";
-import { callWithEnv, createJob, jobState } from "./job-steps";
+import { runningJob as startedRunningJob } from "./drive-job";
+import { callWithEnv, createJob } from "./job-steps";
 
 /**
  * POST /internal/jobs/{id}/storage/{name} (upload mode "presigned", issue 23 point 6) in the Workers pool with the
@@ -29,10 +30,10 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
 });
 
+/** A job whose analysis a renderer started (drive-job.ts), and the renderer token it was handed. */
 async function runningJob(): Promise<{ id: string; token: string }> {
-  const { ack } = await createJob(acct.api_key);
-  expect((await jobState(ack.id).markRunning()).changed).toBe(true);
-  return { id: ack.id, token: await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id) };
+  const { ack, render } = await startedRunningJob(acct.api_key);
+  return { id: ack.id, token: render.callback.token };
 }
 
 function ask(jobId: string, name: string, token: string | null, body: unknown, overrides: Record<string, string> = R2) {

@@ -4,7 +4,8 @@ import { verifyWebhook } from "../../common/client";
 import { deliverWebhook } from "../../worker/src/webhooks/deliver";
 import type { Delivery } from "../../worker/src/webhooks/outbox";
 import { createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
-import { createJob, eventually, jobState, startedJob, webhookBox } from "./job-steps";
+import { createJob, eventually, startedJob, webhookBox } from "./job-steps";
+import { claimedJob, completeAtOnce } from "./drive-job";
 import { completeJob, taskEvent } from "./task-flow";
 
 let acct: TestAccount;
@@ -115,9 +116,9 @@ describe("webhook events of a job's life", () => {
 
   it("a completion straight from pending sends job.running once, before job.completed", async () => {
     const box = await webhookBox({ secret: acct.webhook_signing_secret });
-    const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
-    const manifest = { summary: { total_videos: 0, generated_video_duration_seconds: 0, total_shorts: 0, source_vod_duration_seconds: 3600 }, highlights: [], shorts_count: 0, artifacts: { assets: { compilation: [], shorts: [], thumbnails: [], captions: [], metadata: [] } }, warnings: [] };
-    await jobState(ack.id).complete({ manifest, artifacts: [] });
+    // The renderer's first report, before the start was confirmed, is the analysis' result with nothing to render.
+    const { render } = await claimedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
+    await completeAtOnce(render);
     const got = await eventually(async () => {
       const d = await box.received();
       return d.length >= 2 && d;

@@ -1,13 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
-import type { ArtifactRef, JobError, JobErrorCode, JobStatus } from "../../../common/contract";
+import type { JobError, JobErrorCode, JobStatus } from "../../../common/contract";
 import type { TaskEvent } from "../../../common/contract/job-plan";
 import type { Env } from "../env";
 import { deliverWebhook } from "../webhooks/deliver";
 import type { Delivery } from "../webhooks/outbox";
 import { armJobAlarm, jobOutbox } from "./job-alarm";
-import { completionRule } from "./job-completion";
 import { abandonJob, createJob, type CreateJobResult } from "./job-creation";
-import { cancelStep, completeStep, failStep, isTerminal, progressStep, startStep, type JobLifecycle } from "./job-lifecycle";
+import { cancelStep, failStep, isTerminal, type JobLifecycle } from "./job-lifecycle";
 import { loadBook, loadState, logError, type JobObject, type Locked } from "./job-storage";
 import { announce, transition, type StepRule, type TransitionResult } from "./job-transitions";
 import type { NewJob } from "../storage/jobs";
@@ -67,25 +66,6 @@ export class JobState extends DurableObject<Env> {
    */
   async abandon(): Promise<boolean> {
     return this.serial(() => abandonJob(this.object));
-  }
-
-  /** pending -> running (a worker picked the job up). */
-  async markRunning(): Promise<TransitionResult> {
-    return this.apply("started", startStep);
-  }
-
-  /** Stage and the job's percent; never moves backwards. Implies running when the job was still pending. */
-  async reportProgress(stage: string, percent: number): Promise<TransitionResult> {
-    return this.apply("progress", (s, now) => progressStep(s, stage, percent, now));
-  }
-
-  /**
-   * running -> completed. `result` (manifest + artifacts) is stored with the job for the results endpoint; billed
-   * reels and shorts missing from its artifacts are refunded, as when the finalising step completes a job.
-   */
-  async complete(result: { manifest: unknown; artifacts: readonly ArtifactRef[] } | null = null): Promise<TransitionResult> {
-    if (result === null) return this.apply("completed", (s, now) => completeStep(s, now, 0, null));
-    return this.locked(async () => transition(this.object, "completed", await completionRule(this.object, result.artifacts), JSON.stringify(result)));
   }
 
   /**
@@ -203,8 +183,8 @@ export class JobState extends DurableObject<Env> {
   // ───────────────────────────── serialisation ─────────────────────────────
 
   /** One lifecycle step under the chain, its webhooks enqueued after. */
-  private apply(cause: JobTransition["cause"], step: StepRule, resultJson?: string): Promise<TransitionResult> {
-    return this.locked(() => transition(this.object, cause, step, resultJson));
+  private apply(cause: JobTransition["cause"], step: StepRule): Promise<TransitionResult> {
+    return this.locked(() => transition(this.object, cause, step));
   }
 
   /** Runs `fn` under the chain, then enqueues the webhooks of the status changes it made. */
