@@ -37,6 +37,7 @@ async function ledgerOf(jobId: string): Promise<{ kind: string; amount: number }
   return rows.results;
 }
 
+// Completing a job through the task path waits for the real queue to start its tasks (batches wait up to 1 s).
 describe("JobState transitions", { timeout: 30_000 }, () => {
   it("goes pending -> running -> completed and mirrors every change into D1", async () => {
     // Handed to a renderer whose first report comes before the queue consumer confirmed the start.
@@ -203,7 +204,7 @@ describe("POST /jobs/{id}/cancel", { timeout: 30_000 }, () => {
   });
 });
 
-describe("status changes and webhooks (the JobState object enqueues them itself)", () => {
+describe("status changes and webhooks (the JobState object enqueues them itself)", { timeout: 30_000 }, () => {
   it("every status change, and no progress within running, puts its events into the job's outbox", async () => {
     const box = await webhookBox();
     const { ack, render } = await claimedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
@@ -234,7 +235,7 @@ describe("status changes and webhooks (the JobState object enqueues them itself)
   });
 });
 
-describe("GET /jobs/{id}/results", () => {
+describe("GET /jobs/{id}/results", { timeout: 30_000 }, () => {
   it("answers 409 with the current status until the job is completed", async () => {
     const { ack, render } = await claimedJob(acct.api_key);
     expect((await expectError(await get(acct.api_key, ack.results_endpoint), 409, "job_not_completed")).status).toBe("pending");
@@ -259,7 +260,7 @@ describe("GET /jobs/{id}/results", () => {
   });
 });
 
-describe("POST /jobs/{id}/feedback", () => {
+describe("POST /jobs/{id}/feedback", { timeout: 30_000 }, () => {
   it("answers 409 unless the job is completed", async () => {
     const ack = await newJob();
     const err = await expectError(await post(acct.api_key, `/jobs/${ack.id}/feedback`, { positive: true }), 409, "job_not_completed");

@@ -62,7 +62,8 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
 });
 
-describe("typed client", () => {
+// Completing a job through the task path waits for the real queue to start its tasks (batches wait up to 1 s).
+describe("typed client", { timeout: 30_000 }, () => {
   it("keeps the Worker's answer types and the contract in step", () => {
     expect(parity).toEqual([true, true, true, true, true]);
   });
@@ -174,7 +175,7 @@ describe("typed client", () => {
   });
 });
 
-describe("waitForJob", () => {
+describe("waitForJob", { timeout: 30_000 }, () => {
   it("backs off while nothing changes, speeds up on change, reports progress and returns the completed job", async () => {
     // Handed to a renderer that has not reported yet: pending.
     const { ack, render } = await claimedJob(acct.api_key, job());

@@ -147,7 +147,8 @@ describe("documented authentication matches the app", () => {
   });
 });
 
-describe("example request bodies", () => {
+// Completing a job through the task path waits for the real queue to start its tasks (batches wait up to 1 s).
+describe("example request bodies", { timeout: 30_000 }, () => {
   const withExamples = OPERATIONS.filter((op) => op.bodyExamples);
 
   it("covers every operation that takes a body", async () => {
@@ -191,7 +192,7 @@ describe("example request bodies", () => {
   );
 });
 
-describe("real answers match the documented schemas", () => {
+describe("real answers match the documented schemas", { timeout: 30_000 }, () => {
   it("jobs: create, read, list, estimate, cancel, results and their errors", async () => {
     const doc = await servedDocument();
     const key = { "X-API-Key": acct.api_key };
@@ -295,7 +296,7 @@ describe("real answers match the documented schemas", () => {
   });
 });
 
-describe("downloads, files and webhooks", () => {
+describe("downloads, files and webhooks", { timeout: 30_000 }, () => {
   it("download-all and file links answer as documented", async () => {
     const doc = await servedDocument();
     const key = { "X-API-Key": acct.api_key };
@@ -404,7 +405,7 @@ const NAMED_NOT_FETCHED: Record<string, string> = {
   base: "placeholder base URL",
 };
 
-describe("answers that only a retry or a repeat produces", () => {
+describe("answers that only a retry or a repeat produces", { timeout: 30_000 }, () => {
   type Documented = { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
   const documentedOp = async (method: string, template: string) => operationOf(await servedDocument(), method, template) as unknown as Documented;
 
