@@ -40,17 +40,47 @@ function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
+/** A test waiting for one attempt of one task to be started (GET /__test/jobs/{id}/starts/{task}/{attempt}). */
+interface StartWaiter {
+  task: string;
+  attempt: number;
+  answer: (start: RenderTaskRequest | null) => void;
+}
+
+const startOf = (starts: readonly RenderTaskRequest[], task: string, attempt: number) => starts.find((s) => s.task.id === task && s.task.attempt === attempt) ?? null;
+
 export function startRendererDouble(): Server {
-  const jobs = new Map<string, RendererJobLog & { answer: number | null; script: number[]; accepted: boolean; acceptedTasks: string[] }>();
+  const jobs = new Map<string, Omit<RendererJobLog, "starts"> & { starts: RenderTaskRequest[]; answer: number | null; script: number[]; accepted: boolean; acceptedTasks: string[]; waiters: StartWaiter[] }>();
   const entry = (id: string) => {
     let e = jobs.get(id);
-    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, cancelledTasks: [], acceptedTasks: [], authorization: null, answer: null, script: [], accepted: false }));
+    if (!e) jobs.set(id, (e = { starts: [], answers: [], cancels: 0, cancelledTasks: [], acceptedTasks: [], authorization: null, answer: null, script: [], accepted: false, waiters: [] }));
     return e;
   };
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
     let parts = url.pathname.split("/").filter(Boolean);
     const body = await readBody(req);
+    if (parts[0] === "__test" && parts[1] === "jobs" && parts[2] && parts[3] === "starts" && parts[4] && parts[5]) {
+      // Answers once that attempt of the task has been started (whatever the double answered it), or 404 after
+      // `wait_ms`: one request per wait instead of a test polling the whole log.
+      const e = entry(parts[2]);
+      const [task, attempt] = [parts[4], Number(parts[5])];
+      const found = startOf(e.starts, task, attempt);
+      if (found) return json(res, 200, found);
+      const waiter: StartWaiter = {
+        task,
+        attempt,
+        answer: (start) => {
+          clearTimeout(timer);
+          e.waiters = e.waiters.filter((w) => w !== waiter);
+          if (start) json(res, 200, start);
+          else json(res, 404, { error: { code: "not_started", message: `task ${task} attempt ${attempt} was not started` } });
+        },
+      };
+      const timer = setTimeout(() => waiter.answer(null), Math.min(Number(url.searchParams.get("wait_ms") ?? 0) || 0, 60_000));
+      e.waiters.push(waiter);
+      return;
+    }
     if (parts[0] === "__test" && parts[1] === "jobs" && parts[2]) {
       const e = entry(parts[2]);
       // PUT sets the status answered to this job's starts (202 accepts, anything else refuses), after the statuses
@@ -85,6 +115,7 @@ export function startRendererDouble(): Server {
       e.authorization = req.headers.authorization ?? null;
       const status = e.script.shift() ?? e.answer ?? (parsed.data.request.streamer_name === ACCEPT_MARKER ? 202 : 503);
       e.answers.push(status);
+      for (const w of e.waiters.filter((w) => w.task === parsed.data.task.id && w.attempt === parsed.data.task.attempt)) w.answer(parsed.data);
       // 500 as @cloudflare/containers answers when the instance's connection drops mid-request.
       if (status === 500) return json(res, 500, { error: { code: "internal", message: "Container suddenly disconnected, try again" } });
       if (status !== 202) return json(res, status, { error: { code: status === 503 ? "busy" : "unavailable", message: "renderer double refuses this task" } });

@@ -13,7 +13,10 @@ export const TEST_RENDERER_TOKEN = "test-renderer-token";
  */
 export const ACCEPT_MARKER = "renderer-double-accepts";
 
-/** GET {rendererUrl}/__test/jobs/{id} */
+/**
+ * GET {rendererUrl}/__test/jobs/{id}; and GET {rendererUrl}/__test/jobs/{id}/starts/{task}/{attempt}?wait_ms=N,
+ * answered with that start's body once it has arrived, or 404 after N ms.
+ */
 export interface RendererJobLog {
   /** Every POST /tasks body received for the job's tasks, in order (including refused ones). */
   starts: unknown[];

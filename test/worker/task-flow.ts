@@ -4,7 +4,7 @@ import type { ArtifactRef, Manifest, MomentSignals } from "../../common/contract
 import type { StoredResult } from "../../worker/src/artifacts/results";
 import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
 import { call, minimalJob } from "./helpers";
-import { bytesOf, eventually, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
+import { bytesOf, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
 
 /**
  * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
@@ -78,9 +78,14 @@ export async function taskStarts(jobId: string): Promise<RenderTaskRequest[]> {
   return (await rendererLog(jobId)).starts.map((s) => RenderTaskRequest.parse(s));
 }
 
-/** Waits until the renderer double has received attempt `attempt` of a task (the real queue delivers it). */
+/**
+ * Waits until the renderer double has received attempt `attempt` of a task (the real queue delivers it): one
+ * request the double answers when that start arrives (dispatch-fixtures.node.ts), not a poll of its log.
+ */
 export async function waitForStart(jobId: string, taskId: string, attempt = 1, timeoutMs = 15_000): Promise<RenderTaskRequest> {
-  return eventually(async () => (await taskStarts(jobId)).find((s) => s.task.id === taskId && s.task.attempt === attempt), timeoutMs, `task ${taskId} attempt ${attempt} to start`);
+  const res = await fetch(`${env.RENDER_URL}/__test/jobs/${jobId}/starts/${taskId}/${attempt}?wait_ms=${timeoutMs}`);
+  if (res.status !== 200) throw new Error(`timed out waiting for task ${taskId} attempt ${attempt} to start (${res.status}: ${await res.text()})`);
+  return RenderTaskRequest.parse(await res.json());
 }
 
 async function upload(jobId: string, token: string, name: string, bytes: Uint8Array, contentType: string): Promise<number> {
