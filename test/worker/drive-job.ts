@@ -3,29 +3,30 @@ import { expect } from "vitest";
 import type { ArtifactRef, JobAck } from "../../common/contract";
 import { ANALYSE_TASK_ID, type JobPlan, type RenderTaskRequest, type TaskResult } from "../../common/contract/job-plan";
 import type { RenderStage } from "../../common/contract/render";
-import { ANALYSIS_SHARE } from "../../worker/src/orchestration/task-book";
-import { ACCEPT_MARKER } from "./doubles-protocol";
-import { minimalJob } from "./helpers";
+import type { StoredResult } from "../../worker/src/artifacts/results";
 import { buildTaskRequest, dispatchSettings } from "../../worker/src/orchestration/render-job";
+import { ANALYSIS_SHARE } from "../../worker/src/orchestration/task-book";
 import type { TaskClaim } from "../../worker/src/orchestration/task-dispatch";
 import { openDb } from "../../worker/src/storage/db";
 import { findJobById } from "../../worker/src/storage/jobs";
+import { ACCEPT_MARKER } from "./doubles-protocol";
+import { minimalJob } from "./helpers";
 import { createJob, jobState, putArtifact, rendererAnswers, startedJob, type RenderedFile } from "./job-steps";
-import type { StoredResult } from "../../worker/src/artifacts/results";
 import { FIRST_TASKS, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
  * Puts a job into the state a test needs the way production gets it there: the renderer's task events through
- * the Worker's real route, signed with the job's renderer token, and files through the real upload route. No
- * lifecycle call of the Durable Object is made directly, so a test's setup cannot reach a state the renderers
- * could not report. The steps (a started job, the test plan, a render task's events) are job-steps.ts and
- * task-flow.ts; this module puts them together into states:
+ * the Worker's real route, signed with the job's renderer token, and files through the real upload route. The
+ * Durable Object is only called as production calls it (the queue consumer's claim, in claimedJob), so a test's
+ * setup cannot reach a state the renderers could not report. The steps (a started job, the test plan, a render
+ * task's events) are job-steps.ts and task-flow.ts; this module puts them together into states:
  *
  *   claimedJob        the analysis handed to a renderer that reports before the start is confirmed: pending
  *   runningJob        the analysis task started: running, progress 0
  *   reachProgress     the job's percent exactly N (the analysis owns the first 20 %, render tasks the rest)
  *   startOnlyTask     the analysis done, its plan's one render task started (completeWith sends its result)
  *   completeWith      completed, delivering the given stored files (plus the finalising step's two documents)
+ *   completeSmall     completeWith SMALL_FILES (a reel, a short, its captions), uploaded through the route
  *   completeAtOnce    completed by the analysis itself: its plan has no render task
  *   failJob           failed by a renderer's fatal report
  */
@@ -144,9 +145,8 @@ export function onlyTaskResult(render: RenderTaskRequest, refs: readonly Artifac
  * finalising step runs at once. From a pending job this one report takes it through running to completed.
  */
 export async function completeAtOnce(analysis: RenderTaskRequest): Promise<void> {
-  const plan = testPlan(analysis.job_id);
-  const empty: JobPlan = { ...plan, source: { ...plan.source, duration_seconds: analysis.vod.duration_seconds }, moments: [], reels: [], shorts: [], tasks: [] };
-  await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: empty } });
+  const nothing = (jobId: string): JobPlan => ({ ...testPlan(jobId), moments: [], reels: [], shorts: [], tasks: [] });
+  await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: planFor(analysis, nothing) } });
   expect((await jobRow(analysis.job_id)).status).toBe("completed");
 }
 
