@@ -4,7 +4,7 @@ import type { ArtifactRef, Manifest, MomentSignals } from "../../common/contract
 import type { StoredResult } from "../../worker/src/artifacts/results";
 import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
 import { call, minimalJob } from "./helpers";
-import { bytesOf, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
+import { bytesOf, eventually, jobState, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
 
 /**
  * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
@@ -80,12 +80,23 @@ export async function taskStarts(jobId: string): Promise<RenderTaskRequest[]> {
 
 /**
  * Waits until the renderer double has received attempt `attempt` of a task (the real queue delivers it): one
- * request the double answers when that start arrives (dispatch-fixtures.node.ts), not a poll of its log.
+ * request the double answers when that start arrives (dispatch-fixtures.node.ts), not a poll of its log. Then
+ * until the queue consumer has told the job's object how the start went (it does right after the double's
+ * answer), so what the test does next meets the task and the job as the Worker left them: a report finds the
+ * attempt confirmed, an upload finds the job running.
  */
 export async function waitForStart(jobId: string, taskId: string, attempt = 1, timeoutMs = 15_000): Promise<RenderTaskRequest> {
   const res = await fetch(`${env.RENDER_URL}/__test/jobs/${jobId}/starts/${taskId}/${attempt}?wait_ms=${timeoutMs}`);
   if (res.status !== 200) throw new Error(`timed out waiting for task ${taskId} attempt ${attempt} to start (${res.status}: ${await res.text()})`);
-  return RenderTaskRequest.parse(await res.json());
+  const start = RenderTaskRequest.parse(await res.json());
+  const settled = async () => {
+    const stub = jobState(jobId);
+    const task = (await stub.tasks()).find((t) => t.id === taskId);
+    const status = (await stub.get())?.status;
+    return !task || task.attempt !== attempt || task.state !== "dispatching" || status === "completed" || status === "failed";
+  };
+  await eventually(settled, timeoutMs, `the start of task ${taskId} attempt ${attempt} to be confirmed`);
+  return start;
 }
 
 async function upload(jobId: string, token: string, name: string, bytes: Uint8Array, contentType: string): Promise<number> {
