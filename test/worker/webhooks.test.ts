@@ -33,7 +33,8 @@ async function deliveries(jobId: string, apiKey = acct.api_key): Promise<Deliver
   return body.deliveries;
 }
 
-describe("webhook events of a job's life", () => {
+// Jobs played through the task path wait for the real queue, and retries for real backoff: more than the default 5 s under load.
+describe("webhook events of a job's life", { timeout: 30_000 }, () => {
   it("job.running then job.completed, signed over the raw body with the account's secret", async () => {
     const box = await webhookBox({ secret: acct.webhook_signing_secret });
     const { ack, render } = await startedJob(acct.api_key, minimalJob({ webhook_url: box.url }));
@@ -136,7 +137,7 @@ describe("webhook events of a job's life", () => {
 });
 
 // Each waits for real backoff (0.1 s, 0.4 s, 1.6 s): run side by side.
-describe.concurrent("retries", () => {
+describe.concurrent("retries", { timeout: 30_000 }, () => {
   it("a receiver answering 500 gets 1 + 3 attempts with growing delays, then the delivery is failed", async () => {
     const box = await webhookBox({ status: 500, secret: acct.webhook_signing_secret });
     const { ack } = await createJob(acct.api_key, minimalJob({ webhook_url: box.url }));
