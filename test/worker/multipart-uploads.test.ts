@@ -81,7 +81,8 @@ async function stored(jobId: string, name: string): Promise<Uint8Array | null> {
   return object ? new Uint8Array(await object.arrayBuffer()) : null;
 }
 
-describe("multipart upload through the Worker", () => {
+// Each test moves a few 5 MiB parts through the Worker: more than the default 5 s when the machine is loaded.
+describe("multipart upload through the Worker", { timeout: 30_000 }, () => {
   let render: Awaited<ReturnType<typeof runningJob>>["render"];
   beforeAll(async () => {
     ({ render } = await runningJob(acct.api_key));
