@@ -34,7 +34,8 @@ beforeAll(async () => {
   await failJob(failed.render, { code: "render_failed", message: "boom" });
   // Another account's job must never show up.
   await create({ vod_url: vodUrl(FIXTURE_VODS.public), streamer_name: "SynthRunner" }, other.api_key);
-});
+  // 26 jobs created one after another: beyond the default 10 s on a loaded machine (it timed out at a load of 30).
+}, 60_000);
 
 async function list(query: string, key = acct.api_key): Promise<JobList> {
   const res = await get(key, `/jobs${query}`);
