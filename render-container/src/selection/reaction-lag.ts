@@ -16,7 +16,10 @@ export const LAG_RULES = {
   defaultRange: { min: 3, max: 15 },
   /** The longest lag looked for. */
   maxLagSeconds: 32,
-  /** A streamer event: the streamer score rises to at least this (its onset is where it first reaches half of its peak). */
+  /**
+   * A streamer event: the streamer score rises to at least this (its onset is where it first reaches half of its
+   * peak). computeSecondScores passes the stream's own event level instead (evidence.ts streamerEventLevel).
+   */
   streamerEventScore: 0.35,
   /** A burst that counts for the estimate. */
   minBurstScore: 0.35,

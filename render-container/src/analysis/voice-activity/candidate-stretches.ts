@@ -12,8 +12,9 @@ export const CANDIDATE_RULES = {
   /** Loud stretches closer than this are listened to as one. */
   joinGapSeconds: 2,
   /**
-   * At most this share of the VOD (but never less than `minBudgetSeconds`) is listened to; past it, the
-   * loudest seconds first. A stream that is loud all the time (a music bed turned up) still costs little.
+   * At most this share of the VOD (but never less than `minBudgetSeconds`) is listened to, counted on the seconds
+   * marked (the short gaps joined between stretches come on top); past it, the loudest seconds first. A stream
+   * that is loud all the time (a music bed turned up) still costs little.
    */
   maxShare: 0.12,
   minBudgetSeconds: 240,
