@@ -142,7 +142,7 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));
   // The streamer's events the lag is read from are the ones evidence calls events: judged against this stream.
-  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer, { ...LAG_RULES, streamerEventScore: streamerEventLevel(streamer) }) : undefined;
+  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer, LAG_RULES, streamerEventLevel(streamer)) : undefined;
   const audience = !chatAvailable
     ? new Array<number>(seconds).fill(0)
     : chat!.bursts
