@@ -16,7 +16,8 @@ import { z } from "zod";
  * its signals are computed: every analysis stored under an older version is then ignored (never reused), because
  * selection on old signals would not match what a fresh analysis finds.
  */
-export const ANALYSIS_VERSION = 1;
+// 2: the voice's rise measured on voiced power (render-container/src/analysis/voice-activity/periodicity.ts).
+export const ANALYSIS_VERSION = 2;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -20,7 +20,9 @@
  * Baselines: chat rate and loudness, top-k peaks (10 s before, 20 s after), k = the clips the profile chose on
  * that stream.
  *
- * Tuning seeds 1-7 and held-out seeds 101-107 (one per condition in each set; seed % 7 picks the condition).
+ * Tuning seeds 1-28 (four per condition; seed % 7 picks the condition; 1-7 were the first set, 8-28 were added
+ * in session 9 so a rule is judged on more than one stream per condition) and held-out seeds 501-514 (two per
+ * condition, first read once after session 9's tuning; 101-107 and 301-307 were earlier held-out sets, now read).
  * The held-out seeds are read once, after tuning: `--source b` alone runs the tuning seeds; only an explicit
  * `--split held-out` (or `both`) reads the others.
  */
@@ -36,8 +38,8 @@ import { chatRateSignal, loudnessSignal, topPeaks } from "./baselines";
 import { analyseLikeAJob, commentsFromNodes, runJobSelection, type JobOutcome } from "./job-selection";
 import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type TallyB } from "./score-b";
 
-export const TUNING_SEEDS_B = [1, 2, 3, 4, 5, 6, 7];
-export const HELD_OUT_SEEDS_B = [101, 102, 103, 104, 105, 106, 107];
+export const TUNING_SEEDS_B = Array.from({ length: 28 }, (_, i) => i + 1);
+export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 501 + i);
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
 const OWN: Record<RunProfile, MomentKind[]> = {

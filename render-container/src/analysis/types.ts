@@ -38,10 +38,10 @@ export interface AudioAnalysis {
    */
   voiceShare?: number[];
   /**
-   * How far the voice itself rises over this streamer's usual talking level, dB: the median energy of the
-   * second's speech windows against that of ordinary stretches (voice-activity/measure-voice.ts). A shout
-   * lifts it; calm talk under gunfire or an explosion does not, however loud the second. -99 where not
-   * measured or the second held too little speech.
+   * How far the voice itself rises over this streamer's usual talking level, dB: the top quarter of the
+   * second's speech windows' voiced power (voice-band power x periodicity) against that of ordinary stretches
+   * (voice-activity/measure-voice.ts, periodicity.ts). A shout lifts it; calm talk through gunfire or under an
+   * explosion does not, however loud the second. -99 where not measured or the second held too little speech.
    */
   voiceRiseDb?: number[];
   /** Where the decoded PCM was kept (analyzeAudio's keepPcm), span by span on the VOD's clock. */

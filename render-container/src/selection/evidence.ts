@@ -38,6 +38,16 @@ export interface Evidence {
   at(second: number): EvidenceSignal[];
 }
 
+/**
+ * The streamer score at which this stream's streamer shows an event: at least `streamerEventScore`, and above
+ * what the stream usually does. Evidence and the reaction-lag estimate (reaction-lag.ts) share it, so "the
+ * streamer's event" means one thing.
+ */
+export function streamerEventLevel(streamer: readonly number[], rules: Pick<typeof EVIDENCE_RULES, "streamerEventScore" | "streamerUsualQuantile" | "streamerMargin"> = EVIDENCE_RULES): number {
+  const usual = streamer.length > 0 ? quantile(streamer, rules.streamerUsualQuantile) : 0;
+  return Math.max(rules.streamerEventScore, (Number.isFinite(usual) ? usual : 0) + rules.streamerMargin);
+}
+
 export function profileEvidence(scores: SecondScores, tuning: Pick<ProfileTuning, "audience_weight" | "streamer_weight">, rules = EVIDENCE_RULES): Evidence {
   const wa = scores.chatAvailable ? Math.max(0, tuning.audience_weight) : 0;
   const ws = Math.max(0, tuning.streamer_weight);
@@ -48,8 +58,7 @@ export function profileEvidence(scores: SecondScores, tuning: Pick<ProfileTuning
     if (ws / total >= rules.ownWeightShare) own.push("streamer");
     if (wa / total >= rules.ownWeightShare) own.push("audience");
   }
-  const usual = scores.streamer.length > 0 ? quantile(scores.streamer, rules.streamerUsualQuantile) : 0;
-  const streamerLevel = Math.max(rules.streamerEventScore, (Number.isFinite(usual) ? usual : 0) + rules.streamerMargin);
+  const streamerLevel = streamerEventLevel(scores.streamer, rules);
   const audienceLevel = rules.audienceEventScore;
   const reaches = (values: readonly number[], s: number, level: number) => {
     for (let i = Math.max(0, s - rules.radiusSeconds); i <= Math.min(values.length - 1, s + rules.radiusSeconds); i++) if (values[i]! >= level) return true;

@@ -16,7 +16,10 @@ export const LAG_RULES = {
   defaultRange: { min: 3, max: 15 },
   /** The longest lag looked for. */
   maxLagSeconds: 32,
-  /** A streamer event: the streamer score rises to at least this (its onset is where it first reaches half of its peak). */
+  /**
+   * A streamer event: the streamer score rises to at least this (its onset is where it first reaches half of its
+   * peak). computeSecondScores passes the stream's own event level instead (evidence.ts streamerEventLevel).
+   */
   streamerEventScore: 0.35,
   /** A burst that counts for the estimate. */
   minBurstScore: 0.35,
@@ -39,7 +42,7 @@ export interface ReactionLag {
 }
 
 /** Onsets (seconds) of the streamer's events: runs of the score at or above the event level. */
-export function streamerEventOnsets(streamer: readonly number[], level = LAG_RULES.streamerEventScore): number[] {
+export function streamerEventOnsets(streamer: readonly number[], level: number = LAG_RULES.streamerEventScore): number[] {
   const out: number[] = [];
   let i = 0;
   while (i < streamer.length) {
@@ -62,9 +65,10 @@ export function streamerEventOnsets(streamer: readonly number[], level = LAG_RUL
   return out;
 }
 
-export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: readonly number[], rules = LAG_RULES): ReactionLag {
+/** `eventLevel`: the streamer score that makes an event on this stream (computeSecondScores gives evidence's). */
+export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: readonly number[], rules = LAG_RULES, eventLevel: number = rules.streamerEventScore): ReactionLag {
   const fallback: ReactionLag = { ...rules.defaultRange, source: "default", pairs: 0 };
-  const events = streamerEventOnsets(streamer, rules.streamerEventScore);
+  const events = streamerEventOnsets(streamer, eventLevel);
   const strong = bursts.filter((b) => b.score >= rules.minBurstScore);
   if (events.length === 0 || strong.length < rules.minPairs) return fallback;
   // Every gap from a burst back to a streamer event within reach.

@@ -2,6 +2,7 @@ import type { ProfileTuning } from "../../../common/contract/normalized-request"
 import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import { NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
+import { streamerEventLevel } from "./evidence";
 import { estimateReactionLag, LAG_RULES, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
 
@@ -140,7 +141,8 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   const rawRate = padTo(audio.speechRate, seconds, 0);
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));
-  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer) : undefined;
+  // The streamer's events the lag is read from are the ones evidence calls events: judged against this stream.
+  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer, LAG_RULES, streamerEventLevel(streamer)) : undefined;
   const audience = !chatAvailable
     ? new Array<number>(seconds).fill(0)
     : chat!.bursts

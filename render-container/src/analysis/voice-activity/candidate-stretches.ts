@@ -12,8 +12,9 @@ export const CANDIDATE_RULES = {
   /** Loud stretches closer than this are listened to as one. */
   joinGapSeconds: 2,
   /**
-   * At most this share of the VOD (but never less than `minBudgetSeconds`) is listened to; past it, the
-   * loudest seconds first. A stream that is loud all the time (a music bed turned up) still costs little.
+   * At most this share of the VOD (but never less than `minBudgetSeconds`) is listened to, counted on the seconds
+   * marked (the short gaps joined between stretches come on top); past it, the loudest seconds first. A stream
+   * that is loud all the time (a music bed turned up) still costs little.
    */
   maxShare: 0.12,
   minBudgetSeconds: 240,
@@ -28,11 +29,25 @@ export interface Stretch {
 export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES): Stretch[] {
   const n = loudnessAboveBaselineDb.length;
   const budget = Math.max(rules.minBudgetSeconds, Math.round(n * rules.maxShare));
-  const loud = loudnessAboveBaselineDb.map((db, i) => ({ db, i })).filter((x) => x.db >= rules.minLoudDb);
-  // Each loud second grows to 1 + 2 * pad seconds, so the budget in loud seconds is smaller than in stretch seconds.
-  const keep = loud.length * (1 + 2 * rules.padSeconds) > budget ? loud.sort((a, b) => b.db - a.db).slice(0, Math.floor(budget / (1 + 2 * rules.padSeconds))) : loud;
+  // Loudest first, each loud second with its padding, until the seconds marked reach the budget. Loud seconds
+  // come in runs whose paddings overlap, so the budget is counted on what is actually marked: counting every
+  // loud second as 1 + 2 * pad seconds left half of a busy stream's loud seconds unheard (and judged by the
+  // voice band's syllables, which take gunfire for speech) while the model listened to half its budget.
+  const loud = loudnessAboveBaselineDb
+    .map((db, i) => ({ db, i }))
+    .filter((x) => x.db >= rules.minLoudDb)
+    .sort((a, b) => b.db - a.db || a.i - b.i);
   const marked = new Uint8Array(n);
-  for (const { i } of keep) for (let j = Math.max(0, i - rules.padSeconds); j <= Math.min(n - 1, i + rules.padSeconds); j++) marked[j] = 1;
+  let count = 0;
+  for (const { i } of loud) {
+    const from = Math.max(0, i - rules.padSeconds);
+    const to = Math.min(n - 1, i + rules.padSeconds);
+    let added = 0;
+    for (let j = from; j <= to; j++) if (!marked[j]) added++;
+    if (count + added > budget) break;
+    for (let j = from; j <= to; j++) marked[j] = 1;
+    count += added;
+  }
   const out: Stretch[] = [];
   for (let i = 0; i < n; i++) {
     if (!marked[i]) continue;

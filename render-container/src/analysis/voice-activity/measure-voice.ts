@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { median } from "../stats";
+import { quantile } from "../stats";
 import type { AudioAnalysis, PcmSpan } from "../types";
 import { candidateStretches, type Stretch } from "./candidate-stretches";
+import { voicedPower } from "./periodicity";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
 
@@ -24,7 +25,7 @@ export const NO_VOICE_RISE = -99;
 
 /**
  * The usual talking level is read on this many short pieces of ordinary stretches (within a few dB of the
- * stream's baseline loudness), spread over the VOD: enough speech windows for a stable median, a few seconds
+ * stream's baseline loudness), spread over the VOD: enough speech windows for a stable level, a few seconds
  * of model time.
  */
 const REFERENCE = { pieces: 24, seconds: 4, withinDb: 3, minSpeechWindows: 30 } as const;
@@ -32,12 +33,22 @@ const REFERENCE = { pieces: 24, seconds: 4, withinDb: 3, minSpeechWindows: 30 } 
 const MIN_SPEECH_WINDOWS = 3;
 
 /**
+ * The voice's level in a second (and the usual one): this quantile of its speech windows' voiced power. Voiced
+ * power (periodicity.ts) leaves out what is not the voice, so the windows a shout fills sit near the top and the
+ * top quarter is the voice's loudness; the gaps between words, and windows the game fills (their voiced power
+ * near nothing), sit below it and do not drag a shout down the way they would drag a median.
+ */
+export const VOICE_QUANTILE = 0.75;
+
+/**
  * Measures, on the loud stretches of the VOD, how much of each second's energy the voice-activity model hears
  * as speech (a shout over an explosion is mostly speech, the explosion alone or a music swell is not), and how
- * far the voice itself rises over this streamer's usual talking level: the median energy of the second's
- * speech windows against the median of speech windows in ordinary stretches. The median is what tells a shout
- * from calm talk over gunfire: a shout lifts every window of the voice, the cracks of gunfire only the few they
- * land in. Reads the PCM the analysis kept (AudioAnalysis.pcm), so nothing is decoded twice.
+ * far the voice itself rises over this streamer's usual talking level: the top quarter of the second's speech
+ * windows' voiced power (their power in the voice's band times their periodicity: periodicity.ts) against the
+ * same over speech windows of ordinary stretches. Voiced power is what tells a shout from calm talk through
+ * gunfire or under an explosion: a shout's windows are loud and periodic, the game's cracks and rumble are
+ * neither periodic nor in the voice's band. Reads the PCM the analysis kept (AudioAnalysis.pcm), so nothing is
+ * decoded twice.
  */
 export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?: VoiceModel; signal?: AbortSignal } = {}): Promise<VoiceActivityResult> {
   const seconds = audio.loudnessAboveBaselineDb.length;
@@ -80,18 +91,22 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       m.energy[s] += power;
       if ((probs[firstWindow + w] ?? 0) < SPEECH_PROBABILITY) continue;
       m.speech[s] += power;
-      if (p.reference) usual.push(power);
-      else m.powers[s]!.push(power);
+      // The voice's own level: the window's voiced power (periodicity.ts), so gunfire or an impact under calm
+      // talk does not pass for a raised voice.
+      const vp = voicedPower(p.samples, w * W, Math.min(W, p.samples.length - w * W), rate);
+      const voiced = vp.power * vp.periodicity;
+      if (p.reference) usual.push(voiced);
+      else m.powers[s]!.push(voiced);
     }
     if (!p.reference) measured.push(m);
     firstWindow += windowsOf(p);
   }
-  const usualPower = usual.length >= REFERENCE.minSpeechWindows ? median(usual) : Number.NaN;
+  const usualPower = usual.length >= REFERENCE.minSpeechWindows ? quantile(usual, VOICE_QUANTILE) : Number.NaN;
   for (const m of measured) {
     for (let s = 0; s < m.energy.length; s++) {
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
       const powers = m.powers[s]!;
-      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = 10 * Math.log10(median(powers) / usualPower);
+      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower);
     }
   }
   return { voiceShare, voiceRiseDb, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };

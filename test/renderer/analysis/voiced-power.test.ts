@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { candidateStretches, CANDIDATE_RULES } from "../../../render-container/src/analysis/voice-activity/candidate-stretches";
+import { voicedPower } from "../../../render-container/src/analysis/voice-activity/periodicity";
+
+const RATE = 8000;
+const N = 256;
+
+/** A seeded uniform generator: the noise is the same on every run. */
+function noise(seed: number, n: number, amplitude: number): Float32Array {
+  let s = seed >>> 0;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = amplitude * (s / 2 ** 32 - 0.5) * 2 * Math.sqrt(3) * 0.5;
+  }
+  return out;
+}
+
+/** A voice-like tone: a 160 Hz fundamental with falling harmonics up to 2 kHz. */
+function voiced(n: number, amplitude: number, f0 = 160): Float32Array {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) for (let h = 1; h * f0 < 2000; h++) out[i]! += (amplitude / h) * Math.sin((2 * Math.PI * h * f0 * i) / RATE);
+  return out;
+}
+
+const mix = (...xs: Float32Array[]) => xs[0]!.map((_, i) => xs.reduce((a, x) => a + x[i]!, 0));
+const voicedOf = (x: Float32Array) => {
+  const v = voicedPower(x, 0, x.length, RATE);
+  return v.power * v.periodicity;
+};
+
+describe("voiced power: the voice's own power in a window", () => {
+  it("counts a voiced sound nearly whole and broadband noise hardly at all", () => {
+    const tone = voicedPower(voiced(N, 0.1), 0, N, RATE);
+    expect(tone.periodicity).toBeGreaterThan(0.8);
+    for (const seed of [1, 2, 3, 4, 5]) expect(voicedPower(noise(seed, N, 0.3), 0, N, RATE).periodicity).toBeLessThan(0.25);
+    expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0 });
+  });
+
+  it("gives calm talk through noise louder than it about the talk's own voiced power, not the noise's", () => {
+    const talk = voiced(N, 0.05);
+    const alone = voicedOf(talk);
+    for (const seed of [11, 12, 13]) {
+      const loud = noise(seed, N, 0.15);
+      const through = voicedOf(mix(talk, loud));
+      // The noise alone holds several times the talk's power in the band; the estimate stays near the talk.
+      expect(voicedPower(loud, 0, N, RATE).power).toBeGreaterThan(4 * voicedPower(talk, 0, N, RATE).power);
+      expect(10 * Math.log10(through / alone)).toBeLessThan(3);
+    }
+    // A shout, five times the amplitude through the same noise, measures far above the calm talk.
+    const shout = voicedOf(mix(voiced(N, 0.25), noise(11, N, 0.15)));
+    expect(10 * Math.log10(shout / alone)).toBeGreaterThan(10);
+  });
+
+  it("reads a window in place at 16 kHz as at 8 kHz (halved first)", () => {
+    const at16 = new Float32Array(2 * N + 20);
+    for (let i = 0; i < 2 * N; i++) for (let h = 1; h * 160 < 2000; h++) at16[20 + i]! += (0.1 / h) * Math.sin((2 * Math.PI * h * 160 * i) / 16000);
+    expect(voicedPower(at16, 20, 2 * N, 16000).periodicity).toBeGreaterThan(0.8);
+  });
+});
+
+describe("which seconds the model listens to", () => {
+  it("listens to every loud second of a long loud run while the seconds marked fit the budget", () => {
+    // 200 loud seconds in a row in a 40-minute stream: padded, they mark 202 seconds, within the 240 s floor of
+    // the budget. Counting each loud second as 1 + 2 pads (600 s) once left 120 of them unheard.
+    const db = new Array<number>(2400).fill(0);
+    for (let i = 1000; i < 1200; i++) db[i] = 6 + (i % 7);
+    const stretches = candidateStretches(db);
+    for (let i = 1000; i < 1200; i++) expect(stretches.some((s) => i >= s.start && i < s.end)).toBe(true);
+  });
+
+  it("keeps to the budget, loudest first, when the loud seconds would mark more", () => {
+    const db = new Array<number>(2400).fill(0);
+    // 300 loud seconds, every 8th second: each marks 3 of its own, 900 in all, over the 288 s budget (12 %).
+    for (let k = 0; k < 300; k++) db[k * 8] = 5 + (k % 10);
+    const budget = Math.max(CANDIDATE_RULES.minBudgetSeconds, Math.round(2400 * CANDIDATE_RULES.maxShare));
+    const stretches = candidateStretches(db);
+    const marked = stretches.reduce((n, s) => n + s.end - s.start, 0);
+    expect(marked).toBeLessThanOrEqual(budget);
+    expect(marked).toBeGreaterThan(budget - 3);
+    // The loudest (+14 dB) are all heard; the quietest (+5 dB) are the ones left out.
+    for (let k = 9; k < 300; k += 10) expect(stretches.some((s) => k * 8 >= s.start && k * 8 < s.end)).toBe(true);
+    expect(stretches.filter((s) => db[s.start + 1] === 5).length).toBeLessThan(30);
+  });
+});
