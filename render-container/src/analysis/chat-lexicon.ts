@@ -10,8 +10,7 @@ const HYPE =
 /** Short lines a crowd types when something fails or ends that are no hype word: "L", "F", "rip", "o7", "wp". */
 const FILLER = /\b(?:l+|f+|rip|o7|wp|gg+|ez+)\b/iu;
 const everywhere = (r: RegExp) => new RegExp(r.source, `${r.flags}g`);
-/** Laughter, hype words and fillers, each matching every occurrence: what a line holds that is a reaction. */
-export const REACTION_TOKEN_PATTERNS = [everywhere(LAUGHTER), everywhere(HYPE), everywhere(FILLER)];
+const REACTION_TOKENS = [everywhere(LAUGHTER), everywhere(HYPE), everywhere(FILLER)];
 
 /**
  * Whether a line says nothing but a reaction: once laughter, hype words and fillers are taken out, every word
@@ -21,7 +20,7 @@ export const REACTION_TOKEN_PATTERNS = [everywhere(LAUGHTER), everywhere(HYPE), 
  */
 export function isPureReaction(text: string, emoteCount: number): boolean {
   let rest = text;
-  for (const r of REACTION_TOKEN_PATTERNS) rest = rest.replace(r, " ");
+  for (const r of REACTION_TOKENS) rest = rest.replace(r, " ");
   const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length <= emoteCount;
 }

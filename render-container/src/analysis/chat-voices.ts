@@ -1,4 +1,4 @@
-import { isPureReaction, REACTION_TOKEN_PATTERNS, reactionKind } from "./chat-lexicon";
+import { isPureReaction, reactionKind } from "./chat-lexicon";
 import type { ChatCommentInput } from "./types";
 
 /**
@@ -114,64 +114,5 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
       if (inWindow.size >= r.copyAccounts && voices[i] !== null) voices[i] = `copy:${text}`;
     }
   }
-  markArrivals(sorted, voices);
   return voices;
-}
-
-/**
- * Arrivals: a raid brings a crowd that greets in its own templates ("rusty RAID TwitchUnity", "RAID FROM rusty
- * VoHiYo VoHiYo", "rusty sent us VoHiYo"), so the lines differ and each template alone is one pasted line, yet the
- * raid reads as several voices, the biggest crowd a small channel ever has. What the lines share is a word
- * nobody in the chat says at any other time (the raiding channel's name), typed by accounts posting for the
- * first time. Lines sharing such a word — said only within `copyWindowSeconds` (the most used of a line's
- * such words), by at least `copyAccounts` accounts, most of them new to the chat — count as one voice. A crowd reacting to the stream
- * is mostly people who were already chatting, and its shared words (a player's name, "that sniper") come up
- * at other times too; reactions (emotes, laughter, hype words) never count as a line's rarest word.
- */
-export const ARRIVAL_RULES = { newAccountShare: 0.75, minWordLength: 3 } as const;
-
-function markArrivals(sorted: readonly ChatCommentInput[], voices: (string | null)[]): void {
-  const r = VOICE_RULES;
-  const words = sorted.map((c) => {
-    let rest = c.text;
-    for (const t of REACTION_TOKEN_PATTERNS) rest = rest.replace(t, " ");
-    return [...new Set(normalizeChatText(rest).split(" ").filter((w) => w.length >= ARRIVAL_RULES.minWordLength))];
-  });
-  // Where each word is said: its messages' offsets (first and last) and how many.
-  const said = new Map<string, { first: number; last: number; count: number }>();
-  words.forEach((ws, i) => {
-    const t = sorted[i]!.offset_seconds;
-    for (const w of ws) {
-      const s = said.get(w);
-      if (s) {
-        s.last = t;
-        s.count++;
-      } else said.set(w, { first: t, last: t, count: 1 });
-    }
-  });
-  // First message of each account: a new voice in the chat.
-  const firstOf = new Map<string, number>();
-  sorted.forEach((c, i) => {
-    const k = accountOf(c, i);
-    if (!firstOf.has(k)) firstOf.set(k, i);
-  });
-  const groups = new Map<string, number[]>();
-  words.forEach((ws, i) => {
-    // The line's words said nowhere else in the chat (all within one window); of those, the most shared.
-    const local = ws.filter((w) => said.get(w)!.last - said.get(w)!.first <= r.copyWindowSeconds);
-    if (local.length === 0) return;
-    const key = local.reduce((a, b) => (said.get(b)!.count > said.get(a)!.count ? b : a));
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
-  });
-  for (const [word, list] of groups) {
-    const accounts = new Set(list.map((i) => accountOf(sorted[i]!, i)));
-    if (accounts.size < r.copyAccounts) continue;
-    // One line pasted alike is the pasted-line rule's (above); this one joins different lines.
-    if (new Set(list.map((i) => normalizeChatText(sorted[i]!.text))).size < 2) continue;
-    const newcomers = list.filter((i) => firstOf.get(accountOf(sorted[i]!, i)) === i).length;
-    if (newcomers < ARRIVAL_RULES.newAccountShare * list.length) continue;
-    for (const i of list) if (voices[i] !== null) voices[i] = `arrival:${word}`;
-  }
 }
