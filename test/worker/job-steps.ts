@@ -104,6 +104,23 @@ export function putArtifact(jobId: string, token: string | null, name: string, b
   return inProcess ? callWithEnv({}, path, init) : call(path, init);
 }
 
+/**
+ * The Worker's path for `name` on a task's upload target (that attempt's own storage route, modes "worker" and
+ * "presigned"), with an optional query.
+ */
+export function taskFilePath(task: Pick<RenderTaskRequest, "upload">, name: string, query = ""): string {
+  if (task.upload.mode === "s3") throw new Error("upload mode s3 has no Worker route");
+  return `${new URL(task.upload.url).pathname}/${name}${query}`;
+}
+
+/** PUT of one file through a task's upload target (mode "worker"), with its token unless `token` says otherwise. */
+export function putTaskFile(task: Pick<RenderTaskRequest, "upload">, name: string, bytes: Uint8Array, contentType: string, inProcess = false, token: string | null = task.upload.mode === "s3" ? null : task.upload.token): Promise<Response> {
+  const headers: Record<string, string> = { "Content-Type": contentType, "Content-Length": String(bytes.byteLength) };
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  const init = { method: "PUT", headers, body: bytes };
+  return inProcess ? callWithEnv({}, taskFilePath(task, name), init) : call(taskFilePath(task, name), init);
+}
+
 export async function record(apiKey: string, jobId: string): Promise<JobRecord> {
   const res = await get(apiKey, `/jobs/${jobId}`);
   expect(res.status).toBe(200);
