@@ -26,7 +26,9 @@ import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 
 /**
  * Renderer <-> Worker file transfer in upload mode "worker" (common/contract/render.ts), all under
- * /internal/jobs/{id}/artifacts/{name} with the job's renderer token:
+ * /internal/jobs/{id}/tasks/{task}/attempts/{n}/artifacts/{name} with that task attempt's token, for the files that
+ * task makes (and reads) while the attempt is current (task-storage-access.ts; the job-wide legacy path
+ * /internal/jobs/{id}/artifacts/{name} serves only attempts dispatched before per-task scope):
  *
  *   PUT    {name}                                one request, files up to WORKER_MAX_REQUEST_BYTES
  *   POST   {name}?uploads                        start a multipart upload {size_bytes, content_type}
