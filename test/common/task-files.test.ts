@@ -7,7 +7,7 @@ import { taskFiles } from "../../common/plan/task-files";
  * task-storage-scope.ts). That the renderer stores exactly these: test/renderer/pipeline/render-task.test.ts.
  */
 const moment: ReelMomentTask = {
-  kind: "reel_moment", id: "reel-hype-m02", run_name: "hype", moment_id: "m2", position: 3, start: 10, end: 20, snap: null, title_text: null,
+  kind: "reel_moment", id: "reel-audience-m02", run_name: "audience", moment_id: "m2", position: 3, start: 10, end: 20, snap: null, title_text: null,
   teasers: [{ position: 0, start: 12, end: 13 }], expected_encode_seconds: 11,
 };
 const short: ShortTask = {
@@ -17,22 +17,22 @@ const short: ShortTask = {
 const plan = {
   tasks: [
     { kind: "clip_group", id: "clips-01", members: [moment, short], expected_encode_seconds: 41 },
-    { kind: "reel_join", id: "reel-hype", run_name: "hype", depends_on: ["clips-01"], pieces: 4, thumbnail_at: 1, title: "t", description: "d", tags: [], expected_encode_seconds: 0 },
+    { kind: "reel_join", id: "reel-audience", run_name: "audience", depends_on: ["clips-01"], pieces: 4, thumbnail_at: 1, title: "t", description: "d", tags: [], expected_encode_seconds: 0 },
   ],
 } as unknown as JobPlan;
 
 describe("taskFiles", () => {
   it("a group writes its members' files: the moment's piece and teaser parts, the short's four files; it reads none", () => {
     expect(taskFiles({ id: "clips-01", kind: "clip_group" }, plan)).toEqual({
-      writes: ["part-hype-003.mp4", "part-hype-000.mp4", "short-07.mp4", "short-07.jpg", "short-07.srt", "short-07.transcript.json"],
+      writes: ["part-audience-003.mp4", "part-audience-000.mp4", "short-07.mp4", "short-07.jpg", "short-07.srt", "short-07.transcript.json"],
       reads: [],
     });
   });
 
   it("a reel's join writes the reel and its thumbnail and reads every part", () => {
-    expect(taskFiles({ id: "reel-hype", kind: "reel_join" }, plan)).toEqual({
-      writes: ["reel-hype.mp4", "reel-hype.jpg"],
-      reads: ["part-hype-000.mp4", "part-hype-001.mp4", "part-hype-002.mp4", "part-hype-003.mp4"],
+    expect(taskFiles({ id: "reel-audience", kind: "reel_join" }, plan)).toEqual({
+      writes: ["reel-audience.mp4", "reel-audience.jpg"],
+      reads: ["part-audience-000.mp4", "part-audience-001.mp4", "part-audience-002.mp4", "part-audience-003.mp4"],
     });
   });
 
@@ -42,8 +42,8 @@ describe("taskFiles", () => {
 
   it("knows no task the plan lacks, nor one of another kind under a known id, nor a plan-less render task", () => {
     expect(taskFiles({ id: "short-08", kind: "short" }, plan)).toBeNull();
-    expect(taskFiles({ id: "reel-hype", kind: "short" }, plan)).toBeNull();
-    expect(taskFiles({ id: "reel-hype", kind: "reel_join" }, null)).toBeNull();
+    expect(taskFiles({ id: "reel-audience", kind: "short" }, plan)).toBeNull();
+    expect(taskFiles({ id: "reel-audience", kind: "reel_join" }, null)).toBeNull();
     expect(taskFiles({ id: "other", kind: "analyse" }, null)).toBeNull();
   });
 });
