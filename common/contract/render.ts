@@ -9,6 +9,9 @@ import { NormalizedJobRequest } from "./normalized-request";
  * routes and their events are in job-plan.ts; GET {RENDER_URL}/health answers 200 {ok:true,...}.
  *
  * renderer -> Worker, files:
+ *   upload.url and upload.token are the task attempt's own (.../internal/jobs/{id}/tasks/{task}/attempts/{n}/...):
+ *   they open only the files that task makes, and, to read, the parts a reel's join reads (common/plan/task-files.ts),
+ *   while the attempt is current; anything else answers 403 outside_task_scope or 409 task_superseded.
  *   upload.mode "worker" (no R2 API credentials), all with Authorization: Bearer {upload.token}:
  *                      PUT    {upload.url}/{name}                          one request, files up to 64 MiB
  *                                                                          (the Worker refuses > 100,000,000: 413)
@@ -45,7 +48,7 @@ export type VodInfo = z.infer<typeof VodInfo>;
 
 export const UploadTarget = z.discriminatedUnion("mode", [
   z.object({
-    /** PUT each file to `${url}/${name}` with the bearer token (in parts above 64 MiB); the Worker stores it in R2. */
+    /** PUT each file to `${url}/${name}` with the bearer token (in parts above 64 MiB); the Worker stores it in R2. The task attempt's own URL and token. */
     mode: z.literal("worker"),
     url: z.string(),
     token: z.string(),
@@ -54,7 +57,7 @@ export const UploadTarget = z.discriminatedUnion("mode", [
     /**
      * Straight to R2 through URLs the Worker presigns, one object and one operation at a time (R2 API credentials
      * configured; the renderer never holds them): POST `${url}/${name}` with a StorageOperation and the bearer
-     * token (worker/src/routes/internal-storage.ts).
+     * token, both the task attempt's own (worker/src/routes/internal-storage.ts).
      */
     mode: z.literal("presigned"),
     url: z.string(),

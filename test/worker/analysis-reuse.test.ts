@@ -6,7 +6,7 @@ import { analysisExpiry } from "../../worker/src/domain/analysis-reuse";
 import { openDb } from "../../worker/src/storage/db";
 import { deleteExpiredAnalyses } from "../../worker/src/storage/analyses";
 import { accountCredits, call, createAccount, minimalJob, post, vodUrl, FIXTURE_VODS, type TestAccount } from "./helpers";
-import { bytesOf, createJob, deliver, putArtifact, record, rendererAnswers, sameBytes } from "./job-steps";
+import { bytesOf, createJob, deliver, putTaskFile, record, rendererAnswers, sameBytes } from "./job-steps";
 import { completeRenderTask, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 /**
@@ -62,7 +62,7 @@ async function analysedJob(acct: TestAccount, body: Record<string, unknown> = {}
   expect(ack.analysis_reused).toBeNull();
   const analysis = await analysisTask(ack, message);
   const object = bytesOf(ack.id.length + 7, 4_000);
-  expect((await putArtifact(ack.id, analysis.callback.token, STORED_ANALYSIS_NAME, object, "application/gzip")).status).toBe(201);
+  expect((await putTaskFile(analysis, STORED_ANALYSIS_NAME, object, "application/gzip")).status).toBe(201);
   const analysedAt = ANALYSED_AT();
   await finish(analysis, { reused_from: null, stored: { name: STORED_ANALYSIS_NAME, version: ANALYSIS_VERSION, size_bytes: object.byteLength, duration_seconds: 3600, analysed_at: analysedAt } });
   expect((await record(acct.api_key, ack.id)).status).toBe("completed");

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck } from "../../common/contract";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { CONTRACT_UNSUPPORTED_STATUS, TASK_CONTRACT_VERSION } from "../../common/contract/task-contract";
+import { rendererTaskToken } from "../../worker/src/artifacts/links";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
 import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-steps";
@@ -37,7 +38,9 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect(job.callback.token.length).toBeGreaterThan(20);
     // WATCHDOG_SECONDS 600 (default): report at least every 150 s.
     expect(job.callback.heartbeat_seconds).toBe(150);
-    expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/artifacts`, token: job.callback.token });
+    // Files go through this attempt's own storage route, on a token that opens that task's files only (not the job's).
+    expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/tasks/analyse/attempts/1/artifacts`, token: await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id, "analyse", 1) });
+    expect(job.upload.mode !== "s3" && job.upload.token).not.toBe(job.callback.token);
     expect(job.twitch).toEqual({ gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL });
     expect(job.request).toMatchObject({ vod_id: FIXTURE_VODS.public, num_shorts: 2, streamer_name: "SynthRunner" });
     // The probe could not run: the VOD is described from the row (its claimed length).
@@ -257,7 +260,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect(body).not.toContain(r2.R2_ACCESS_KEY_ID);
     expect(body).not.toMatch(/secret_access_key|access_key_id/);
     const job = RenderTaskRequest.parse(start);
-    expect(job.upload).toEqual({ mode: "presigned", url: `https://api.test/internal/jobs/${ack.id}/storage`, token: job.callback.token });
+    expect(job.upload).toEqual({ mode: "presigned", url: `https://api.test/internal/jobs/${ack.id}/tasks/analyse/attempts/1/storage`, token: await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id, "analyse", 1) });
   });
 
   it("drops a message without a job id instead of retrying it forever", async () => {

@@ -8,7 +8,7 @@ import { artifactKey, artifactLink, zipToken } from "../../worker/src/artifacts/
 import { ZIP_RESUME_LOG } from "../../worker/src/artifacts/zip-stream";
 import { call, createAccount, expectError, get, type TestAccount } from "./helpers";
 import { completeWith } from "./drive-job";
-import { bytesOf, callWithEnv, createJob, putArtifact, sameBytes, startedJob, type RenderedFile } from "./job-steps";
+import { bytesOf, callWithEnv, createJob, putTaskFile, sameBytes, startedJob, type RenderedFile } from "./job-steps";
 import { completeJob, renderTaskOutputs } from "./task-flow";
 
 let acct: TestAccount;
@@ -196,7 +196,7 @@ describe("GET /jobs/{id}/download-all", { timeout: 60_000 }, () => {
     await completeJob(r, async (task) => {
       const result = await renderTaskOutputs(task);
       if (result.kind !== "reel_join") return result;
-      expect((await putArtifact(task.job_id, task.callback.token, reel, bytes, "video/mp4")).status).toBe(201);
+      expect((await putTaskFile(task, reel, bytes, "video/mp4")).status).toBe(201);
       return { ...result, artifacts: result.artifacts.map((a) => (a.name === reel ? { ...a, size_bytes: bytes.byteLength } : a)) };
     });
     const res = await callWithEnv({}, `/jobs/${r.job_id}/download-all`, { headers: { "X-API-Key": acct.api_key } });

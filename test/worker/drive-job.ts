@@ -11,12 +11,12 @@ import { openDb } from "../../worker/src/storage/db";
 import { findJobById } from "../../worker/src/storage/jobs";
 import { ACCEPT_MARKER } from "./doubles-protocol";
 import { minimalJob } from "./helpers";
-import { createJob, jobState, putArtifact, rendererAnswers, startedJob, type RenderedFile } from "./job-steps";
+import { createJob, jobState, rendererAnswers, startedJob, type RenderedFile } from "./job-steps";
 import { FIRST_TASKS, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
  * Puts a job into the state a test needs the way production gets it there: the renderer's task events through
- * the Worker's real route, signed with the job's renderer token, and files through the real upload route. The
+ * the Worker's real route, signed with the job's renderer token, and files stored in R2 as a render leaves them. The
  * Durable Object is only called as production calls it (the queue consumer's claim, in claimedJob), so a test's
  * setup cannot reach a state the renderers could not report. The steps (a started job, the test plan, a render
  * task's events) are job-steps.ts and task-flow.ts; this module puts them together into states:
@@ -26,7 +26,7 @@ import { FIRST_TASKS, taskEvent, testPlan, waitForStart } from "./task-flow";
  *   reachProgress     the job's percent exactly N (the analysis owns the first 20 %, render tasks the rest)
  *   startOnlyTask     the analysis done, its plan's one render task started (completeWith sends its result)
  *   completeWith      completed, delivering the given stored files (plus the finalising step's two documents)
- *   completeSmall     completeWith SMALL_FILES (a reel, a short, its captions), uploaded through the route
+ *   completeSmall     completeWith SMALL_FILES (a reel, a short, its captions), stored in R2
  *   completeAtOnce    completed by the analysis itself: its plan has no render task
  *   failJob           failed by a renderer's fatal report
  */
@@ -168,16 +168,18 @@ function small(ref: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "
   return { ref: { run_name: null, index: null, title: null, duration_seconds: null, tags: null, ...ref, size_bytes: bytes.byteLength }, bytes };
 }
 
-/** Stores files through the renderer's upload route (PUT /internal/jobs/{id}/artifacts/{name}) with the job's token. */
+/**
+ * Stores files in the job's folder in R2 (through the binding), as a render would have stored them. Not through
+ * the upload route: a task may store only the files it makes (common/plan/task-files.ts), and the one-task plan's
+ * short does not make a reel; the routes themselves are tested in task-events, multipart-uploads and
+ * task-storage-scope.test.ts.
+ */
 export async function uploadFiles(analysis: RenderTaskRequest, files: readonly RenderedFile[]): Promise<ArtifactRef[]> {
-  for (const f of files) {
-    const res = await putArtifact(analysis.job_id, analysis.callback.token, f.ref.name, f.bytes, f.ref.content_type);
-    expect(res.status).toBe(201);
-  }
+  for (const f of files) await env.ARTIFACTS.put(`jobs/${analysis.job_id}/${f.ref.name}`, f.bytes, { httpMetadata: { contentType: f.ref.content_type } });
   return files.map((f) => f.ref);
 }
 
-/** A started job completed with SMALL_FILES (uploaded through the route), as a small render would deliver them. */
+/** A started job completed with SMALL_FILES (stored in R2), as a small render would deliver them. */
 export async function completeSmall(analysis: RenderTaskRequest): Promise<StoredResult> {
   return completeWith(analysis, await uploadFiles(analysis, SMALL_FILES));
 }

@@ -93,15 +93,24 @@ export async function startedJob(apiKey: string, body?: Record<string, unknown>)
 // ---- uploads -----------------------------------------------------------------------------------------------------
 
 /**
- * PUT of one file. `inProcess` calls the app directly: for uploads the Worker refuses unread, whose aborted
- * request body would otherwise surface as an uncaught "Network connection lost" on the test runner's side.
+ * The Worker's path for `name` on a task's upload target (that attempt's own storage route, modes "worker" and
+ * "presigned"), with an optional query.
  */
-export function putArtifact(jobId: string, token: string | null, name: string, bytes: Uint8Array, contentType: string, inProcess = false): Promise<Response> {
+export function taskFilePath(task: Pick<RenderTaskRequest, "upload">, name: string, query = ""): string {
+  if (task.upload.mode === "s3") throw new Error("upload mode s3 has no Worker route");
+  return `${new URL(task.upload.url).pathname}/${name}${query}`;
+}
+
+/**
+ * PUT of one file through a task's upload target (mode "worker"), with its token unless `token` says otherwise.
+ * `inProcess` calls the app directly: for uploads the Worker refuses unread, whose aborted request body would
+ * otherwise surface as an uncaught "Network connection lost" on the test runner's side.
+ */
+export function putTaskFile(task: Pick<RenderTaskRequest, "upload">, name: string, bytes: Uint8Array, contentType: string, inProcess = false, token: string | null = task.upload.mode === "s3" ? null : task.upload.token): Promise<Response> {
   const headers: Record<string, string> = { "Content-Type": contentType, "Content-Length": String(bytes.byteLength) };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
-  const path = `/internal/jobs/${jobId}/artifacts/${name}`;
   const init = { method: "PUT", headers, body: bytes };
-  return inProcess ? callWithEnv({}, path, init) : call(path, init);
+  return inProcess ? callWithEnv({}, taskFilePath(task, name), init) : call(taskFilePath(task, name), init);
 }
 
 export async function record(apiKey: string, jobId: string): Promise<JobRecord> {

@@ -3,10 +3,10 @@ import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobResults } from "../../common/contract";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
-import { rendererJobToken } from "../../worker/src/artifacts/links";
+import { rendererJobToken, rendererTaskToken } from "../../worker/src/artifacts/links";
 import type { Env } from "../../worker/src/env";
 import { createAccount, expectError, get, type TestAccount } from "./helpers";
-import { callWithEnv, createJob, deliver, rendererAnswers, rendererLog, sameBytes, startedJob, type RenderedFile } from "./job-steps";
+import { callWithEnv, createJob, deliver, rendererAnswers, rendererLog, sameBytes, startedJob, taskFilePath, type RenderedFile } from "./job-steps";
 import { completeJob } from "./task-flow";
 
 /**
@@ -92,6 +92,13 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     expect(await res.json()).toMatchObject({ accepted: true, status: "running", progress: 10 });
   });
 
+  it("and keeps storing its files with its task's storage token", async () => {
+    if (running.upload.mode !== "worker") throw new Error(running.upload.mode);
+    const put = { method: "PUT", headers: { Authorization: `Bearer ${running.upload.token}`, "Content-Length": "3" }, body: "abc" };
+    expect((await callWithEnv(ROTATED, taskFilePath(running, "analysis.json.gz"), put)).status).toBe(201);
+    await expectError(await callWithEnv(NEW_ONLY, taskFilePath(running, "analysis.json.gz"), put), 401, "unauthorized");
+  });
+
   it("without LINK_SIGNING_KEY_PREVIOUS its token is refused", async () => {
     await expectError(await callWithEnv(NEW_ONLY, events(running.job_id), withToken(progress(3, 0.6), running.callback.token)), 401, "unauthorized");
   });
@@ -103,7 +110,7 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     expect(result.explicitAcks).toHaveLength(1);
     const start = (await rendererLog(ack.id)).starts[0] as RenderTaskRequest;
     expect(start.callback.token).toBe(await rendererJobToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id));
-    expect(start.upload).toMatchObject({ mode: "worker", token: start.callback.token });
+    expect(start.upload).toMatchObject({ mode: "worker", token: await rendererTaskToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id, "analyse", 1) });
     expect((await callWithEnv(NEW_ONLY, events(ack.id), withToken(progress(2, 0.1), start.callback.token))).status).toBe(200);
     await expectError(await callWithEnv({ LINK_SIGNING_KEY: OLD_KEY }, events(ack.id), withToken(progress(3, 0.2), start.callback.token)), 401, "unauthorized");
   });

@@ -1,15 +1,17 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { RenderTaskRequest } from "../../common/contract/job-plan";
 import { PresignedRequest } from "../../common/contract/render";
-import { rendererJobToken } from "../../worker/src/artifacts/links";
-import { createAccount, type TestAccount } from "./helpers";
-import { runningJob as startedRunningJob } from "./drive-job";
+import { rendererTaskToken } from "../../worker/src/artifacts/links";
+import { createAccount, post, type TestAccount } from "./helpers";
 import { callWithEnv, createJob } from "./job-steps";
+import { plannedJob, waitForStart } from "./task-flow";
 
 /**
- * POST /internal/jobs/{id}/storage/{name} (upload mode "presigned", issue 23 point 6) in the Workers pool with the
- * real Durable Object: what the renderer is handed is a presigned URL for one operation on `jobs/{id}/{name}`,
- * never a credential, and only with its own job's token; a file in parts through the route against the fake S3
+ * POST /internal/jobs/{id}/tasks/{task}/attempts/{n}/storage/{name} (upload mode "presigned", issue 23 point 6) in
+ * the Workers pool with the real Durable Object: what the renderer is handed is a presigned URL for one operation
+ * on `jobs/{id}/{name}`, never a credential, and only with its own task attempt's token (which files that token
+ * opens: task-storage-scope.test.ts); a file in parts through the route against the fake S3
  * (fake-s3-fixture.node.ts), which checks every signature. That one URL writes nothing else, and the real
  * renderer uploader on this path: test/renderer/output/presigned-upload.test.ts.
  */
@@ -30,21 +32,35 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
 });
 
-/** A job whose analysis a renderer started (drive-job.ts), and the renderer token it was handed. */
-async function runningJob(): Promise<{ id: string; token: string }> {
-  const { ack, render } = await startedRunningJob(acct.api_key);
-  return { id: ack.id, token: render.callback.token };
+/** Where one task attempt asks for presigned URLs: its job, its storage route and its token. */
+interface TaskStorage {
+  id: string;
+  path: string;
+  token: string;
 }
 
-function ask(jobId: string, name: string, token: string | null, body: unknown, overrides: Record<string, string> = R2) {
+const storageOf = (t: Pick<RenderTaskRequest, "job_id" | "task" | "upload">): TaskStorage => ({
+  id: t.job_id,
+  path: `/internal/jobs/${t.job_id}/tasks/${t.task.id}/attempts/${t.task.attempt}/storage`,
+  token: t.upload.mode === "s3" ? "" : t.upload.token,
+});
+
+/** The short task of a running job (the test plan of task-flow.ts), started through the real queue: it stores short-01.*. */
+async function runningJob(): Promise<TaskStorage> {
+  const { ack } = await plannedJob(acct.api_key);
+  return storageOf(await waitForStart(ack.id, "short-01"));
+}
+
+function ask(job: TaskStorage, name: string, token: string | null, body: unknown, overrides: Record<string, string> = R2) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  return callWithEnv(overrides, `/internal/jobs/${jobId}/storage/${name}`, { method: "POST", headers, body: JSON.stringify(body) });
+  return callWithEnv(overrides, `${job.path}/${name}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
 describe("presigned storage for the renderer", () => {
   it("answers put, get, head, a part and an abort with a URL presigned for that one object, valid 15 minutes, holding no secret", async () => {
-    const { id, token } = await runningJob();
+    const job = await runningJob();
+    const { id, token } = job;
     const cases = [
       { body: { operation: "put" }, method: "PUT", query: {} },
       { body: { operation: "get" }, method: "GET", query: {} },
@@ -53,7 +69,7 @@ describe("presigned storage for the renderer", () => {
       { body: { operation: "abort_multipart", upload_id: "UP-1/x+y" }, method: "DELETE", query: { uploadId: "UP-1/x+y" } },
     ];
     for (const c of cases) {
-      const res = await ask(id, "short-01.mp4", token, c.body);
+      const res = await ask(job, "short-01.mp4", token, c.body);
       expect(res.status, JSON.stringify(c.body)).toBe(200);
       const text = await res.text();
       expect(text).not.toContain(R2.R2_SECRET_ACCESS_KEY);
@@ -69,32 +85,37 @@ describe("presigned storage for the renderer", () => {
     }
   });
 
-  it("refuses another job's token, no token, a bad name, an unknown operation and a job that is not running", async () => {
+  it("refuses another job's token, no token, a bad name, an unknown operation, a task never dispatched and a job that is not running", async () => {
     const a = await runningJob();
     const b = await runningJob();
-    expect((await ask(a.id, "short-01.mp4", b.token, { operation: "put" })).status).toBe(401);
-    expect((await ask(a.id, "short-01.mp4", null, { operation: "put" })).status).toBe(401);
+    expect((await ask(a, "short-01.mp4", b.token, { operation: "put" })).status).toBe(401);
+    expect((await ask(a, "short-01.mp4", null, { operation: "put" })).status).toBe(401);
     // The name cannot climb out of the job's folder.
-    const badName = await ask(a.id, "..%2Fjob_other%2Fshort-01.mp4", a.token, { operation: "put" });
+    const badName = await ask(a, "..%2Fjob_other%2Fshort-01.mp4", a.token, { operation: "put" });
     expect(badName.status).toBe(422);
-    const badOp = await ask(a.id, "short-01.mp4", a.token, { operation: "delete_everything" });
+    const badOp = await ask(a, "short-01.mp4", a.token, { operation: "delete_everything" });
     expect(badOp.status).toBe(422);
     expect(((await badOp.json()) as { error: { code: string } }).error.code).toBe("validation_failed");
-    const badPart = await ask(a.id, "short-01.mp4", a.token, { operation: "upload_part", upload_id: "u", part_number: 10_001 });
+    const badPart = await ask(a, "short-01.mp4", a.token, { operation: "upload_part", upload_id: "u", part_number: 10_001 });
     expect(badPart.status).toBe(422);
 
-    const { ack } = await createJob(acct.api_key); // pending, never dispatched
-    const pendingToken = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
-    const notRunning = await ask(ack.id, "short-01.mp4", pendingToken, { operation: "put" });
+    const { ack } = await createJob(acct.api_key); // pending, never dispatched: its analysis task does not exist yet
+    const never = storageOf({ job_id: ack.id, task: { id: "analyse", kind: "analyse", attempt: 1 }, upload: { mode: "presigned", url: "", token: await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id, "analyse", 1) } });
+    const notDispatched = await ask(never, "analysis.json.gz", never.token, { operation: "put" });
+    expect(notDispatched.status).toBe(404);
+    expect(((await notDispatched.json()) as { error: { code: string } }).error.code).toBe("task_not_found");
+    expect((await post(acct.api_key, `/jobs/${a.id}/cancel`)).status).toBe(200);
+    const notRunning = await ask(a, "short-01.mp4", a.token, { operation: "put" });
     expect(notRunning.status).toBe(409);
     expect(((await notRunning.json()) as { error: { code: string } }).error.code).toBe("job_not_running");
   });
 
   it("stores a file in parts against an S3 server that checks every signature: the Worker creates and completes, the parts and the read go on presigned URLs", async () => {
-    const { id, token } = await runningJob();
-    const name = "reel-balanced.mp4";
+    const job = await runningJob();
+    const { token } = job;
+    const name = "short-01.mp4";
     const call = async (body: unknown, status: number) => {
-      const res = await ask(id, name, token, body, FAKE_R2());
+      const res = await ask(job, name, token, body, FAKE_R2());
       expect(res.status, `${JSON.stringify(body)}: ${await res.clone().text()}`).toBe(status);
       return res.json() as Promise<Record<string, unknown>>;
     };
@@ -116,16 +137,16 @@ describe("presigned storage for the renderer", () => {
     expect(back.length).toBe(4234);
     expect([back[0], back[2999], back[3000], back[4233]]).toEqual([7, 7, 9, 9]);
     // A completion of an upload that never existed for this file: 404 upload_not_found.
-    const gone = await ask(id, "short-01.mp4", token, { operation: "complete_multipart", upload_id, size_bytes: 4234, parts }, FAKE_R2());
+    const gone = await ask(job, "short-01.jpg", token, { operation: "complete_multipart", upload_id, size_bytes: 4234, parts }, FAKE_R2());
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { error: { code: string } }).error.code).toBe("upload_not_found");
   });
 
   it("answers 502 storage_unavailable when R2 cannot be reached for the calls the Worker makes itself (the renderer retries a 502)", async () => {
-    const { id, token } = await runningJob();
+    const job = await runningJob();
     // Nothing listens on port 9 of 127.0.0.1: the connection is refused.
     const down = { ...R2, R2_S3_ENDPOINT: "http://127.0.0.1:9/" };
-    const create = await ask(id, "reel-balanced.mp4", token, { operation: "create_multipart", content_type: "video/mp4" }, down);
+    const create = await ask(job, "short-01.mp4", job.token, { operation: "create_multipart", content_type: "video/mp4" }, down);
     expect(create.status).toBe(502);
     const body = (await create.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("storage_unavailable");
@@ -133,8 +154,8 @@ describe("presigned storage for the renderer", () => {
   });
 
   it("answers 409 presigning_not_configured without R2 API credentials (uploads then go through the Worker)", async () => {
-    const { id, token } = await runningJob();
-    const res = await ask(id, "short-01.mp4", token, { operation: "put" }, {});
+    const job = await runningJob();
+    const res = await ask(job, "short-01.mp4", job.token, { operation: "put" }, {});
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("presigning_not_configured");
   });

@@ -2,11 +2,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
-import { rendererJobToken } from "../../worker/src/artifacts/links";
+import { rendererJobToken, rendererTaskToken } from "../../worker/src/artifacts/links";
 import type { TaskRecord } from "../../worker/src/orchestration/task-book";
 import { accountCredits, createAccount, expectError, get, minimalJob, post, type TestAccount } from "./helpers";
-import { bytesOf, callWithEnv, createJob, jobState, putArtifact, record, sameBytes, startedJob } from "./job-steps";
-import { completeJob, postTaskEvent, taskEvent, testPlan } from "./task-flow";
+import { bytesOf, callWithEnv, createJob, jobState, putTaskFile, record, sameBytes, startedJob, taskFilePath } from "./job-steps";
+import { completeJob, plannedJob, postTaskEvent, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
  * The renderer's reports about a task (POST /internal/jobs/{id}/tasks/{task}/events) and its uploads, through
@@ -160,44 +160,47 @@ describe("task events drive the job", { timeout: 60_000 }, () => {
   });
 });
 
-describe("PUT /internal/jobs/{id}/artifacts/{name}", () => {
+describe("PUT /internal/jobs/{id}/tasks/{task}/attempts/{n}/artifacts/{name}", () => {
+  // A render task (short 1 of the test plan) storing its own files on the upload target it was handed.
   let render: RenderTaskRequest;
   beforeAll(async () => {
-    ({ render } = await startedJob(acct.api_key));
+    const { ack } = await plannedJob(acct.api_key);
+    render = await waitForStart(ack.id, "short-01");
   });
 
   it("streams the body into R2 under jobs/<id>/<name> with its content type", async () => {
     const bytes = bytesOf(42, 1_500_000);
-    const res = await putArtifact(render.job_id, render.callback.token, "reel-balanced.mp4", bytes, "video/mp4");
+    const res = await putTaskFile(render, "short-01.mp4", bytes, "video/mp4");
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ name: "reel-balanced.mp4", size_bytes: bytes.byteLength });
-    const object = await env.ARTIFACTS.get(`jobs/${render.job_id}/reel-balanced.mp4`);
+    expect(await res.json()).toEqual({ name: "short-01.mp4", size_bytes: bytes.byteLength });
+    const object = await env.ARTIFACTS.get(`jobs/${render.job_id}/short-01.mp4`);
     expect(object!.httpMetadata?.contentType).toBe("video/mp4");
     expect(sameBytes(new Uint8Array(await object!.arrayBuffer()), bytes)).toBe(true);
   });
 
   it("accepts an empty file", async () => {
-    const res = await putArtifact(render.job_id, render.callback.token, "empty.srt", new Uint8Array(0), "application/x-subrip");
+    const res = await putTaskFile(render, "short-01.srt", new Uint8Array(0), "application/x-subrip");
     expect(res.status).toBe(201);
-    expect((await env.ARTIFACTS.head(`jobs/${render.job_id}/empty.srt`))!.size).toBe(0);
+    expect((await env.ARTIFACTS.head(`jobs/${render.job_id}/short-01.srt`))!.size).toBe(0);
   });
 
-  it("needs the job's token", async () => {
+  it("needs the task attempt's token", async () => {
     const bytes = bytesOf(1, 10);
-    await expectError(await putArtifact(render.job_id, null, "x.mp4", bytes, "video/mp4", true), 401, "unauthorized");
-    await expectError(await putArtifact(render.job_id, "nope", "x.mp4", bytes, "video/mp4", true), 401, "unauthorized");
-    expect(await env.ARTIFACTS.head(`jobs/${render.job_id}/x.mp4`)).toBeNull();
+    for (const token of [null, "nope", render.callback.token]) {
+      await expectError(await putTaskFile(render, "short-01.jpg", bytes, "image/jpeg", true, token), 401, "unauthorized");
+    }
+    expect(await env.ARTIFACTS.head(`jobs/${render.job_id}/short-01.jpg`)).toBeNull();
   });
 
   it("rejects names outside the artifact name rule", async () => {
     for (const name of ["Reel.mp4", ".hidden", "a%2Fb.mp4", "-x.mp4"]) {
-      await expectError(await putArtifact(render.job_id, render.callback.token, name, bytesOf(1, 10), "video/mp4", true), 422, "validation_failed");
+      await expectError(await putTaskFile(render, name, bytesOf(1, 10), "video/mp4", true), 422, "validation_failed");
     }
   });
 
   it("requires Content-Length (411) and a body that matches it (400)", async () => {
-    const url = `/internal/jobs/${render.job_id}/artifacts/stream.mp4`;
-    const headers = { Authorization: `Bearer ${render.callback.token}`, "Content-Type": "video/mp4" };
+    const url = taskFilePath(render, "short-01.transcript.json");
+    const headers = { Authorization: `Bearer ${render.upload.mode === "s3" ? "" : render.upload.token}`, "Content-Type": "application/json" };
     const streamed = new ReadableStream<Uint8Array>({
       start(c) {
         c.enqueue(bytesOf(3, 100));
@@ -215,22 +218,19 @@ describe("PUT /internal/jobs/{id}/artifacts/{name}", () => {
     });
     const res = await callWithEnv({}, url, { method: "PUT", headers: { ...headers, "Content-Length": "200" }, body: short, duplex: "half" } as RequestInit);
     await expectError(res, 400, "upload_incomplete");
-    expect(await env.ARTIFACTS.head(`jobs/${render.job_id}/stream.mp4`)).toBeNull();
+    expect(await env.ARTIFACTS.head(`jobs/${render.job_id}/short-01.transcript.json`)).toBeNull();
   });
 
   it("accepts files only while the job is running", async () => {
-    const { ack } = await createJob(acct.api_key);
-    const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
-    expect((await expectError(await putArtifact(ack.id, token, "a.mp4", bytesOf(1, 10), "video/mp4", true), 409, "job_not_running")).status).toBe("pending");
     const done = await startedJob(acct.api_key);
     await post(acct.api_key, `/jobs/${done.ack.id}/cancel`);
-    expect((await expectError(await putArtifact(done.ack.id, done.render.callback.token, "a.mp4", bytesOf(1, 10), "video/mp4", true), 409, "job_not_running")).status).toBe("failed");
-    expect(await env.ARTIFACTS.head(`jobs/${done.ack.id}/a.mp4`)).toBeNull();
+    expect((await expectError(await putTaskFile(done.render, "analysis.json.gz", bytesOf(1, 10), "application/gzip", true), 409, "job_not_running")).status).toBe("failed");
+    expect(await env.ARTIFACTS.head(`jobs/${done.ack.id}/analysis.json.gz`)).toBeNull();
   });
 
   it("answers 404 for an unknown job", async () => {
     const id = "job_01HYYYYYYYYYYYYYYYYYYYYYYY";
-    const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, id);
-    await expectError(await putArtifact(id, token, "a.mp4", bytesOf(1, 10), "video/mp4", true), 404, "job_not_found");
+    const unknown = { upload: { mode: "worker" as const, url: `https://api.test/internal/jobs/${id}/tasks/analyse/attempts/1/artifacts`, token: await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, id, "analyse", 1) } };
+    await expectError(await putTaskFile(unknown, "analysis.json.gz", bytesOf(1, 10), "application/gzip", true), 404, "job_not_found");
   });
 });

@@ -4,7 +4,7 @@ import type { ArtifactRef, Manifest, MomentSignals } from "../../common/contract
 import type { StoredResult } from "../../worker/src/artifacts/results";
 import { reelPartName, RenderTaskRequest, type JobPlan, type RenderTaskSpec, type TaskEvent, type TaskResult } from "../../common/contract/job-plan";
 import { call, minimalJob } from "./helpers";
-import { bytesOf, eventually, jobState, putArtifact, rendererLog, startedJob, type RenderedFile } from "./job-steps";
+import { bytesOf, eventually, jobState, putTaskFile, rendererLog, startedJob, type RenderedFile } from "./job-steps";
 
 /**
  * The renderer's side of a fanned-out job, played by the tests: a hand-made plan (one balanced reel of two
@@ -99,9 +99,10 @@ export async function waitForStart(jobId: string, taskId: string, attempt = 1, t
   return start;
 }
 
-async function upload(jobId: string, token: string, name: string, bytes: Uint8Array, contentType: string): Promise<number> {
-  const res = await putArtifact(jobId, token, name, bytes, contentType);
-  expect(res.status).toBe(201);
+/** Stores a file as the renderer would: on the task's own upload target (its attempt's storage route and token). */
+async function upload(task: Pick<RenderTaskRequest, "upload">, name: string, bytes: Uint8Array, contentType: string): Promise<number> {
+  const res = await putTaskFile(task, name, bytes, contentType);
+  expect(res.status, `${name}: ${await res.clone().text()}`).toBe(201);
   return bytes.byteLength;
 }
 
@@ -109,27 +110,27 @@ const ref = (r: Partial<ArtifactRef> & Pick<ArtifactRef, "name" | "kind" | "cont
 
 /** Uploads what a render task would store and returns its result (the reel moments' edges moved by a snap). */
 export async function renderTaskOutputs(render: RenderTaskRequest, seed = 1): Promise<TaskResult> {
-  return specOutputs(render.job_id, render.callback, render.plan!.tasks.find((t) => t.id === render.task.id)!, seed);
+  return specOutputs(render, render.plan!.tasks.find((t) => t.id === render.task.id)!, seed);
 }
 
-async function specOutputs(jobId: string, callback: { token: string }, spec: RenderTaskSpec, seed: number): Promise<TaskResult> {
+async function specOutputs(task: Pick<RenderTaskRequest, "upload">, spec: RenderTaskSpec, seed: number): Promise<TaskResult> {
   switch (spec.kind) {
     case "clip_group": {
       const results = [];
-      for (const [i, member] of spec.members.entries()) results.push((await specOutputs(jobId, callback, member, seed + 10 * i)) as Extract<TaskResult, { kind: "reel_moment" | "short" }>);
+      for (const [i, member] of spec.members.entries()) results.push((await specOutputs(task, member, seed + 10 * i)) as Extract<TaskResult, { kind: "reel_moment" | "short" }>);
       return { kind: "clip_group", results };
     }
     case "reel_moment": {
       const parts = [];
       for (const p of [...spec.teasers.map((t) => ({ position: t.position, seconds: t.end - t.start })), { position: spec.position, seconds: spec.end - spec.start }]) {
         const name = reelPartName(spec.run_name, p.position);
-        parts.push({ position: p.position, name, size_bytes: await upload(jobId, callback.token, name, bytesOf(seed + p.position, 5_000), "video/mp4"), duration_seconds: p.seconds });
+        parts.push({ position: p.position, name, size_bytes: await upload(task, name, bytesOf(seed + p.position, 5_000), "video/mp4"), duration_seconds: p.seconds });
       }
       return { kind: "reel_moment", parts, moment: { id: spec.moment_id, start: spec.start - 0.5, end: spec.end + 0.5 } };
     }
     case "reel_join": {
-      const reel = await upload(jobId, callback.token, "reel-balanced.mp4", bytesOf(seed, 50_000), "video/mp4");
-      const thumb = await upload(jobId, callback.token, "reel-balanced.jpg", bytesOf(seed + 1, 3_000), "image/jpeg");
+      const reel = await upload(task, "reel-balanced.mp4", bytesOf(seed, 50_000), "video/mp4");
+      const thumb = await upload(task, "reel-balanced.jpg", bytesOf(seed + 1, 3_000), "image/jpeg");
       return {
         kind: "reel_join",
         artifacts: [
@@ -140,12 +141,12 @@ async function specOutputs(jobId: string, callback: { token: string }, spec: Ren
     }
     case "short": {
       const name = (ext: string) => `short-${String(spec.index).padStart(2, "0")}.${ext}`;
-      const video = await upload(jobId, callback.token, name("mp4"), bytesOf(seed, 20_000), "video/mp4");
-      const thumb = await upload(jobId, callback.token, name("jpg"), bytesOf(seed + 1, 2_000), "image/jpeg");
-      const srt = await upload(jobId, callback.token, name("srt"), new TextEncoder().encode("1\n00:00:00,000 --> 00:00:01,000\nlet's go\n"), "application/x-subrip");
+      const video = await upload(task, name("mp4"), bytesOf(seed, 20_000), "video/mp4");
+      const thumb = await upload(task, name("jpg"), bytesOf(seed + 1, 2_000), "image/jpeg");
+      const srt = await upload(task, name("srt"), new TextEncoder().encode("1\n00:00:00,000 --> 00:00:01,000\nlet's go\n"), "application/x-subrip");
       const words = [{ word: "let's", start: 0, end: 0.4, confidence: 0.9, shown: true }, { word: "go", start: 0.4, end: 1, confidence: 0.95, shown: true }, { word: "uh", start: 1.5, end: 1.6, confidence: 0.2, shown: false }];
       const transcriptDoc = { version: 1, index: spec.index, short: name("mp4"), vod_start: spec.start, vod_end: spec.end, language: "en", recogniser: "pocketsphinx", captions_burned: true, words, note: null };
-      const transcript = await upload(jobId, callback.token, name("transcript.json"), new TextEncoder().encode(JSON.stringify(transcriptDoc)), "application/json");
+      const transcript = await upload(task, name("transcript.json"), new TextEncoder().encode(JSON.stringify(transcriptDoc)), "application/json");
       const common = { run_name: "balanced" as const, index: spec.index, title: spec.title };
       return {
         kind: "short",
@@ -204,10 +205,10 @@ export async function storedFiles(jobId: string): Promise<{ files: RenderedFile[
 export const r2Keys = async (jobId: string): Promise<string[]> => (await env.ARTIFACTS.list({ prefix: `jobs/${jobId}/` })).objects.map((o) => o.key.slice(`jobs/${jobId}/`.length)).sort();
 
 /** A started job whose analysis returned the test plan; the render tasks are on their way through the queue. */
-export async function plannedJob(apiKey: string, body: Record<string, unknown> = {}) {
+export async function plannedJob(apiKey: string, body: Record<string, unknown> = {}, plan: (jobId: string) => JobPlan = testPlan) {
   const started = await startedJob(apiKey, minimalJob({ num_shorts: 1, ...body }));
   await taskEvent(started.render, { type: "started" });
   await taskEvent(started.render, { type: "progress", stage: "analysing", fraction: 0.5 });
-  await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan: testPlan(started.ack.id) } });
+  await taskEvent(started.render, { type: "completed", result: { kind: "analyse", plan: plan(started.ack.id) } });
   return started;
 }

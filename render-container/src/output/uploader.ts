@@ -73,7 +73,7 @@ export class WorkerUploader implements Uploader {
     return { size_bytes: size };
   }
 
-  /** GET `${url}/${name}` with the job's token (the Worker reads it from R2). */
+  /** GET `${url}/${name}` with the task's token (the Worker reads it from R2). */
   fetchTo(name: string, filePath: string, signal?: AbortSignal) {
     return withRetries(`download ${name}`, async () => {
       const res = await this.fetchImpl(`${this.baseUrl.replace(/\/$/, "")}/${encodeURIComponent(name)}`, { headers: { authorization: `Bearer ${this.token}` }, signal });
@@ -142,9 +142,9 @@ export class S3Uploader implements Uploader {
 
 /**
  * Upload mode "presigned": no credentials here. For each request to R2 the Worker is asked (POST
- * `${url}/${name}`, the job's token) for a URL presigned for that one operation on that one object of this job,
- * valid for minutes; the request then goes to R2 directly. Same sizes as S3 mode: one PUT up to 64 MiB, above that
- * 32 MiB parts.
+ * `${url}/${name}`, the task attempt's token) for a URL presigned for that one operation on one object of this
+ * task, valid for minutes; the request then goes to R2 directly. Same sizes as S3 mode: one PUT up to 64 MiB, above
+ * that 32 MiB parts.
  */
 export class PresignedUploader implements Uploader {
   constructor(

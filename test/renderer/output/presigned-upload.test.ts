@@ -5,7 +5,8 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TaskEvent, type ShortTask } from "../../../common/contract/job-plan";
+import { TaskEvent, type JobPlan, type ShortTask } from "../../../common/contract/job-plan";
+import { taskFiles } from "../../../common/plan/task-files";
 import { StorageOperation, UploadTarget } from "../../../common/contract/render";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { silentLogger } from "../../../render-container/src/log";
@@ -21,7 +22,7 @@ import { completeMultipartUpload, createMultipartUpload, presignObjectRequest, t
 import { startFakeS3 } from "../../support/fake-s3";
 
 /**
- * Upload mode "presigned" (issue 23, point 6): the real renderer uploader holds only the job's token; every R2
+ * Upload mode "presigned" (issue 23, point 6): the real renderer uploader holds only its task attempt's token; every R2
  * request it makes goes on a URL presigned by the Worker's own presigning code (worker/src/artifacts/r2-presign.ts),
  * checked by the fake S3, which recomputes query-string SigV4 with node:crypto. The Worker's route around that code
  * (auth, name and job checks) is tested in the Workers pool (test/worker/presigned-storage.test.ts); here a small
@@ -36,6 +37,9 @@ let s3: Awaited<ReturnType<typeof startFakeS3>>;
 let broker: Server;
 let brokerUrl: string;
 const brokerCalls: { name: string; op: StorageOperation }[] = [];
+/** Plans of jobs whose tasks the broker holds to their files, as the Worker does (common/plan/task-files.ts). */
+const plans = new Map<string, JobPlan>();
+const refused: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "presigned-"));
@@ -44,11 +48,20 @@ beforeAll(async () => {
   broker = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const m = /^\/internal\/jobs\/(job_\w+)\/storage\/([a-z0-9._-]+)$/.exec(req.url ?? "");
+    // The Worker's route: one task attempt's storage (worker/src/routes/internal-storage.ts).
+    const m = /^\/internal\/jobs\/(job_\w+)\/tasks\/([a-z0-9-]+)\/attempts\/\d+\/storage\/([a-z0-9._-]+)$/.exec(req.url ?? "");
     if (req.headers.authorization !== `Bearer ${TOKEN}` || !m) return void res.writeHead(401).end();
+    const [, jobId, taskId, name] = m as unknown as [string, string, string, string];
     const op = StorageOperation.parse(JSON.parse(Buffer.concat(chunks).toString()));
-    brokerCalls.push({ name: m[2]!, op });
-    const key = `jobs/${m[1]}/${m[2]}`;
+    brokerCalls.push({ name, op });
+    const plan = plans.get(jobId);
+    const spec = plan?.tasks.find((t) => t.id === taskId);
+    const files = plan && spec ? taskFiles(spec, plan) : null;
+    if (plan && !(op.operation === "get" || op.operation === "head" ? [...files!.writes, ...files!.reads] : files!.writes).includes(name)) {
+      refused.push(`${op.operation} ${name}`);
+      return void res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "outside_task_scope", message: `Task ${taskId} may not touch ${name}.` } }));
+    }
+    const key = `jobs/${jobId}/${name}`;
     const send = (status: number, body: unknown) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     switch (op.operation) {
       case "put":
@@ -76,7 +89,7 @@ afterAll(async () => {
   await new Promise((r) => broker.close(r));
 });
 
-const storageUrl = (jobId = "job_p1") => `${brokerUrl}/internal/jobs/${jobId}/storage`;
+const storageUrl = (jobId = "job_p1", taskId = "short-01") => `${brokerUrl}/internal/jobs/${jobId}/tasks/${taskId}/attempts/1/storage`;
 const target = (jobId = "job_p1") => UploadTarget.parse({ mode: "presigned", url: storageUrl(jobId), token: TOKEN });
 const access = (): R2S3Access => ({ endpoint: s3.url, bucket: "bkt", accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey });
 
@@ -219,7 +232,10 @@ describe("a real render task in upload mode presigned", () => {
         { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
         { twitch: twitchServer(), jobId: "job_real", callback: { url: `${worker.url}/events`, token: "cb" }, upload: { mode: "presigned", url: storageUrl("job_real"), token: TOKEN } },
       );
-      const request = taskRequest(job, handMadePlan("job_real", SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]), "short-01");
+      const plan = handMadePlan("job_real", SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]);
+      // The broker now holds the task to its own files, as the Worker does.
+      plans.set("job_real", plan);
+      const request = taskRequest(job, plan, "short-01");
       expect(JSON.stringify(request)).not.toMatch(new RegExp(`${creds.secretAccessKey.replace(/[+/]/g, "\\$&")}|${creds.accessKeyId}|secret_access_key`));
       const before = s3.requests.length;
       const refusedBefore = s3.signatureFailures.length;
@@ -236,6 +252,9 @@ describe("a real render task in upload mode presigned", () => {
       expect(sent.map((r) => r.method)).toEqual(end.result.artifacts.map(() => "PUT"));
       expect(sent.every((r) => r.url.includes("X-Amz-Signature=") && r.headers.authorization === undefined)).toBe(true);
       expect(s3.signatureFailures.length).toBe(refusedBefore);
+      // It asked for nothing outside its scope, and stored every file of it.
+      expect(refused).toEqual([]);
+      expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(taskFiles(SHORT, plan)!.writes.sort());
     } finally {
       await new Promise((r) => server.close(r));
       await worker.close();

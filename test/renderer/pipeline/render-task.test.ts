@@ -2,10 +2,11 @@ import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reelPartName, TaskResult, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
+import { reelPartName, TaskResult, type JobPlan, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
 import { ShortTranscript } from "../../../common/handoff/transcript";
 import { finaliseJob } from "../../../common/plan/finalise";
+import { taskFiles } from "../../../common/plan/task-files";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
 import { generateSyntheticVod, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { parseSrt } from "../../../render-container/src/captions";
@@ -66,6 +67,7 @@ describe("a reel_moment task", () => {
   let progress: Awaited<ReturnType<typeof taskContext>>["progress"];
   let videoBytes: number;
   let served: number[];
+  let touched: Awaited<ReturnType<typeof taskContext>>["touched"];
   const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask({ min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 }), joinTask]);
   beforeAll(async () => {
     store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
@@ -74,6 +76,7 @@ describe("a reel_moment task", () => {
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced-m1"), run.ctx, SETTINGS));
     served = videoSegmentsServed();
     progress = run.progress;
+    touched = run.touched;
     videoBytes = run.videoBytes.total;
   }, 300_000);
 
@@ -127,13 +130,26 @@ describe("a reel_moment task", () => {
     expect(new Set(progress.map((p) => p.stage))).toEqual(new Set(["resolving", "downloading_video", "rendering_reels", "uploading"]));
   });
 
+  it("stores exactly the files the Worker lets this task write, and reads none (common/plan/task-files.ts)", () => {
+    expect([...touched.stored].sort()).toEqual(taskFiles({ id: "reel-balanced-m1", kind: "reel_moment" }, plan)!.writes.sort());
+    expect(touched.read).toEqual([]);
+  });
+
   describe("then the reel_join task", () => {
     let joined: TaskResult;
+    let joinTouched: Awaited<ReturnType<typeof taskContext>>["touched"];
+    const joinPlan = handMadePlan("job_tasks", DURATION, [m1], [momentTask(null), joinTask]);
     beforeAll(async () => {
-      const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask(null), joinTask]);
       const run = await taskContext(store);
-      joined = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced"), run.ctx, SETTINGS));
+      joined = TaskResult.parse(await runRenderTask(taskRequest(job, joinPlan, "reel-balanced"), run.ctx, SETTINGS));
+      joinTouched = run.touched;
     }, 120_000);
+
+    it("reads its parts and stores the reel and its thumbnail: exactly the files the Worker lets it touch (common/plan/task-files.ts)", () => {
+      const files = taskFiles({ id: "reel-balanced", kind: "reel_join" }, joinPlan)!;
+      expect([...joinTouched.stored].sort()).toEqual(files.writes.sort());
+      expect([...joinTouched.read].sort()).toEqual(files.reads.sort());
+    });
 
     it("joins the parts by stream copy into a reel as long as their sum, with a thumbnail", async () => {
       if (joined.kind !== "reel_join" || result.kind !== "reel_moment") throw new Error(joined.kind);
@@ -203,6 +219,8 @@ describe("a reel_moment task with reel_chat_overlay", () => {
 describe("a short task", () => {
   let store: string;
   let result: TaskResult;
+  let touched: Awaited<ReturnType<typeof taskContext>>["touched"];
+  let plan: JobPlan;
   const task: ShortTask = {
     kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 29, end: 49, peak: 38, snap: true, title_text: "Watch this",
     title: "The synthetic play", description: "A short.", tags: ["short", "synthetic"], expected_encode_seconds: 20,
@@ -211,10 +229,16 @@ describe("a short task", () => {
     store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
     // The planted facecam (top-left, 80x60 at 6,6 of 320x180) as the analysis would have found it.
     const facecam = { x: 6 / 320, y: 6 / 180, w: 80 / 320, h: 60 / 180, found: "detected" as const, confidence: 0.9 };
-    const plan = handMadePlan("job_tasks", DURATION, [planMoment("m1", 29, 49, 38)], [task], { facecam });
+    plan = handMadePlan("job_tasks", DURATION, [planMoment("m1", 29, 49, 38)], [task], { facecam });
     const run = await taskContext(store);
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "short-01"), run.ctx, SETTINGS));
+    touched = run.touched;
   }, 300_000);
+
+  it("stores exactly the files the Worker lets this task write, and reads none (common/plan/task-files.ts)", () => {
+    expect([...touched.stored].sort()).toEqual(taskFiles(task, plan)!.writes.sort());
+    expect(touched.read).toEqual([]);
+  });
 
   it("nudges its start to the scene cut 1 s later and keeps its length", () => {
     if (result.kind !== "short") throw new Error(result.kind);
@@ -314,6 +338,7 @@ describe("a clip_group task (the same moment in two reels and a short around its
   let result: TaskResult;
   let served: number[];
   let progress: Awaited<ReturnType<typeof taskContext>>["progress"];
+  let touched: Awaited<ReturnType<typeof taskContext>>["touched"];
   const snap = { min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 };
   const balanced: ReelMomentTask = { ...momentTask(snap), teasers: [] };
   const audience: ReelMomentTask = { ...momentTask(snap), id: "reel-audience-m1", run_name: "audience", moment_id: "m2", title_text: "Chat lost it", teasers: [] };
@@ -330,7 +355,13 @@ describe("a clip_group task (the same moment in two reels and a short around its
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "clips-01"), run.ctx, SETTINGS));
     served = videoSegmentsServed();
     progress = run.progress;
+    touched = run.touched;
   }, 300_000);
+
+  it("stores exactly its members' files, the ones the Worker lets this task write (common/plan/task-files.ts)", () => {
+    expect([...touched.stored].sort()).toEqual(taskFiles(group, plan)!.writes.sort());
+    expect(touched.read).toEqual([]);
+  });
 
   it("downloads the stretch its members share once", () => {
     // Moments [29, 47.5] with room to snap and the short [27.5, 50.5]: segments 2, 3, 4 and 5 (muted), each fetched once.

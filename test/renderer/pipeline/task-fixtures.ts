@@ -4,7 +4,7 @@ import path from "node:path";
 import { JOB_PLAN_VERSION, RenderTaskRequest, type JobPlan, type PlanMoment, type RenderTaskSpec } from "../../../common/contract/job-plan";
 import type { RenderJob, RenderStage } from "../../../common/contract/render";
 import { silentLogger } from "../../../render-container/src/log";
-import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import { LocalDirUploader, type Uploader } from "../../../render-container/src/output/uploader";
 import type { TaskContext } from "../../../render-container/src/pipeline/types";
 import { ByteCounter } from "../../../render-container/src/source";
 import { signals } from "./plan-fixtures";
@@ -40,11 +40,20 @@ export function taskRequest(job: RenderJob, plan: JobPlan, taskId: string, attem
   return RenderTaskRequest.parse({ ...job, job_id: plan.job_id, task: { id: taskId, kind: spec.kind, attempt }, plan });
 }
 
-/** A task context storing files in `store` (the folder uploader), recording the task's progress. */
+/**
+ * A task context storing files in `store` (the folder uploader), recording the task's progress and the names it
+ * stored and read (to hold against the files the Worker lets that task touch: common/plan/task-files.ts).
+ */
 export async function taskContext(store: string, signal = new AbortController().signal) {
   const workDir = await mkdtemp(path.join(os.tmpdir(), "task-work-"));
   const progress: { stage: RenderStage; fraction: number }[] = [];
   const videoBytes = new ByteCounter();
-  const ctx: TaskContext = { signal, workDir, uploader: new LocalDirUploader(store), log: silentLogger, fetchImpl: fetch, progress: (stage, fraction) => progress.push({ stage, fraction }), videoBytes };
-  return { ctx, progress, videoBytes };
+  const files = new LocalDirUploader(store);
+  const touched = { stored: [] as string[], read: [] as string[] };
+  const uploader: Uploader = {
+    put: (name, filePath) => (touched.stored.push(name), files.put(name, filePath)),
+    fetchTo: (name, filePath) => (touched.read.push(name), files.fetchTo(name, filePath)),
+  };
+  const ctx: TaskContext = { signal, workDir, uploader, log: silentLogger, fetchImpl: fetch, progress: (stage, fraction) => progress.push({ stage, fraction }), videoBytes };
+  return { ctx, progress, videoBytes, touched };
 }

@@ -116,3 +116,20 @@ export async function rendererJobToken(env: LinkEnv, jobId: string): Promise<str
 export async function verifyRendererJobToken(env: LinkEnv, jobId: string, token: string): Promise<boolean> {
   return signedByAcceptedKey(env, rendererTokenPayload(jobId), token);
 }
+
+// A "renderer-task" payload cannot collide with a "renderer" one: job ids, task ids and attempts hold no newline.
+const rendererTaskTokenPayload = (jobId: string, taskId: string, attempt: number) => `renderer-task\n${jobId}\n${taskId}\n${attempt}`;
+
+/**
+ * Bearer token for one attempt of one task's storage routes (upload mode "presigned" and "worker"): derived from
+ * the job, the task and the attempt, so it opens that attempt's files only (which ones: common/plan/task-files.ts)
+ * and stops opening anything once the attempt is no longer current (orchestration/task-storage-scope.ts).
+ */
+export async function rendererTaskToken(env: LinkEnv, jobId: string, taskId: string, attempt: number): Promise<string> {
+  return hmacBase64Url(env.LINK_SIGNING_KEY, rendererTaskTokenPayload(jobId, taskId, attempt));
+}
+
+/** An attempt's storage token, made with the current or the previous key (a rotation mid-task keeps it working). */
+export async function verifyRendererTaskToken(env: LinkEnv, jobId: string, taskId: string, attempt: number, token: string): Promise<boolean> {
+  return signedByAcceptedKey(env, rendererTaskTokenPayload(jobId, taskId, attempt), token);
+}

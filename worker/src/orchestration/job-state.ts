@@ -14,6 +14,7 @@ import type { JobTransition } from "../domain/job-transition";
 import { claimTask, confirmDispatch, failUndispatchable, isTaskRunning, releaseClaim, sendTasks, type ReleasedClaim, type ReleaseReason, type TaskClaim } from "./task-dispatch";
 import { applyTaskReport, endAttempt, type TaskEventOutcome } from "./task-reports";
 import type { TaskRecord } from "./task-book";
+import { storageAccess, type StorageAccess, type StorageCaller, type StorageVerdict } from "./task-storage-scope";
 import { resendStale, silenceReason, silentTasks, watchdogMs } from "./watchdog";
 
 export type { CreateJobResult } from "./job-creation";
@@ -125,6 +126,11 @@ export class JobState extends DurableObject<Env> {
     if (event.type === "failed") return this.locked(() => endAttempt(o, taskId, event.attempt, event.retryable ? "failed" : "fatal", event.error, event.seq));
     if (event.type === "interrupted") return this.locked(() => endAttempt(o, taskId, event.attempt, "interrupted", { code: "renderer_stalled", message: event.reason }, event.seq));
     return this.locked(() => applyTaskReport(o, taskId, event));
+  }
+
+  /** Whether a task attempt (or a job-wide legacy token) may touch a file of the job (task-storage-scope.ts). */
+  async storageAccess(caller: StorageCaller, name: string, access: StorageAccess): Promise<StorageVerdict> {
+    return storageAccess(this.object, caller, name, access);
   }
 
   /** The job's tasks as the Durable Object tracks them (operators, tests). */

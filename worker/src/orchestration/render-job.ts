@@ -2,7 +2,7 @@ import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../commo
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
 import { STORED_ANALYSIS_NAME, type AnalysisReuseSource } from "../../../common/contract/analysis-reuse";
-import { artifactLink, rendererJobToken, s3Configured } from "../artifacts/links";
+import { artifactLink, rendererJobToken, rendererTaskToken, s3Configured } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
 import type { Env } from "../env";
@@ -49,14 +49,18 @@ export function vodInfoOf(row: JobRow, request: NormalizedJobRequest): VodInfo {
 }
 
 /**
- * Where the task's files go. With R2 API credentials the renderer still gets only the job's token: it asks this
- * Worker for a presigned URL per object and operation (routes/internal-storage.ts), so the secret key never
- * reaches a process that parses media from the internet. Without them, files go through the Worker.
+ * Where the task's files go: this attempt's own storage path and token, which open only the files the task makes
+ * (and reads) while the attempt is current (orchestration/task-storage-scope.ts). With R2 API credentials the
+ * renderer asks there for a presigned URL per object and operation (routes/internal-storage.ts), so the secret
+ * key never reaches a process that parses media from the internet; without them, files go through the Worker.
+ * The renderer only appends `/{name}` to the URL, so renderers of contract 2 built before per-task scope use it
+ * unchanged.
  */
-function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, token: string): UploadTarget {
-  const job = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}`;
-  if (s3Configured(env)) return { mode: "presigned", url: `${job}/storage`, token };
-  return { mode: "worker", url: `${job}/artifacts`, token };
+async function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, task: RenderTaskRequest["task"]): Promise<UploadTarget> {
+  const attempt = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/tasks/${encodeURIComponent(task.id)}/attempts/${task.attempt}`;
+  const token = await rendererTaskToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, jobId, task.id, task.attempt);
+  if (s3Configured(env)) return { mode: "presigned", url: `${attempt}/storage`, token };
+  return { mode: "worker", url: `${attempt}/artifacts`, token };
 }
 
 /**
@@ -79,9 +83,9 @@ export async function buildTaskRequest(env: Env, settings: DispatchSettings, row
       // Up to three missed heartbeats are forgiven before the watchdog gives the task up as lost.
       heartbeat_seconds: Math.max(1, Math.floor(watchdogMs(env) / 4000)),
     },
-    upload: uploadTarget(env, settings, row.id, token),
+    upload: await uploadTarget(env, settings, row.id, task),
     twitch: { gql_url: workerConfig(env).twitchGqlUrl, usher_url: workerConfig(env).twitchUsherUrl },
-    // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks and uploads.
+    // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks (files have their own).
     ai: workersAi(env) ? { url: `${job}/ai/v1`, token } : null,
     // Only the analysis task reads a reused analysis; render tasks work from the plan it made.
     reuse: task.kind === "analyse" ? await reuseSource(env, settings, row) : null,

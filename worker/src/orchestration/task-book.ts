@@ -33,6 +33,12 @@ export interface TaskRecord {
   waiting_since?: number | null;
   /** Epoch ms at which an ending task of this job handed it its slot (so two endings hand two different tasks). */
   offered_at?: number | null;
+  /**
+   * Set when the current attempt was claimed by a Worker that hands each attempt its own storage URL and token
+   * (task-storage-scope.ts). Absent on attempts claimed before that: only those are served on the job-wide
+   * storage paths. Goes with those paths, in the release after.
+   */
+  scoped_storage?: boolean;
   /** Runs stopped by SIGTERM (rollout, eviction); retried at once, bounded by MAX_TASK_INTERRUPTIONS. */
   interruptions: number;
   /** Progress of the current attempt, 0..1 (1 when done). */

@@ -29,7 +29,8 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
   const plan = task.kind === "analyse" ? null : await loadPlan(o);
   const attempt = task.attempt + 1;
-  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now() });
+  // scoped_storage: this attempt is handed its own storage URL and token (render-job.ts), never the job-wide paths.
+  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), scoped_storage: true });
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
   return { ok: true, attempt, kind: task.kind, plan };

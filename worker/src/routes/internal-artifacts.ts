@@ -17,15 +17,18 @@ import {
   WORKER_MAX_REQUEST_BYTES,
   type UploadPlan,
 } from "../artifacts/multipart-upload";
-import { rendererAuth } from "../orchestration/renderer-auth";
+import { rendererStorageAuth } from "../orchestration/renderer-auth";
+import { requireStorageAccess, TASK_STORAGE_PREFIX } from "./task-storage-access";
 import type { AppEnv } from "../hono-env";
 import { limitBody } from "../middleware/body-limit";
-import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { ApiError, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 
 /**
  * Renderer <-> Worker file transfer in upload mode "worker" (common/contract/render.ts), all under
- * /internal/jobs/{id}/artifacts/{name} with the job's renderer token:
+ * /internal/jobs/{id}/tasks/{task}/attempts/{n}/artifacts/{name} with that task attempt's token, for the files that
+ * task makes (and reads) while the attempt is current (task-storage-access.ts; the job-wide legacy path
+ * /internal/jobs/{id}/artifacts/{name} serves only attempts dispatched before per-task scope):
  *
  *   PUT    {name}                                one request, files up to WORKER_MAX_REQUEST_BYTES
  *   POST   {name}?uploads                        start a multipart upload {size_bytes, content_type}
@@ -38,26 +41,17 @@ import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
  */
 export const internalArtifactRoutes = new Hono<AppEnv>();
 
-const ROUTE = "/jobs/:id/artifacts/:name";
-const jobState = (env: AppEnv["Bindings"], jobId: string) => env.JOB_STATE.get(env.JOB_STATE.idFromName(jobId));
+/** One task attempt's own files (its storage token), and the job-wide legacy path (task-storage-access.ts). */
+const ROUTES = [`${TASK_STORAGE_PREFIX}/artifacts/:name`, "/jobs/:id/artifacts/:name"];
 
 function linkEnv(c: Context<AppEnv>): LinkEnv {
-  // rendererAuth has already refused the call when LINK_SIGNING_KEY is missing.
+  // rendererStorageAuth has already refused the call when LINK_SIGNING_KEY is missing.
   return { LINK_SIGNING_KEY: c.env.LINK_SIGNING_KEY!, LINK_SIGNING_KEY_PREVIOUS: c.env.LINK_SIGNING_KEY_PREVIOUS };
 }
 
 export function checkName(name: string): void {
   if (!ArtifactRef.shape.name.safeParse(name).success) {
     throw validationError([{ field: "name", message: "must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit" }]);
-  }
-}
-
-/** Files are written only while the job runs: a cancelled or settled job takes nothing more. */
-export async function requireRunning(c: Context<AppEnv>, jobId: string): Promise<void> {
-  const state = await jobState(c.env, jobId).get();
-  if (!state) throw jobNotFound();
-  if (state.status !== "running") {
-    throw new ApiError(409, "job_not_running", `Files are accepted only while the job is running; it is ${state.status}.`, { status: state.status });
   }
 }
 
@@ -115,14 +109,14 @@ const hasQuery = (c: Context<AppEnv>, key: string) => new URL(c.req.url).searchP
 
 // ---- PUT: the whole file, or one part of a multipart upload --------------------------------------------------
 
-internalArtifactRoutes.put(ROUTE, rendererAuth, async (c) => {
-  const jobId = c.req.param("id");
-  const name = c.req.param("name");
+internalArtifactRoutes.on("PUT", ROUTES, rendererStorageAuth, async (c) => {
+  const jobId = c.req.param("id")!;
+  const name = c.req.param("name")!;
   if (hasQuery(c, "uploadId") || hasQuery(c, "partNumber")) return putPart(c, jobId, name);
 
   const length = await admit(c, async () => {
     checkName(name);
-    await requireRunning(c, jobId);
+    await requireStorageAccess(c, name, "write");
     const length = declaredLength(c);
     if (length > WORKER_MAX_REQUEST_BYTES) {
       // Cloudflare refuses such a request before it reaches the Worker; refusing it here too keeps local runs honest.
@@ -147,7 +141,7 @@ async function putPart(c: Context<AppEnv>, jobId: string, name: string) {
     if (!/^\d+$/.test(raw) || partNumber < 1 || partNumber > count) {
       throw validationError([{ field: "partNumber", message: `must be a whole number from 1 to ${count} (this upload's part count)` }]);
     }
-    await requireRunning(c, jobId);
+    await requireStorageAccess(c, name, "write");
     const length = declaredLength(c);
     const expected = expectedPartBytes(plan, partNumber);
     if (length !== expected) {
@@ -199,15 +193,16 @@ async function jsonBody<T extends z.ZodType>(c: Context<AppEnv>, schema: T, what
 /** A completion lists at most 10,000 parts of ~60 bytes each. */
 const MAX_MULTIPART_JSON_BYTES = 1024 * 1024;
 
-internalArtifactRoutes.post(
-  ROUTE,
-  rendererAuth,
+internalArtifactRoutes.on(
+  "POST",
+  ROUTES,
+  rendererStorageAuth,
   limitBody(MAX_MULTIPART_JSON_BYTES, () => {
     throw new ApiError(413, "payload_too_large", `A multipart start or completion body must be at most ${MAX_MULTIPART_JSON_BYTES} bytes.`);
   }),
   async (c) => {
-    const jobId = c.req.param("id");
-    const name = c.req.param("name");
+    const jobId = c.req.param("id")!;
+    const name = c.req.param("name")!;
     checkName(name);
     if (hasQuery(c, "uploads")) return startUpload(c, jobId, name);
     if (hasQuery(c, "uploadId")) return completeUpload(c, jobId, name);
@@ -220,7 +215,7 @@ async function startUpload(c: Context<AppEnv>, jobId: string, name: string) {
   const { size_bytes, content_type } = await jsonBody(c, StartUpload, "{size_bytes, content_type}");
   const max = maxUploadBytes(partBytes);
   if (size_bytes > max) throw validationError([{ field: "size_bytes", message: `must be at most ${max} (${R2_MAX_PARTS} parts of ${partBytes} bytes)` }]);
-  await requireRunning(c, jobId);
+  await requireStorageAccess(c, name, "write");
   const nonce = crypto.randomUUID();
   const upload = await c.env.ARTIFACTS.createMultipartUpload(artifactKey(jobId, name), {
     httpMetadata: { contentType: content_type },
@@ -248,7 +243,7 @@ async function completeUpload(c: Context<AppEnv>, jobId: string, name: string) {
       missing_parts: missing.slice(0, 100),
     });
   }
-  await requireRunning(c, jobId);
+  await requireStorageAccess(c, name, "write");
 
   const key = artifactKey(jobId, name);
   const ordered = [...parts].sort((a, b) => a.part_number - b.part_number).map((p) => ({ partNumber: p.part_number, etag: p.etag }));
@@ -272,13 +267,13 @@ async function completeUpload(c: Context<AppEnv>, jobId: string, name: string) {
 
 // ---- DELETE: abort a multipart upload ---------------------------------------------------------------------------
 
-internalArtifactRoutes.delete(ROUTE, rendererAuth, async (c) => {
-  const jobId = c.req.param("id");
-  const name = c.req.param("name");
+internalArtifactRoutes.on("DELETE", ROUTES, rendererStorageAuth, async (c) => {
+  const jobId = c.req.param("id")!;
+  const name = c.req.param("name")!;
   checkName(name);
   const plan = await uploadPlan(c, jobId, name);
   // Allowed in any job state: a renderer cleaning up after a cancel is welcome.
-  if (!(await jobState(c.env, jobId).get())) throw jobNotFound();
+  await requireStorageAccess(c, name, "cleanup");
   try {
     await c.env.ARTIFACTS.resumeMultipartUpload(artifactKey(jobId, name), plan.r2UploadId).abort();
   } catch (error) {
@@ -290,10 +285,11 @@ internalArtifactRoutes.delete(ROUTE, rendererAuth, async (c) => {
 
 // ---- GET: read a stored file back (a later task joins what earlier tasks stored) --------------------------------
 
-internalArtifactRoutes.get(ROUTE, rendererAuth, async (c) => {
-  const jobId = c.req.param("id");
-  const name = c.req.param("name");
+internalArtifactRoutes.on("GET", ROUTES, rendererStorageAuth, async (c) => {
+  const jobId = c.req.param("id")!;
+  const name = c.req.param("name")!;
   checkName(name);
+  await requireStorageAccess(c, name, "read");
   const key = artifactKey(jobId, name);
   const served = await serveStoredObject(c.env.ARTIFACTS, key, c.req.header("Range"));
   if (!served) throw new ApiError(404, "file_not_found", `This job has no stored file named ${name}.`);

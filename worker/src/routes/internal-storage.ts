@@ -3,19 +3,37 @@ import { StorageOperation } from "../../../common/contract/render";
 import { artifactKey, r2S3Access, s3Configured } from "../artifacts/links";
 import { completeMultipartUpload, createMultipartUpload, presignObjectRequest, S3CallError } from "../artifacts/r2-presign";
 import type { AppEnv } from "../hono-env";
-import { ApiError, jobNotFound, validationError } from "../lib/api-error";
+import { ApiError, validationError } from "../lib/api-error";
 import { clientErrorMap, issuesToDetail } from "../lib/zod-issues";
 import { limitBody } from "../middleware/body-limit";
-import { rendererAuth } from "../orchestration/renderer-auth";
-import { checkName, requireRunning } from "./internal-artifacts";
+import { rendererStorageAuth } from "../orchestration/renderer-auth";
+import type { StorageAccess } from "../orchestration/task-storage-scope";
+import { checkName } from "./internal-artifacts";
+import { requireStorageAccess, TASK_STORAGE_PREFIX } from "./task-storage-access";
 
 /**
- * Upload mode "presigned" (R2 API credentials configured): POST /internal/jobs/{id}/storage/{name} with the job's
- * renderer token and a StorageOperation (common/contract/render.ts). The object is always `jobs/{id}/{name}`: the
- * token grants its own job's folder only, each URL one operation on one object for PRESIGN_TTL_SECONDS, and the
- * R2 credentials never leave the Worker (r2-presign.ts says why and which limits apply).
+ * Upload mode "presigned" (R2 API credentials configured): POST
+ * /internal/jobs/{id}/tasks/{task}/attempts/{attempt}/storage/{name} with that attempt's storage token and a
+ * StorageOperation (common/contract/render.ts). The object is always `jobs/{id}/{name}`, and `name` one of the
+ * files that task makes (or, to read, one it reads) while its attempt is current (task-storage-access.ts); each
+ * URL is one operation on one object for PRESIGN_TTL_SECONDS, and the R2 credentials never leave the Worker
+ * (r2-presign.ts says why and which limits apply). The job-wide path /internal/jobs/{id}/storage/{name} with the
+ * job's token serves only attempts dispatched before per-task scope (legacy, one release).
  */
 export const internalStorageRoutes = new Hono<AppEnv>();
+
+const PATHS = [`${TASK_STORAGE_PREFIX}/storage/:name`, "/jobs/:id/storage/:name"];
+
+/** What each operation does to the object: store it, read it, or end an unfinished upload of it. */
+const ACCESS: Record<StorageOperation["operation"], StorageAccess> = {
+  put: "write",
+  upload_part: "write",
+  create_multipart: "write",
+  complete_multipart: "write",
+  get: "read",
+  head: "read",
+  abort_multipart: "cleanup",
+};
 
 /** A completion lists at most 10,000 parts of ~60 bytes each. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -35,15 +53,16 @@ async function operationOf(c: Context<AppEnv>) {
 const uploadGone = () =>
   new ApiError(404, "upload_not_found", "This multipart upload no longer exists (it was completed or aborted); start a new one with create_multipart.");
 
-internalStorageRoutes.post(
-  "/jobs/:id/storage/:name",
-  rendererAuth,
+internalStorageRoutes.on(
+  "POST",
+  PATHS,
+  rendererStorageAuth,
   limitBody(MAX_BODY_BYTES, () => {
     throw new ApiError(413, "payload_too_large", `A storage request body must be at most ${MAX_BODY_BYTES} bytes.`);
   }),
   async (c) => {
-    const jobId = c.req.param("id");
-    const name = c.req.param("name");
+    const jobId = c.req.param("id")!;
+    const name = c.req.param("name")!;
     checkName(name);
     if (!s3Configured(c.env)) {
       throw new ApiError(409, "presigning_not_configured", "This Worker has no R2 API credentials: upload through /internal/jobs/{id}/artifacts (upload mode worker).");
@@ -51,12 +70,7 @@ internalStorageRoutes.post(
     const op = await operationOf(c);
     const s3 = r2S3Access(c.env);
     const key = artifactKey(jobId, name);
-    // Writing needs a running job; reading back and cleaning up an upload are allowed as long as the job exists.
-    if (op.operation === "get" || op.operation === "head" || op.operation === "abort_multipart") {
-      if (!(await c.env.JOB_STATE.get(c.env.JOB_STATE.idFromName(jobId)).get())) throw jobNotFound();
-    } else {
-      await requireRunning(c, jobId);
-    }
+    await requireStorageAccess(c, name, ACCESS[op.operation]);
     try {
       switch (op.operation) {
         case "put":

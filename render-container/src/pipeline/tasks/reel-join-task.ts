@@ -3,7 +3,7 @@ import { reelPartName, type ReelJoinTask, type TaskResult } from "../../../../co
 import type { ArtifactRef } from "../../../../common/contract/render";
 import { joinReelPieces, makeThumbnail } from "../../render";
 import { mapLimit } from "../../render/pool";
-import { artifactNames } from "../artifact-names";
+import { artifactNames } from "../../../../common/plan/artifact-names";
 import { TaskProgress } from "../task-progress";
 import type { RenderTaskRun } from "./task-source";
 

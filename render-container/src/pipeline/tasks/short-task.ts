@@ -9,7 +9,7 @@ import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
 import type { ClipSource } from "../../source";
-import { artifactNames } from "../artifact-names";
+import { artifactNames } from "../../../../common/plan/artifact-names";
 import { clipFor, refineShort } from "./clips";
 import { shortOptions } from "../stages/render-options";
 import { TaskProgress } from "../task-progress";
