@@ -12,6 +12,13 @@ import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { silentLogger } from "../../../render-container/src/log";
 import { decodeStoredAnalysis } from "../../../render-container/src/pipeline/reuse/stored-analysis";
+import type { JobPlan } from "../../../common/contract/job-plan";
+import { taskRequest } from "../../../dev/job-runner/run-job";
+import { createTranscriber } from "../../../render-container/src/captions";
+import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import { clipFor } from "../../../render-container/src/pipeline/tasks/clips";
+import { shortWords } from "../../../render-container/src/pipeline/tasks/short-speech";
+import { downloadTaskVideo, type RenderTaskRun } from "../../../render-container/src/pipeline/tasks/task-source";
 
 /**
  * Re-cuts (issue 21): a job's analysis task stores what it found about the whole VOD; a later job's analysis task
@@ -43,8 +50,16 @@ async function run(job: RenderJob) {
   return { result, out, audioSegments };
 }
 
+/** Whether `part` appears in `whole` in the same order (not necessarily next to each other). */
+function isSubsequence(part: readonly string[], whole: readonly string[]): boolean {
+  let i = 0;
+  for (const w of whole) if (i < part.length && part[i] === w) i++;
+  return i === part.length;
+}
+
 describe("a re-cut from a stored analysis", () => {
   let first: Awaited<ReturnType<typeof run>>;
+  let recutSpeech: { job: RenderJob; plan: JobPlan; shown: string[] } | null = null;
   beforeAll(async () => {
     first = await run(await jobFor("job_first", { num_shorts: 1, compilation_enabled: false, parameters: { max_highlight_duration: 25, shorts_crop_mode: "crop" } }));
   }, 900_000);
@@ -93,10 +108,47 @@ describe("a re-cut from a stored analysis", () => {
       expect(info.durationSeconds).toBeGreaterThan(19);
       expect(info.durationSeconds).toBeLessThan(21.5);
       expect((await stat(path.join(recut.out, STORED_ANALYSIS_NAME)).catch(() => null))).toBeNull();
+
+      // Its one short was heard whole by the analysis, once: the plan carries those words and the short's captions
+      // come from them (the short task ran no recogniser: its transcript's words are the plan's, on its clock).
+      expect(stages.transcribe_short).toBeGreaterThan(0);
+      const spec = recut.result.plan.tasks[0]!;
+      if (spec.kind !== "short" || !spec.speech) throw new Error(`expected a short carrying its words, got ${JSON.stringify(spec).slice(0, 200)}`);
+      expect(spec.speech).toMatchObject({ recogniser: "pocketsphinx", start: 20, end: 40 });
+      expect(spec.speech.words.length).toBeGreaterThan(5);
+      const transcript = JSON.parse(await readFile(path.join(recut.out, "short-01.transcript.json"), "utf8")) as { words: { word: string; start: number; shown: boolean }[] };
+      expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
+      transcript.words.forEach((w, i) => expect(w.start).toBeCloseTo(spec.speech!.words[i]!.start - 20, 2));
+      recutSpeech = { job: { ...job, reuse: link.reuse }, plan: recut.result.plan, shown: transcript.words.filter((w) => w.shown).map((w) => w.word) };
     } finally {
       await link.close();
     }
   }, 900_000);
+
+  it("the re-cut's captions are those a short transcribing its own range would show", async () => {
+    if (!recutSpeech) throw new Error("the re-cut did not run");
+    const { job, plan, shown } = recutSpeech;
+    const spec = plan.tasks[0]!;
+    if (spec.kind !== "short") throw new Error("expected a short");
+    // The short task's own path without the plan's words: its range of its downloaded video, transcribed.
+    const work = await mkdtemp(path.join(os.tmpdir(), "reuse-fresh-"));
+    const run: RenderTaskRun = {
+      req: taskRequest(job, plan, spec),
+      plan,
+      ctx: { signal: new AbortController().signal, workDir: work, progress: () => {}, uploader: new LocalDirUploader(work), log: silentLogger, fetchImpl: fetch },
+      config: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} },
+    };
+    const clips = await downloadTaskVideo(run, [{ start: spec.start, end: spec.end }], () => {});
+    const range = { start: spec.start, end: spec.end };
+    const fresh = await shortWords(run, createTranscriber({}), { clip: clipFor(clips, range.start, range.end), range, chatProfanity: [] }, () => {});
+    expect(fresh.from).toBe("transcribed");
+    expect(fresh.shown.length).toBeGreaterThan(0);
+    const freshWords = fresh.shown.map((w) => w.word);
+    // The same recogniser over the same seconds of the same stream (the audio rendition there, the video's audio
+    // here): every word the re-cut shows is one a fresh transcription shows too, in the same order.
+    expect(isSubsequence(shown, freshWords), `re-cut ${JSON.stringify(shown)} vs fresh ${JSON.stringify(freshWords)}`).toBe(true);
+    expect(shown.length).toBeGreaterThanOrEqual(Math.ceil(freshWords.length * 0.8));
+  }, 600_000);
 
   it("an object that cannot be read is not fatal: the VOD is analysed again, and the plan says why", async () => {
     const job = await jobFor("job_fallback", { num_shorts: 1, compilation_enabled: false });
