@@ -50,16 +50,9 @@ async function run(job: RenderJob) {
   return { result, out, audioSegments };
 }
 
-/** Whether `part` appears in `whole` in the same order (not necessarily next to each other). */
-function isSubsequence(part: readonly string[], whole: readonly string[]): boolean {
-  let i = 0;
-  for (const w of whole) if (i < part.length && part[i] === w) i++;
-  return i === part.length;
-}
-
 describe("a re-cut from a stored analysis", () => {
   let first: Awaited<ReturnType<typeof run>>;
-  let recutSpeech: { job: RenderJob; plan: JobPlan; shown: string[] } | null = null;
+  let recutSpeech: { job: RenderJob; plan: JobPlan; shown: { word: string; start: number }[] } | null = null;
   beforeAll(async () => {
     first = await run(await jobFor("job_first", { num_shorts: 1, compilation_enabled: false, parameters: { max_highlight_duration: 25, shorts_crop_mode: "crop" } }));
   }, 900_000);
@@ -119,13 +112,13 @@ describe("a re-cut from a stored analysis", () => {
       const transcript = JSON.parse(await readFile(path.join(recut.out, "short-01.transcript.json"), "utf8")) as { words: { word: string; start: number; shown: boolean }[] };
       expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
       transcript.words.forEach((w, i) => expect(w.start).toBeCloseTo(spec.speech!.words[i]!.start - 20, 2));
-      recutSpeech = { job: { ...job, reuse: link.reuse }, plan: recut.result.plan, shown: transcript.words.filter((w) => w.shown).map((w) => w.word) };
+      recutSpeech = { job: { ...job, reuse: link.reuse }, plan: recut.result.plan, shown: transcript.words.filter((w) => w.shown) };
     } finally {
       await link.close();
     }
   }, 900_000);
 
-  it("the re-cut's captions are those a short transcribing its own range would show", async () => {
+  it("the re-cut's captions are as right as those of a short transcribing its own range", async () => {
     if (!recutSpeech) throw new Error("the re-cut did not run");
     const { job, plan, shown } = recutSpeech;
     const spec = plan.tasks[0]!;
@@ -143,11 +136,21 @@ describe("a re-cut from a stored analysis", () => {
     const fresh = await shortWords(run, createTranscriber({}), { clip: clipFor(clips, range.start, range.end), range, chatProfanity: [] }, () => {});
     expect(fresh.from).toBe("transcribed");
     expect(fresh.shown.length).toBeGreaterThan(0);
-    const freshWords = fresh.shown.map((w) => w.word);
-    // The same recogniser over the same seconds of the same stream (the audio rendition there, the video's audio
-    // here): every word the re-cut shows is one a fresh transcription shows too, in the same order.
-    expect(isSubsequence(shown, freshWords), `re-cut ${JSON.stringify(shown)} vs fresh ${JSON.stringify(freshWords)}`).toBe(true);
-    expect(shown.length).toBeGreaterThanOrEqual(Math.ceil(freshWords.length * 0.8));
+    // Against what the synthetic VOD says (its truth file): the re-cut's captions come from another cut of the same
+    // audio track (the audio rendition there, the video's track here; the cuts may start a few ms apart, enough for a
+    // borderline word to come out otherwise, as the cross-check's delayed searches show). They must burn in no
+    // wrong word beyond those the short's own transcription shows, and keep what it shows right.
+    const truth = JSON.parse(await readFile(path.join(root, VOD_ID, "truth.json"), "utf8")) as { sentences: { text: string; start: number; end: number }[] };
+    const said = (w: { word: string; start: number }) => {
+      const at = range.start + w.start;
+      return truth.sentences.some((s) => s.start - 1 <= at && at <= s.end + 1 && s.text.toLowerCase().replace(/[^a-z' ]/g, " ").split(/\s+/).includes(w.word.toLowerCase()));
+    };
+    const judged = (words: readonly { word: string; start: number }[]) => ({ right: words.filter(said).map((w) => w.word), wrong: words.filter((w) => !said(w)).map((w) => w.word) });
+    const ours = judged(shown);
+    const theirs = judged(fresh.shown);
+    const detail = `re-cut ${JSON.stringify(ours)} vs the short's own ${JSON.stringify(theirs)}`;
+    expect(ours.wrong.length, detail).toBeLessThanOrEqual(theirs.wrong.length);
+    expect(ours.right.length, detail).toBeGreaterThanOrEqual(Math.ceil(theirs.right.length * 0.8));
   }, 600_000);
 
   it("an object that cannot be read is not fatal: the VOD is analysed again, and the plan says why", async () => {

@@ -16,9 +16,9 @@ import type { Moment } from "../../../render-container/src/selection/types";
  * carries to it, and how the short task turns those words into its captions by the same rules. The whole path on
  * a real VOD (real recogniser, the comparison with a short transcribing itself) is analysis-reuse.test.ts.
  */
-const moment = (source: Moment["source"], start: number, end: number): Moment => ({ start, end, peak: start + 5, score: 1, profile: "viral", source, label: null, signals: {} as Moment["signals"] });
+const moment = (source: Moment["source"], start: number, end: number): Moment => ({ start, end, peak: start + 5, score: 1, profile: "balanced", source, label: null, signals: {} as Moment["signals"] });
 const plan = (shorts: Moment[], reels = 0): Pick<RenderPlan, "reels" | "shorts"> => ({
-  reels: Array.from({ length: reels }, () => ({ profile: "viral", moments: [moment("auto", 0, 10)], coldOpen: [] })) as RenderPlan["reels"],
+  reels: Array.from({ length: reels }, () => ({ profile: "balanced", moments: [moment("auto", 0, 10)], coldOpen: [] })) as RenderPlan["reels"],
   shorts: shorts.map((m, i) => ({ index: i + 1, moment: m })),
 });
 const word = (w: string, start: number, end: number, confidence = 0.95, crossChecked = true): Word => ({ word: w, start, end, confidence, crossChecked });
@@ -94,7 +94,7 @@ describe("the short task's captions from the plan's words", () => {
       ctx: { signal: new AbortController().signal, workDir: work, log: silentLogger },
     } as unknown as RenderTaskRun;
     // The clip does not exist: had the task transcribed, the wav could not have been cut and it would say so.
-    const clip = { path: path.join(work, "missing.ts"), media_start_seconds: 90, media_end_seconds: 140 };
+    const clip = { path: path.join(work, "missing.ts"), media_start_seconds: 90, media_end_seconds: 140, bytes: 0, muted_ranges: [] };
     const got = await shortWords(run, new PocketsphinxTranscriber(), { clip, range: { start: 100, end: 130 }, chatProfanity: [], planned: speech }, () => {});
     expect(got.from).toBe("plan");
     expect(got.warning).toBeNull();
