@@ -17,8 +17,8 @@ import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRu
 
 /**
  * One vertical short: nudges its start to a nearby scene cut (automatic shorts), transcribes its own range from
- * its downloaded video (or takes the words the plan carries for it, short-speech.ts), renders it with the plan's facecam region and its title, and uploads the video, its .srt
- * sidecar and its thumbnail.
+ * its downloaded video (or takes the words the plan carries for it: short-speech.ts), renders it with the plan's
+ * facecam region and its title, and uploads the video, its .srt sidecar, its transcript and its thumbnail.
  */
 export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?: TaskVideo): Promise<Extract<TaskResult, { kind: "short" }>> {
   const { ctx, plan, req } = run;
