@@ -96,7 +96,12 @@ function report(m: Measured): void {
   console.log(`\n== ${m.label}`);
   console.log(`dispatch to completed (local, one task at a time): ${fmt(m.run.wallSeconds)} s`);
   console.log(`  analysis task: ${fmt(a.wall_s)} s wall, ${fmt(a.cpu_s)} CPU s (${stages})`);
-  for (const t of m.run.tasks) console.log(`  ${t.id} (${t.kind}): ${fmt(t.figures.wall_s)} s wall, ${fmt(t.figures.cpu_s)} CPU s`);
+  for (const t of m.run.tasks) {
+    const spec = m.run.plan.tasks.find((s) => s.id === t.id);
+    // A re-cut's one short takes the words its analysis heard over it (reuse/recut-captions.ts): no recogniser of its own.
+    const captions = spec?.kind === "short" ? (spec.speech ? `, captions from the analysis' ${spec.speech.words.length} words` : ", captions transcribed in the task") : "";
+    console.log(`  ${t.id} (${t.kind}): ${fmt(t.figures.wall_s)} s wall, ${fmt(t.figures.cpu_s)} CPU s${captions}`);
+  }
   console.log(`  finalise: ${fmt(m.run.phaseSeconds.finalise, 2)} s; downloaded ${fmt(m.bytes / 1e6)} MB; plan analysis ${JSON.stringify(m.run.plan.analysis)}`);
   for (const [name, vcpu] of Object.entries(VCPU).filter(([, v]) => v >= 0.5)) console.log(`  predicted on ${name} (${vcpu} vCPU), ${CONTAINER_START_S} s start allowance per step: ${fmt(predicted(m, vcpu))} s`);
   console.log(`  predicted on the configured ${INSTANCE.name} (${INSTANCE.vcpu} vCPU): ${fmt(predicted(m, INSTANCE.vcpu))} s`);

@@ -128,7 +128,35 @@ export const ReelJoinTask = z.object({
 });
 export type ReelJoinTask = z.infer<typeof ReelJoinTask>;
 
-/** One vertical short with its captions (transcribed from its own video) and thumbnail. */
+/** Most words a short's `speech` carries: a 60 s short of fast talk has about 250 (the plan stays small). */
+export const MAX_SPEECH_WORDS = 600;
+
+/** A recognised word, VOD seconds, as the recogniser gave it (captions/types.ts `Word`). */
+export const SpeechWord = z.object({
+  word: z.string(),
+  start: z.number(),
+  end: z.number(),
+  confidence: z.number().min(0).max(1).optional(),
+  crossChecked: z.boolean().optional(),
+});
+
+/**
+ * Words the analysis task already heard over a short's whole range, in one piece of audio (a re-cut: docs/TASK-MODEL.md,
+ * "Reusing an analysis"): the short's captions are made from them, by the same rules, instead of transcribing the
+ * range a second time. The short task uses them only when its range lies inside `start..end` and its recogniser is
+ * `recogniser`; otherwise it transcribes its own range as always.
+ */
+export const ShortSpeech = z.object({
+  /** The recogniser that heard them (Transcriber.name). */
+  recogniser: z.string(),
+  /** The VOD range transcribed as one piece. */
+  start: z.number(),
+  end: z.number(),
+  words: z.array(SpeechWord).max(MAX_SPEECH_WORDS),
+});
+export type ShortSpeech = z.infer<typeof ShortSpeech>;
+
+/** One vertical short with its captions (transcribed from its own video, or from `speech`) and thumbnail. */
 export const ShortTask = z.object({
   kind: z.literal("short"),
   id: TaskId,
@@ -143,6 +171,8 @@ export const ShortTask = z.object({
   title_text: z.string().nullable(),
   /** Chat drawn over the short (parameters.chat_overlay); absent without. */
   chat: ClipChat,
+  /** Its range's words as the analysis heard them (a re-cut's one short); absent: the task transcribes its range. */
+  speech: ShortSpeech.optional(),
   ...Texts,
   expected_encode_seconds: z.number().nonnegative(),
 });

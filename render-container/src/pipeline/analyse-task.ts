@@ -16,6 +16,7 @@ import type { TaskRun } from "./task-run";
 import type { JobContext } from "./types";
 import { audioForRanges, reusableSource, reusedTranscripts } from "./reuse/reuse-source";
 import { storeAnalysis, type StoredAnalysis } from "./reuse/stored-analysis";
+import { joinTranscribed, plannedSpeech, recutShortRange, videoForShort, withoutRange } from "./reuse/recut-captions";
 import { ANALYSIS_VERSION, type PlanAnalysis } from "../../../common/contract/analysis-reuse";
 import type { AudioAnalysis } from "../analysis";
 
@@ -70,18 +71,25 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   const transcriber = createTranscriber(config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, language, request.burn_captions);
   const ranges = storyRanges(selection.plan, transcriber.local);
-  const done = reused ? reusedTranscripts(reused.stored, transcriber, language) : undefined;
+  // A re-cut's one short is heard whole here, once, and its captions come from these words (reuse/recut-captions.ts).
+  const recut = reused && captionPlan.transcribe ? recutShortRange(selection.plan) : null;
+  const stored = reused ? reusedTranscripts(reused.stored, transcriber, language) : undefined;
+  const done = recut ? withoutRange(stored, recut.range) : stored;
   // With a reused analysis only the ranges it did not transcribe need audio: their segments, not the rendition.
-  const audio = reused ? (captionPlan.transcribe ? await timed("audio_for_new_ranges", () => audioForRanges(run, source, ranges, done, bytes.audio)) : []) : source.audioParts;
+  const audio = reused ? (captionPlan.transcribe ? await timed("audio_for_new_ranges", () => audioForRanges(run, source, ranges, recut ? joinTranscribed(done, { words: [], covered: [recut.range], warnings: [] }) : done, bytes.audio)) : []) : source.audioParts;
+  // The re-cut's short is heard from its own video, as its task would hear it (reuse/recut-captions.ts).
+  const shortVideo = recut ? await timed("video_for_short", () => videoForShort(run, source, recut.range, bytes.video)) : [];
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.
   const [written, facecam] = await sideBySide(
     ctx.signal,
     async (signal) => {
       const branch = { ...ctx, signal };
-      const words = await timed("transcribe", () => transcribeRanges({ ...run, ctx: branch }, { ranges, audio, transcriber, language, captionPlan, done }));
+      const heard = recut ? await timed("transcribe_short", () => transcribeRanges({ ...run, ctx: branch }, { ranges: [recut.range], audio: shortVideo, transcriber, language, captionPlan, seekInput: false })) : null;
+      const words = await timed("transcribe", () => transcribeRanges({ ...run, ctx: branch }, { ranges, audio, transcriber, language, captionPlan, done: heard ? joinTranscribed(done, heard) : done }));
       const transcripts = transcriptsFrom(words, captionPlan);
       const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata, localRecogniser: transcriber.local }, branch, run.progress, config.env));
-      return { transcripts, texts, words };
+      const speech = recut && heard ? plannedSpeech(heard, recut.range, transcriber.name) : null;
+      return { transcripts, texts, words, speech: speech && recut ? new Map([[recut.index, speech]]) : undefined };
     },
     (signal) => {
       const stored = reused?.stored.facecam;
@@ -119,6 +127,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     render: selection.plan,
     texts: written.texts,
     facecam: facecam?.choice ?? null,
+    speech: written.speech,
     comments: source.comments,
     warnings: [...notReused, ...source.warnings, ...(selection.chosen.warnings ?? []), ...written.transcripts.warnings, ...written.texts.warnings],
     analysis,

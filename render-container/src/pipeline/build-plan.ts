@@ -1,4 +1,4 @@
-import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type RenderTaskSpec, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
+import { JOB_PLAN_VERSION, JobPlan, type FacecamDecision, type PlanMoment, type RenderTaskSpec, type ReelJoinTask, type ReelMomentTask, type ShortSpeech, type ShortTask } from "../../../common/contract/job-plan";
 import type { PlanAnalysis } from "../../../common/contract/analysis-reuse";
 import type { RenderJob } from "../../../common/contract/render";
 import type { ChatComment } from "../../../common/twitch";
@@ -34,6 +34,8 @@ export interface Analysis {
   texts: Omit<WrittenTexts, "input">;
   /** The split shorts' facecam; null when no short is split. */
   facecam: FacecamChoice | null;
+  /** Words the analysis heard over a short's whole range, by short index (a re-cut's one short: reuse/recut-captions.ts). */
+  speech?: ReadonlyMap<number, ShortSpeech>;
   /** The VOD's chat (what a moment's chat_profanity is read from). */
   comments: readonly ChatComment[];
   warnings: string[];
@@ -163,6 +165,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
       snap: m.source === "auto",
       title_text: p.shorts_title_card_enabled ? (texts.shorts[short.index]?.title ?? null) : null,
       ...(chatOf && p.chat_overlay !== "off" ? { chat: chatOf(m.start - SHORT_SNAP_SECONDS, m.end + SHORT_SNAP_SECONDS) } : {}),
+      ...(a.speech?.has(short.index) ? { speech: a.speech.get(short.index)! } : {}),
       ...text,
       expected_encode_seconds: SHORT_ENCODE_WEIGHT * seconds(m),
     };

@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, stat } from "node:fs/promises";
+import { readFile, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,12 @@ import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { silentLogger } from "../../../render-container/src/log";
 import { decodeStoredAnalysis } from "../../../render-container/src/pipeline/reuse/stored-analysis";
+import { createTranscriber, trustedWords } from "../../../render-container/src/captions";
+import { LocalDirUploader } from "../../../render-container/src/output/uploader";
+import { clipFor } from "../../../render-container/src/pipeline/tasks/clips";
+import { shortWords, wordsInRange } from "../../../render-container/src/pipeline/tasks/short-speech";
+import { downloadTaskVideo, type RenderTaskRun } from "../../../render-container/src/pipeline/tasks/task-source";
+import { taskRequest } from "../../../dev/job-runner/run-job";
 
 /**
  * Re-cuts (issue 21): a job's analysis task stores what it found about the whole VOD; a later job's analysis task
@@ -80,9 +86,10 @@ describe("a re-cut from a stored analysis", () => {
       const stages = recut.result.analysis.figures.analysis!.stageSeconds;
       expect(stages.load_analysis).toBeGreaterThan(0);
       expect(stages.acquire_analyse).toBeUndefined();
-      // The manual highlight was not transcribed by the first job: the audio around it only, not the rendition.
-      expect(recut.audioSegments).toBeGreaterThan(0);
-      expect(recut.audioSegments).toBeLessThan(first.audioSegments / 3);
+      // The manual highlight was not transcribed by the first job: it is heard from the short's own video (its
+      // segments only, reuse/recut-captions.ts), so no audio of the rendition is downloaded at all.
+      expect(recut.audioSegments).toBe(0);
+      expect(stages.video_for_short).toBeGreaterThan(0);
       expect(recut.result.bytesDownloaded.audio).toBeLessThan(first.result.bytesDownloaded.audio / 3);
       const short = recut.result.plan.moments.find((m) => m.source === "manual");
       expect(short).toMatchObject({ start: 20, end: 40 });
@@ -93,6 +100,36 @@ describe("a re-cut from a stored analysis", () => {
       expect(info.durationSeconds).toBeGreaterThan(19);
       expect(info.durationSeconds).toBeLessThan(21.5);
       expect((await stat(path.join(recut.out, STORED_ANALYSIS_NAME)).catch(() => null))).toBeNull();
+
+      // Its one short was heard whole by the analysis, once: the plan carries those words and the short's captions
+      // come from them (the short task ran no recogniser: its transcript's words are the plan's, on its clock).
+      expect(stages.transcribe_short).toBeGreaterThan(0);
+      const spec = recut.result.plan.tasks[0]!;
+      if (spec.kind !== "short" || !spec.speech) throw new Error(`expected a short carrying its words, got ${JSON.stringify(spec).slice(0, 200)}`);
+      expect(spec.speech).toMatchObject({ recogniser: "pocketsphinx", start: 20, end: 40 });
+      expect(spec.speech.words.length).toBeGreaterThan(5);
+      const transcript = JSON.parse(await readFile(path.join(recut.out, "short-01.transcript.json"), "utf8")) as { words: { word: string; start: number; shown: boolean }[] };
+      expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
+      transcript.words.forEach((w, i) => expect(w.start).toBeCloseTo(spec.speech!.words[i]!.start - 20, 2));
+      // What it shows is what the captions' rules keep of those words (the same rules as for its own transcription).
+      const kept = trustedWords(wordsInRange(spec.speech.words, { start: 20, end: 40 }), { maskProfanity: true, corroboration: short!.chat_profanity, language: "en" }).words;
+      expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(kept.map((w) => w.word));
+
+      // Heard from the short's own video, cut as the short task cuts it: the very words a short transcribing its own
+      // range hears (the short task's own path, without the plan's words), so the very captions.
+      const work = await mkdtemp(path.join(os.tmpdir(), "reuse-own-"));
+      const own: RenderTaskRun = {
+        req: taskRequest({ ...job, reuse: link.reuse }, recut.result.plan, spec),
+        plan: recut.result.plan,
+        ctx: { signal: new AbortController().signal, workDir: work, progress: () => {}, uploader: new LocalDirUploader(work), log: silentLogger, fetchImpl: fetch },
+        config: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} },
+      };
+      const clips = await downloadTaskVideo(own, [{ start: 20, end: 40 }], () => {});
+      const heard = await shortWords(own, createTranscriber({}), { clip: clipFor(clips, 20, 40), range: { start: 20, end: 40 }, chatProfanity: short!.chat_profanity }, () => {});
+      expect(heard.from).toBe("transcribed");
+      expect(transcript.words.map((w) => w.word)).toEqual(heard.heard.map((w) => w.word));
+      expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(heard.shown.map((w) => w.word));
+      await rm(work, { recursive: true, force: true });
     } finally {
       await link.close();
     }

@@ -66,6 +66,11 @@ export interface RangesToTranscribe {
   captionPlan: CaptionPlan;
   /** An earlier result: only what it did not cover is transcribed (moments moved a little when snapped). */
   done?: TranscribedRanges;
+  /**
+   * Seek in each audio file before decoding (default true: the audio rendition's parts are long). false decodes
+   * from the file's start, as a short task cuts its own captions' wav (a re-cut's short heard in the analysis).
+   */
+  seekInput?: boolean;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface RangesToTranscribe {
  */
 export async function transcribeRanges(run: Pick<TaskRun, "ctx" | "progress">, input: RangesToTranscribe): Promise<TranscribedRanges> {
   const { ctx, progress } = run;
-  const { ranges, audio, transcriber, language, captionPlan, done } = input;
+  const { ranges, audio, transcriber, language, captionPlan, done, seekInput = true } = input;
   const words: Word[] = [...(done?.words ?? [])];
   const covered: TimeRange[] = [...(done?.covered ?? [])];
   const warnings = [...(done?.warnings ?? [])];
@@ -96,7 +101,7 @@ export async function transcribeRanges(run: Pick<TaskRun, "ctx" | "progress">, i
     async (bin, i, signal) => {
       const wav = path.join(ctx.workDir, `speech-${covered.length}-${i}.wav`);
       try {
-        const layout = await extractJoinedWav(bin.map((p) => ({ clip: p.source, start: p.range.start, end: p.range.end })), JOIN_GAP_SECONDS, wav, { signal, seekInput: true });
+        const layout = await extractJoinedWav(bin.map((p) => ({ clip: p.source, start: p.range.start, end: p.range.end })), JOIN_GAP_SECONDS, wav, { signal, seekInput });
         const warn = (m: string) => warnings.push(`Captions for ${bin.map((p) => `${p.range.start.toFixed(0)}-${p.range.end.toFixed(0)}`).join(", ")} s: ${m}`);
         for (const w of await transcriber.transcribe(wav, { language, signal, warn })) {
           const at = locateInJoined(layout, w.start);

@@ -1,24 +1,24 @@
 import path from "node:path";
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import type { ShortTask, TaskResult } from "../../../../common/contract/job-plan";
 import type { ArtifactRef } from "../../../../common/contract/render";
 import { HANDOFF_CONTENT_TYPES } from "../../../../common/handoff/names";
-import { createTranscriber, extractJoinedWav, formatSrt, heardLanguage, locateInJoined, planCaptions, shortTranscript, trustedWords, wordsToCues, type Cue, type Transcriber, type Word } from "../../captions";
+import { createTranscriber, formatSrt, heardLanguage, planCaptions, shortTranscript } from "../../captions";
 import { TWITCH_EMOTE_CDN } from "../../chat-overlay/emotes";
 import { probeMedia } from "../../ffmpeg/probe";
 import { DEFAULT_FACECAM_REGION, makeThumbnail, renderShort } from "../../render";
 import type { Moment } from "../../selection/types";
-import type { ClipSource } from "../../source";
 import { artifactNames } from "../../../../common/plan/artifact-names";
 import { clipFor, refineShort } from "./clips";
+import { shortWords, type ShortWords } from "./short-speech";
 import { shortOptions } from "../stages/render-options";
 import { TaskProgress } from "../task-progress";
 import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRun, type TaskVideo } from "./task-source";
 
 /**
  * One vertical short: nudges its start to a nearby scene cut (automatic shorts), transcribes its own range from
- * its downloaded video, renders it with the plan's facecam region and its title, and uploads the video, its .srt
- * sidecar and its thumbnail.
+ * its downloaded video (or takes the words the plan carries for it: short-speech.ts), renders it with the plan's
+ * facecam region and its title, and uploads the video, its .srt sidecar, its transcript and its thumbnail.
  */
 export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?: TaskVideo): Promise<Extract<TaskResult, { kind: "short" }>> {
   const { ctx, plan, req } = run;
@@ -46,7 +46,10 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
 
   const transcriber = createTranscriber(run.config.env, ctx.fetchImpl, req.ai);
   const captionPlan = planCaptions(transcriber, plan.captions.language, plan.captions.burn);
-  const speech: ShortWords = captionPlan.transcribe ? await transcribeShort(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity }, (f) => progress.report("transcribing", f)) : { cues: [], heard: [], shown: [], warning: null };
+  const speech: ShortWords = captionPlan.transcribe
+    ? await shortWords(run, transcriber, { clip, range: placed, chatProfanity: m.chat_profanity, planned: task.speech }, (f) => progress.report("transcribing", f))
+    : { cues: [], heard: [], shown: [], warning: null, from: "transcribed" };
+  if (speech.from === "plan") ctx.log.info("captions from the analysis' words", { short: task.index, words: speech.heard.length });
   const { cues, warning } = speech;
   progress.report("transcribing", 1);
 
@@ -121,55 +124,4 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   progress.report("uploading", 1);
   const warnings = [...(warning ? [warning] : []), ...chatWarnings];
   return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warnings.length ? { warnings } : {}) };
-}
-
-/** Silence after the range in the wav: longer than pocketsphinx's end-of-utterance pause. */
-const TRAILING_SILENCE_SECONDS = 1;
-
-/**
- * The short's captions: its own range of its downloaded video, transcribed once, times relative to its first
- * frame. Captions are an extra: a failing recogniser leaves the short without them (said in the manifest's
- * warnings) instead of failing it.
- */
-interface ShortSpeech {
-  clip: ClipSource;
-  /** The short's range in VOD seconds. */
-  range: { start: number; end: number };
-  /** Profane words chat typed during the moment: a swear word is shown only when chat has it too. */
-  chatProfanity: readonly string[];
-}
-
-/** What the short's speech gave: its captions, every word heard and the words shown (times from the short's first frame). */
-interface ShortWords {
-  cues: Cue[];
-  heard: Word[];
-  shown: Word[];
-  warning: string | null;
-}
-
-async function transcribeShort(run: RenderTaskRun, transcriber: Transcriber, { clip, range, chatProfanity }: ShortSpeech, onProgress: (f: number) => void): Promise<ShortWords> {
-  const { ctx, plan } = run;
-  const wav = path.join(ctx.workDir, "speech.wav");
-  let note: string | null = null;
-  try {
-    const layout = await extractJoinedWav([{ clip, start: range.start, end: range.end }], TRAILING_SILENCE_SECONDS, wav, { signal: ctx.signal });
-    onProgress(0.2);
-    const words: Word[] = [];
-    const warn = (m: string) => (note = `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s: ${m}`);
-    for (const w of await transcriber.transcribe(wav, { language: plan.captions.language, signal: ctx.signal, warn })) {
-      const at = locateInJoined(layout, w.start);
-      if (at) words.push({ ...w, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
-    }
-    // Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none);
-    // a swear word only when chat typed it too during the moment (the plan carries those words).
-    const language = heardLanguage(transcriber, plan.captions.language);
-    const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity, language });
-    return { cues: wordsToCues(trusted.words), heard: words, shown: trusted.words, warning: note };
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
-    return { cues: [], heard: [], shown: [], warning: `Captions for ${range.start.toFixed(0)}-${range.end.toFixed(0)} s could not be produced (${transcriber.name}: ${(err as Error).message}).` };
-  } finally {
-    await rm(wav, { force: true });
-  }
 }
