@@ -56,6 +56,13 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/renderer/**/*.test.ts", "test/common/**/*.test.ts", "test/dev/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          // x264's fastest preset for every encode of the node tests, in process and in the renderers they start
+          // (children inherit it): the same FFmpeg command but for `-preset`, a third of veryfast's CPU (a 20 s
+          // 1080x1920 short: 6.5 against 17.5 CPU seconds). No test's property depends on the preset (sizes,
+          // frames, lengths, pixels are checked against their own bounds); production, the benchmarks and a test
+          // that names its own preset (shutdown.test.ts) keep veryfast; `X264_PRESET=veryfast npm test` runs the
+          // suite at production's. docs/DEVELOPMENT.md, "Tests".
+          env: { X264_PRESET: process.env.X264_PRESET ?? "ultrafast" },
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

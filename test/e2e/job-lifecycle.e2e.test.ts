@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../dev/stack/local-stack";
-import { generateSyntheticVod } from "../../dev/synth-vod";
+import { generateSyntheticVod, synthCacheRoot } from "../../dev/synth-vod";
 import { ShortTranscript } from "../../common/handoff/transcript";
 import { parseSrt } from "../../render-container/src/captions/srt";
 import { probeMedia } from "../../render-container/src/ffmpeg/probe";
@@ -109,7 +109,8 @@ async function credits(): Promise<number> {
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "e2e-"));
-  const vodRoot = path.join(tmp, "vods");
+  // Generated once and kept in the synthetic VOD cache (same options, same folder), as the other tests' VODs are.
+  const vodRoot = path.join(synthCacheRoot(), "e2e-vods");
   await generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 5, width: 640, height: 360, moments: [{ kind: "hype", peak: 60 }, { kind: "hype", peak: 115 }] });
   receiver = await startWebhookReceiver(() => account.webhook_signing_secret);
   stack = await startLocalStack({

@@ -8,6 +8,7 @@ import { finaliseJob } from "../../../common/plan/finalise";
 import { generateSyntheticVod, synthCacheRoot, writeLowRenditionVariant, type SyntheticVodTruth } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { storedAnalysisLink } from "../../../dev/job-runner/stored-analysis-link";
 import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader } from "../../../render-container/src/output/uploader";
 import { runAnalysisTask, type AnalysisStats } from "../../../render-container/src/pipeline/analyse-task";
@@ -92,26 +93,30 @@ describe("the VOD length the analysis reports (the job is billed on it)", () => 
   }, 600_000);
 });
 
+const FULL_JOB = {
+  run_profiles: ["balanced", "audience"],
+  final_video_length_minutes: 2,
+  num_shorts: 2,
+  streamer_name: "Synthia",
+  manual_highlights: [{ start_seconds: 140, end_seconds: 162, label: "the manual one", run_profiles: ["balanced"] }],
+  parameters: {
+    min_highlight_duration: 20,
+    max_highlight_duration: 30,
+    cold_open_enabled: true,
+    cold_open_max_clips: 2,
+    reel_title_card_enabled: true,
+    shorts_title_card_enabled: true,
+    shorts_crop_mode: "split",
+  },
+};
+/** The full job's analysis (the describe below), which the facecam cases re-cut. */
+let fullJob: Awaited<ReturnType<typeof analyse>>;
+
 describe("the analysis task of a full job (two profiles, teasers, title cards, split shorts, a manual highlight)", () => {
   let ran: Awaited<ReturnType<typeof analyse>>;
   beforeAll(async () => {
-    ran = await analyse(WITH_160P_ID, {
-      run_profiles: ["balanced", "audience"],
-      final_video_length_minutes: 2,
-      num_shorts: 2,
-      streamer_name: "Synthia",
-      manual_highlights: [{ start_seconds: 140, end_seconds: 162, label: "the manual one", run_profiles: ["balanced"] }],
-      parameters: {
-        min_highlight_duration: 20,
-        max_highlight_duration: 30,
-        cold_open_enabled: true,
-        cold_open_max_clips: 2,
-        reel_title_card_enabled: true,
-        shorts_title_card_enabled: true,
-        shorts_crop_mode: "split",
-      },
-      // Claimed far below the real 240 s: the plan must still say 240 s (the length the job is billed on).
-    }, {}, claimed(36));
+    // Claimed far below the real 240 s: the plan must still say 240 s (the length the job is billed on).
+    fullJob = ran = await analyse(WITH_160P_ID, FULL_JOB, {}, claimed(36));
   }, 600_000);
 
   it("returns a plan the Worker can read back from JSON", () => {
@@ -322,8 +327,29 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
 });
 
 describe("the facecam of split shorts", () => {
+  /**
+   * FACECAM_REGION and the crop mode are read before any facecam is looked for, in a fresh analysis and in a
+   * re-cut alike (the same decideFacecam call): these two cases are re-cuts of the full job above, so they cost a
+   * plan, not another analysis of the VOD (the same request but for the crop mode: the same moments, whose words
+   * the stored analysis holds). The stored analysis holds the facecam that job detected, which makes them
+   * stricter: FACECAM_REGION must win over it, and a fit job must not carry it.
+   */
+  const recutOfFullJob = async (cropMode: "split" | "fit", env: NodeJS.ProcessEnv = {}) => {
+    const body = { ...FULL_JOB, parameters: { ...FULL_JOB.parameters, shorts_crop_mode: cropMode } };
+    const link = await storedAnalysisLink(fullJob.out, { jobId: "job_analysis", plan: fullJob.plan });
+    try {
+      const ran = await analyse(WITH_160P_ID, body, env, (job) => ({ ...job, reuse: link.reuse }));
+      expect(link.requests()).toBe(1);
+      expect(ran.plan.analysis?.reused_from).toBe("job_analysis");
+      return ran;
+    } finally {
+      await link.close();
+    }
+  };
+
   it("is FACECAM_REGION when it is set, and then no video is fetched", async () => {
-    const { plan, served, stats } = await analyse(WITH_160P_ID, { num_shorts: 1, final_video_length_minutes: 1, parameters: { shorts_crop_mode: "split" } }, { FACECAM_REGION: "0.7,0.6,0.3,0.4" });
+    expect(fullJob.plan.facecam).toMatchObject({ found: "detected" });
+    const { plan, served, stats } = await recutOfFullJob("split", { FACECAM_REGION: "0.7,0.6,0.3,0.4" });
     expect(plan.facecam).toEqual({ x: 0.7, y: 0.6, w: 0.3, h: 0.4, found: "configured", confidence: 1 });
     expect((plan.metadata as { render?: unknown }).render).toEqual({ facecam: { x: 0.7, y: 0.6, w: 0.3, h: 0.4, found: "configured", confidence: null } });
     expect(served.filter((s) => !s.includes("/audio_only/"))).toEqual([]);
@@ -331,11 +357,13 @@ describe("the facecam of split shorts", () => {
   }, 600_000);
 
   it("is the default region, and the job goes on, when the sample cannot be fetched", async () => {
-    // Twitch's CDN refusing every 160p segment (403 is not retried).
+    // A fresh analysis (a re-cut would keep the stored facecam), Twitch's CDN refusing every 160p segment (403 is
+    // not retried).
     const files = truth.renditions.chunked.map((x) => `${WITH_160P_ID}/160p30/${x.file}`);
     for (const f of files) twitch.failSegment(f, 100, "status", 403);
     try {
-      const { plan, stats } = await analyse(WITH_160P_ID, { num_shorts: 1, final_video_length_minutes: 1, parameters: { shorts_crop_mode: "split" } });
+      // One short and no reel: the fewest words to transcribe for a plan with a split short.
+      const { plan, stats } = await analyse(WITH_160P_ID, { num_shorts: 1, compilation_enabled: false, final_video_length_minutes: 0, parameters: { shorts_crop_mode: "split" } });
       expect(plan.facecam).toEqual({ x: 0, y: 0, w: 0.25, h: 0.25, found: "default", confidence: 0 });
       expect(stats.facecamSample).toMatchObject({ rendition: "160p30" });
       expect(unitTasks(plan.tasks).map((t) => t.kind)).toContain("short");
@@ -345,7 +373,7 @@ describe("the facecam of split shorts", () => {
   }, 600_000);
 
   it("is not looked for when no short is split", async () => {
-    const { plan, served } = await analyse(WITH_160P_ID, { num_shorts: 1, final_video_length_minutes: 1, parameters: { shorts_crop_mode: "fit" } });
+    const { plan, served } = await recutOfFullJob("fit");
     expect(plan.facecam).toBeNull();
     expect((plan.metadata as { render?: unknown }).render).toBeUndefined();
     expect(served.filter((s) => !s.includes("/audio_only/"))).toEqual([]);
