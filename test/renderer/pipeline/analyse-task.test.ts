@@ -132,7 +132,8 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
     const tasks = unitTasks(ran.plan.tasks);
     expect(reels.map((r) => r.run_name)).toEqual(["balanced", "audience"]);
     for (const reel of reels) {
-      const parts = tasks.filter(isMoment).filter((t) => t.run_name === reel.run_name);
+      // In the reel's order: the task list holds clip groups (moments of two reels on one stretch) where they fall.
+      const parts = tasks.filter(isMoment).filter((t) => t.run_name === reel.run_name).sort((a, b) => a.position - b.position);
       expect(parts.map((t) => t.id)).toEqual(reel.moment_ids.map((_, i) => `reel-${reel.run_name}-m${String(i + 1).padStart(2, "0")}`));
       expect(parts.map((t) => t.moment_id)).toEqual(reel.moment_ids);
       const join = tasks.find((t) => t.id === `reel-${reel.run_name}-join`);
@@ -150,7 +151,7 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
 
   it("numbers each reel's pieces as the reel plays them: teasers (inside the moments they come from) first, then the moments in time order", () => {
     for (const reel of ran.plan.reels) {
-      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name);
+      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name).sort((a, b) => a.position - b.position);
       const join = unitTasks(ran.plan.tasks).find((t) => t.id === `reel-${reel.run_name}-join`)!;
       const teasers = parts.flatMap((t) => t.teasers.map((s) => ({ ...s, moment: t })));
       expect(teasers).toHaveLength(Math.min(2, parts.length));
@@ -174,7 +175,7 @@ describe("the analysis task of a full job (two profiles, teasers, title cards, s
   it("gives every automatic moment a snap window that never reaches into a neighbour's, and the manual highlight none", () => {
     const duration = ran.plan.source.duration_seconds;
     for (const reel of ran.plan.reels) {
-      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name);
+      const parts = unitTasks(ran.plan.tasks).filter(isMoment).filter((t) => t.run_name === reel.run_name).sort((a, b) => a.position - b.position);
       const spans = parts.map((t) => (t.snap ? { start: t.snap.min_start, end: t.snap.max_end } : { start: t.start, end: t.end }));
       parts.forEach((t, i) => {
         expect(spans[i]!.start).toBeLessThanOrEqual(t.start);
