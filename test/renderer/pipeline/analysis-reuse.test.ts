@@ -2,7 +2,7 @@ import { readFile, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STORED_ANALYSIS_NAME } from "../../../common/contract/analysis-reuse";
+import { ANALYSIS_VERSION, STORED_ANALYSIS_NAME } from "../../../common/contract/analysis-reuse";
 import type { RenderJob } from "../../../common/contract/render";
 import { runJobInProcess } from "../../../dev/job-runner/in-process";
 import { storedAnalysisLink } from "../../../dev/job-runner/stored-analysis-link";
@@ -58,7 +58,7 @@ describe("a re-cut from a stored analysis", () => {
   it("the full analysis stores the VOD's signals, chat, transcripts and facecam beside the job's files", async () => {
     const stored = first.result.plan.analysis?.stored;
     expect(first.result.plan.analysis?.reused_from).toBeNull();
-    expect(stored).toMatchObject({ name: STORED_ANALYSIS_NAME, version: 1 });
+    expect(stored).toMatchObject({ name: STORED_ANALYSIS_NAME, version: ANALYSIS_VERSION });
     const bytes = await readFile(path.join(first.out, STORED_ANALYSIS_NAME));
     expect(bytes.byteLength).toBe(stored!.size_bytes);
     const decoded = decodeStoredAnalysis(bytes, { vodId: VOD_ID });
