@@ -9,9 +9,10 @@
  *
  * Last line: `one-slot: wall_s=<n> tasks_s=<n> idle_s=<n> tasks=<k> longest_gap_s=<n>`. Figures, not assertions.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { jsonLines } from "../dev/stack/log-lines";
 import { startLocalStack } from "../dev/stack/local-stack";
 import { generateSyntheticVod } from "../dev/synth-vod";
 
@@ -20,18 +21,6 @@ const VOD_ID = "900000777";
 
 type Line = { ts?: string; msg?: string; task_key?: string; job_id?: string; task_id?: string; ms?: number };
 
-async function jsonLines(file: string): Promise<Line[]> {
-  const text = await readFile(file, "utf8").catch(() => "");
-  return text.split("\n").flatMap((l) => {
-    const at = l.indexOf("{");
-    if (at < 0) return [];
-    try {
-      return [JSON.parse(l.slice(at)) as Line];
-    } catch {
-      return [];
-    }
-  });
-}
 
 async function main(): Promise<void> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), "one-slot-"));
@@ -63,7 +52,7 @@ async function main(): Promise<void> {
       status = ((await (await fetch(`${stack.apiUrl}/jobs/${id}`, { headers })).json()) as { status: string }).status;
     }
     const ended = Date.now();
-    const lines = (await jsonLines(path.join(stateDir, "renderer-1.log"))).filter((l) => l.job_id === id || String(l.task_key ?? "").startsWith(`${id}.`));
+    const lines = ((await jsonLines(path.join(stateDir, "renderer-1.log"))) as Line[]).filter((l) => l.job_id === id || String(l.task_key ?? "").startsWith(`${id}.`));
     const runs: { task: string; start: number; end: number }[] = [];
     for (const l of lines) {
       if (l.msg === "task started" && l.ts) runs.push({ task: String(l.task_id), start: Date.parse(l.ts), end: NaN });
