@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
-import { profileEvidence } from "../../../render-container/src/selection/evidence";
+import { profileEvidence, streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
 import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
 import { selectProfileMoments } from "../../../render-container/src/selection/select-moments";
@@ -40,6 +40,19 @@ describe("chat's lag, read from the stream", () => {
     // With the usual 3-15 s the same bursts miss the shouts: this is what the estimate is for.
     const usual = audienceFromBursts(bursts, SECONDS);
     for (const t of shouts) expect(usual[t + 1]).toBe(0);
+  });
+
+  it("reads the lag from the events this stream's level calls events, not from a fixed score", () => {
+    // A streamer whose shouts score 0.32 on a quiet stream: below the fixed 0.35, above the stream's own level.
+    const shouts = [100, 250, 400, 600];
+    const streamer = streamerAt(shouts).map((v) => (v > 0 ? 0.32 : 0.01));
+    const bursts = shouts.map((t) => burst(t + 26));
+    expect(estimateReactionLag(bursts, streamer).source).toBe("default");
+    const level = streamerEventLevel(streamer);
+    expect(level).toBeLessThan(0.32);
+    const lag = estimateReactionLag(bursts, streamer, LAG_RULES, level);
+    expect(lag).toMatchObject({ source: "stream", pairs: 4 });
+    expect(lag.max).toBeGreaterThanOrEqual(26);
   });
 
   it("keeps the usual range when bursts and shouts are unrelated or too few", () => {
