@@ -440,11 +440,13 @@ export interface MomentWindow {
  */
 export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWindow {
   const peak = Math.min(peakSecond + 0.5, ctx.durationSeconds);
-  const ev = eventExtent(ctx.scores, peakSecond);
-  const setup = findSetup(ev.start, ctx);
   // Led by chat alone, the moment is somewhere in the range chat's lag allows (the event's extent): the payoff
   // is counted from its latest possible time.
   const chatLed = ctx.audience !== undefined && ctx.streamer !== undefined && (ctx.audience[peakSecond] ?? 0) > 2 * (ctx.streamer[peakSecond] ?? 0);
+  // Led by the streamer, the event is the streamer's: chat's credit says only that chat reacted to something in
+  // the range its lag allows (up to 30 s wide when the stream does not show its lag), not that the event lasts it.
+  const ev = eventExtent(!chatLed && ctx.streamer ? ctx.streamer : ctx.scores, peakSecond);
+  const setup = findSetup(ev.start, ctx);
   const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
   const payoff = payoffEnd(peak, ev.end, payoffFrom);
   const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
