@@ -216,7 +216,10 @@ export function setupStart(eventStart: number, speechActivity: readonly number[]
 export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): Boundary {
   const r = BOUNDARY_RULES;
   const wanted = Math.max(latestMoment + r.minPayoffSeconds, eventEnd + r.afterEventSeconds);
-  if (wanted > peak + r.maxAfterPeakSeconds) return { at: peak + r.maxAfterPeakSeconds, reason: `the reaction runs on; cut ${r.maxAfterPeakSeconds} s after the peak` };
+  // Counted from the latest the moment may be: led by chat alone, the peak is only somewhere in the range chat's
+  // lag allows, and the moment may be at its end.
+  const latest = Math.max(peak, latestMoment);
+  if (wanted > latest + r.maxAfterPeakSeconds) return { at: latest + r.maxAfterPeakSeconds, reason: `the reaction runs on; cut ${r.maxAfterPeakSeconds} s after the peak` };
   return eventEnd + r.afterEventSeconds >= peak + r.minPayoffSeconds
     ? { at: wanted, reason: "the reaction has died down" }
     : { at: wanted, reason: "the reaction after the peak" };
@@ -449,7 +452,8 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   const setup = findSetup(ev.start, ctx);
   const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
   const payoff = payoffEnd(peak, ev.end, payoffFrom);
-  const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
+  // Clamped around the latest the moment may be, so a long clip led by chat keeps the end of chat's range too.
+  const clamped = clampWindow(setup.at, payoff.at, chatLed ? payoffFrom : peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
   return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
 }
