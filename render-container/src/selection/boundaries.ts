@@ -18,6 +18,11 @@ export interface WindowContext {
   /** The audience and streamer scores per second: whether an event is led by chat alone. */
   audience?: readonly number[];
   streamer?: readonly number[];
+  /**
+   * Seconds before chat's credited range that a moment only chat reacted to may still lie (the stream did not
+   * show its lag: ReactionLag.reach - max). A chat-led clip's setup is looked for that much earlier.
+   */
+  chatReachSeconds?: number;
   durationSeconds: number;
   minDuration: number;
   maxDuration: number;
@@ -449,7 +454,9 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   // Led by the streamer, the event is the streamer's: chat's credit says only that chat reacted to something in
   // the range its lag allows (up to 30 s wide when the stream does not show its lag), not that the event lasts it.
   const ev = eventExtent(!chatLed && ctx.streamer ? ctx.streamer : ctx.scores, peakSecond);
-  const setup = findSetup(ev.start, ctx);
+  // A chat-led moment on a stream that does not show its lag may lie before the credited range: the clip starts
+  // that much earlier (as setup: trimmed first when the budget is short, so the usual range is what stays).
+  const setup = findSetup(Math.max(0, ev.start - (chatLed ? (ctx.chatReachSeconds ?? 0) : 0)), ctx);
   const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
   const payoff = payoffEnd(peak, ev.end, payoffFrom);
   // Clamped around the latest the moment may be, so a long clip led by chat keeps the end of chat's range too.

@@ -12,10 +12,14 @@ import { quantile } from "../analysis/stats";
  * gaps is how far the credited stretch must reach. With too few such pairs the usual range is used.
  */
 export const LAG_RULES = {
-  /** The usual range: chat reacts 3-15 s after what it reacts to on most streams. */
+  /** The usual range, credited when the stream does not show its own: chat reacts 3-15 s after its moment. */
   defaultRange: { min: 3, max: 15 },
-  /** When the stream does not show its own lag: the whole range chat is known to react in. */
-  unknownRange: { min: 3, max: 30 },
+  /**
+   * How far back a moment only chat reacted to may lie when the stream does not show its lag: chat behind a long
+   * broadcast delay reacts up to 30 s late. Only the clip reaches that far (its setup, kept as the budget allows);
+   * the score is credited over the usual range, where most streams' moments are.
+   */
+  unknownReachSeconds: 30,
   /** The longest lag looked for. */
   maxLagSeconds: 32,
   /**
@@ -47,6 +51,8 @@ export interface ReactionLag {
   /** How the range was found: from the stream's own pairs, or the usual range. */
   source: "stream" | "default";
   pairs: number;
+  /** How far before a burst its moment may lie: `max`, or further when the stream does not show its lag. */
+  reach: number;
 }
 
 /** Onsets (seconds) of the streamer's events: runs of the score at or above the event level. */
@@ -75,7 +81,7 @@ export function streamerEventOnsets(streamer: readonly number[], level: number =
 
 /** `eventLevel`: the streamer score that makes an event on this stream (computeSecondScores gives evidence's). */
 export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: readonly number[], rules = LAG_RULES, eventLevel: number = rules.streamerEventScore): ReactionLag {
-  const fallback: ReactionLag = { ...rules.unknownRange, source: "default", pairs: 0 };
+  const fallback: ReactionLag = { ...rules.defaultRange, source: "default", pairs: 0, reach: Math.max(rules.defaultRange.max, rules.unknownReachSeconds) };
   const events = streamerEventOnsets(streamer, eventLevel);
   const strong = bursts.filter((b) => b.score >= rules.minBurstScore);
   if (events.length === 0 || strong.length < rules.minPairs) return fallback;
@@ -108,7 +114,8 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
   // shout that happens to come 20 s before an unrelated burst), and a burst that does react within the usual
   // 3-15 s must keep its moment. Audience-only moments have no pair to show their lag, but their chat comes
   // through the same delay, so they are credited over the widened range too.
-  return { min: Math.min(min, rules.defaultRange.min), max: Math.max(max, rules.defaultRange.max), source: "stream", pairs: best.support };
+  const widest = Math.max(max, rules.defaultRange.max);
+  return { min: Math.min(min, rules.defaultRange.min), max: widest, source: "stream", pairs: best.support, reach: widest };
 }
 
 /**
