@@ -29,6 +29,8 @@ export const LAG_RULES = {
   streamerEventScore: 0.35,
   /** A burst that counts for the estimate. */
   minBurstScore: 0.35,
+  /** How much earlier than a streamer event's onset a burst may start and still be read as reacting to it. */
+  onsetSlackSeconds: 2,
   /** Gaps within this many seconds of a candidate lag support it. */
   toleranceSeconds: 4,
   /** Bursts whose gap must support the chosen lag before it replaces the usual range... */
@@ -86,9 +88,11 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
   const strong = bursts.filter((b) => b.score >= rules.minBurstScore);
   if (events.length === 0 || strong.length < rules.minPairs) return fallback;
   // Every gap from a burst back to a streamer event within reach.
-  const gaps = strong.map((b) => events.map((e) => b.onset - e).filter((g) => g >= 1 && g <= rules.maxLagSeconds));
+  // From 0, and gaps down to -2 s count for it: chat that reacts within a second or two (a low-latency stream)
+  // starts its burst about when the streamer's shout reaches half its peak in the 3 s average the onset is read from.
+  const gaps = strong.map((b) => events.map((e) => b.onset - e).filter((g) => g >= -rules.onsetSlackSeconds && g <= rules.maxLagSeconds));
   let best = { lag: 0, support: 0 };
-  for (let lag = 1; lag <= rules.maxLagSeconds; lag++) {
+  for (let lag = 0; lag <= rules.maxLagSeconds; lag++) {
     const support = gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length;
     if (support > best.support) best = { lag, support };
   }
@@ -96,18 +100,19 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
   // Chance alone: bursts in a stream full of shouts find some event at any lag. The chosen lag must be supported
   // clearly more than a lag picked at random would be.
   const supports: number[] = [];
-  for (let lag = 1; lag <= rules.maxLagSeconds; lag++) supports.push(gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length);
+  for (let lag = 0; lag <= rules.maxLagSeconds; lag++) supports.push(gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length);
   if (best.support < 1.5 * quantile(supports, 0.5)) return fallback;
   if (chanceOfSupport(best.support, strong.length, events.length, streamer.length, rules) > rules.maxChance) return fallback;
   const chosen = gaps.flatMap((gs) => {
     const near = gs.filter((g) => Math.abs(g - best.lag) <= rules.toleranceSeconds);
     return near.length > 0 ? [near.reduce((a, b) => (Math.abs(a - best.lag) <= Math.abs(b - best.lag) ? a : b))] : [];
   });
-  let min = Math.max(1, Math.floor(quantile(chosen, 0) - rules.marginSeconds));
+  // A lag below 0 is the onsets' measuring error (above): the credited stretch may reach that far past the burst.
+  let min = Math.max(-rules.onsetSlackSeconds, Math.floor(quantile(chosen, 0) - rules.marginSeconds));
   let max = Math.ceil(quantile(chosen, 1) + rules.marginSeconds);
   if (max - min < rules.minWidthSeconds) {
     const grow = rules.minWidthSeconds - (max - min);
-    min = Math.max(1, min - Math.ceil(grow / 2));
+    min = Math.max(-rules.onsetSlackSeconds, min - Math.ceil(grow / 2));
     max = min + Math.max(rules.minWidthSeconds, max - min);
   }
   // The stream's own range widens the usual one rather than replacing it: a few pairs can be chance (a streamer-only

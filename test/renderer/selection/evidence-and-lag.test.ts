@@ -72,6 +72,18 @@ describe("chat's lag, read from the stream", () => {
     expect(credited[498]).toBe(0);
   });
 
+  it("reads a lag of a second or two: bursts that start as the shout is first heard, or a second before its onset", () => {
+    const shouts = [100, 250, 400, 600];
+    const bursts = shouts.map((t, i) => burst(t + [0, -1, 1, -2][i]!));
+    const lag = estimateReactionLag(bursts, streamerAt(shouts));
+    expect(lag).toMatchObject({ source: "stream", pairs: 4, min: -2 });
+    // Each shout gets its burst's score (the usual 3-15 s would leave the shouts without chat).
+    const credited = audienceFromBursts(bursts, SECONDS, lag);
+    for (const t of shouts) expect(credited[t]).toBeGreaterThan(0.8);
+    const usual = audienceFromBursts(bursts, SECONDS);
+    for (const t of shouts) expect(usual[t]).toBe(0);
+  });
+
   it("reads the lag from two bursts at the same gap when the stream's events are too sparse for chance", () => {
     // Two bursts 29 s after two of six shouts in 25 minutes: a lag (chance gives that about 1 time in 30).
     const seconds = 1500;
