@@ -39,6 +39,12 @@ export interface TaskRecord {
    * storage paths. Goes with those paths, in the release after.
    */
   scoped_storage?: boolean;
+  /**
+   * Set when the current attempt was claimed by a Worker that hands each attempt its own token for its events and
+   * Workers AI too (task-call-scope.ts). Absent on attempts claimed before that: only those are served on the
+   * job-wide event and AI paths with the job's token. Goes with those paths, in the release after.
+   */
+  scoped_calls?: boolean;
   /** Runs stopped by SIGTERM (rollout, eviction); retried at once, bounded by MAX_TASK_INTERRUPTIONS. */
   interruptions: number;
   /** Progress of the current attempt, 0..1 (1 when done). */

@@ -29,8 +29,9 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
   const plan = task.kind === "analyse" ? null : await loadPlan(o);
   const attempt = task.attempt + 1;
-  // scoped_storage: this attempt is handed its own storage URL and token (render-job.ts), never the job-wide paths.
-  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), scoped_storage: true });
+  // scoped_storage, scoped_calls: this attempt is handed its own URLs and token for its files, its events and
+  // Workers AI (render-job.ts), never the job-wide paths.
+  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), scoped_storage: true, scoped_calls: true });
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
   return { ok: true, attempt, kind: task.kind, plan };
