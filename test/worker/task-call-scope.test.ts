@@ -122,6 +122,8 @@ describe("a superseded attempt", () => {
     // On the new attempt's path, as the new attempt: not its token.
     const forged = { type: "failed", attempt: 2, seq: 99, retryable: false, error: { code: "vod_deleted", message: "forged" } };
     await expectError(await postEvent(pathOf(second.callback.url), job.short1.callback.token, forged), 401, "unauthorized");
+    // On its own path, claiming to be the new attempt: its token reports for attempt 1 only.
+    await expectError(await postEvent(pathOf(job.short1.callback.url), job.short1.callback.token, forged), 403, "outside_task_scope");
     expect(footprint(await taskOf(job.id, "short-01"))).toEqual(before);
 
     // Workers AI: the old attempt's endpoint is closed, the new one's open.
