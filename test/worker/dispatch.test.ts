@@ -250,7 +250,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await rendererLog(ack.id)).starts).toHaveLength(0);
   });
 
-  it("gives the renderer no R2 credential when R2 API credentials are configured: only the job's token and where to ask for presigned URLs", async () => {
+  it("gives the renderer no R2 credential when R2 API credentials are configured: only the attempt's token and where to ask for presigned URLs", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 202);
     const r2 = { R2_ACCESS_KEY_ID: "AKIDTEST-5f3a", R2_SECRET_ACCESS_KEY: "secret-test-9c1e", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" };
