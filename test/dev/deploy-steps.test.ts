@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LIFECYCLE_EXPIRE_DAYS } from "../../worker/src/cron/retention";
+import { LIFECYCLE_EXPIRE_DAYS } from "../../worker/src/orchestration/job-lifecycle";
 
 /**
  * The deploy steps of docs/DEPLOY.md ("Deploying") leave nothing out (issue 23, point 11): every resource
@@ -61,8 +61,8 @@ describe("docs/DEPLOY.md's deploy steps", () => {
     }
     for (const bucket of c.r2_buckets) expect(run).toContain(`npx wrangler r2 bucket create ${bucket.bucket_name}`);
     const queues = new Set([
-      ...(c.queues.producers ?? []).map((q) => q.queue),
-      ...(c.queues.consumers ?? []).flatMap((q) => [q.queue, q.dead_letter_queue]),
+      ...(c.queues.producers ?? []).map((q: { queue: string }) => q.queue),
+      ...(c.queues.consumers ?? []).flatMap((q: { queue: string; dead_letter_queue?: string }) => [q.queue, q.dead_letter_queue]),
     ].filter((q): q is string => Boolean(q)));
     expect(queues.size).toBeGreaterThan(0);
     for (const q of queues) expect(run).toContain(`npx wrangler queues create ${q}`);

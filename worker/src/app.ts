@@ -32,7 +32,7 @@ app.route("/videos", videosRoutes);
 app.route("/pricing", pricingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/", docsRoutes(() => app.openAPIRegistry.definitions));
-// Renderer callbacks and uploads (per-job renderer token, not an API key): plain Hono routers, so they stay out
+// Renderer callbacks and uploads (each task attempt's renderer token, not an API key): plain Hono routers, so they stay out
 // of the public document.
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);

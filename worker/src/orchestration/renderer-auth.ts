@@ -33,7 +33,7 @@ function keys(c: Context<AppEnv>) {
 async function jobToken(c: Context<AppEnv>, next: Next) {
   const token = bearer(c);
   if (!c.env.LINK_SIGNING_KEY || !token || !(await verifyRendererJobToken(keys(c), c.req.param("id") ?? "", token))) {
-    throw unauthorized("Renderer calls need Authorization: Bearer <the job's renderer token>.");
+    throw unauthorized("Calls on this job-wide path need Authorization: Bearer <the job's renderer token> (tasks dispatched before per-attempt tokens only).");
   }
   await next();
 }
