@@ -59,6 +59,13 @@ export interface TaskRecord {
   last_error: { code: string; message: string } | null;
 }
 
+/**
+ * What every path that records an attempt as dispatched sets (claimTask, and any hand-over of a task to a running
+ * instance): the attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts), so
+ * the job-wide legacy paths never serve it (task-storage-scope.ts, task-call-scope.ts).
+ */
+export const SCOPED_ATTEMPT = { scoped_storage: true, scoped_calls: true } as const;
+
 /** Failed or lost attempts of one task before the job fails (3 runs in all). */
 export const MAX_TASK_FAILURES = 3;
 /** SIGTERMs one task may survive (a rollout stops every instance once; more means something is wrong). */
