@@ -3,6 +3,7 @@ import { AnalysisReused } from "./analysis-reuse";
 import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
 import { jobErrorCodesDescription } from "./job-errors";
 import { NormalizedJobRequest } from "./normalized-request";
+import { plainText } from "./plain-text";
 import { RENDER_STAGES } from "./render";
 
 /**
@@ -157,7 +158,7 @@ export const FeedbackInput = z
       error: (issue) => (issue.input === undefined ? "is required" : "must be true or false"),
     }),
     reason: FeedbackReason.nullish().meta({ description: "Negative votes only." }),
-    notes: z.string().trim().max(2000, { error: "must be at most 2000 characters" }).nullish().meta({
+    notes: plainText(2000, { multiline: true }).nullish().meta({
       description: "Required when reason is other.",
     }),
   })
@@ -260,7 +261,7 @@ export const MAX_CREDIT_BALANCE = 1_000_000_000_000;
 const creditAmountRange = `must be between -${MAX_CREDIT_AMOUNT} and ${MAX_CREDIT_AMOUNT}`;
 
 export const CreateAccountInput = z.object({
-  name: z.string().trim().min(1, { error: "is required" }).max(200, { error: "must be at most 200 characters" }),
+  name: plainText(200).min(1, { error: "is required" }),
   plan: Plan.optional().default("free"),
   credits: z
     .int({ error: "must be an integer" })

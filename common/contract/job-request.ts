@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseVodUrl } from "../twitch/vod-url";
 import { CaptionStyle, ChatOverlayStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
+import { plainText } from "./plain-text";
 
 /**
  * The body of POST /jobs as a zod schema: one definition for request validation, the inferred
@@ -73,7 +74,7 @@ export const ManualHighlightInput = z
     end_seconds: z.number().meta({
       description: "End of the range in seconds. end - start must be 20 to 180 s and lie within the VOD.",
     }),
-    label: z.string().trim().max(200, { error: "must be at most 200 characters" }).nullish().meta({
+    label: plainText(200).nullish().meta({
       description: "Free label.",
     }),
     run_profiles: profileList
@@ -189,24 +190,15 @@ export type ParametersInput = z.infer<typeof ParametersInput>;
 export const JobRequestInput = z
   .object({
     vod_url: VodUrlInput,
-    streamer_name: z
-      .string()
-      .trim()
-      .max(100, { error: "must be at most 100 characters" })
+    streamer_name: plainText(100)
       .nullish()
       .meta({ description: "Display name used in generated titles and descriptions." }),
-    game_name: z
-      .string()
-      .trim()
-      .max(200, { error: "must be at most 200 characters" })
+    game_name: plainText(200)
       .nullish()
       .meta({ description: "Primary game or category." }),
     streamer_twitch_url: httpUrl("channel link").nullish().meta({ description: "Channel link for descriptions." }),
     streamer_twitter_url: httpUrl("social link").nullish().meta({ description: "Social link for descriptions." }),
-    streamer_pronouns: z
-      .string()
-      .trim()
-      .max(40, { error: "must be at most 40 characters" })
+    streamer_pronouns: plainText(40)
       .nullish()
       .meta({ description: "Pronouns used for metadata (default they)." }),
     webhook_url: WebhookUrlInput.nullish(),

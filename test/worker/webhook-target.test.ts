@@ -64,6 +64,7 @@ const REFUSED: [string, RegExp][] = [
   ["http://intranet/hook", /name without a domain/],
   ["https://user:secret@hooks.example.com/hook", /user name or password/],
   ["https://token@hooks.example.com/hook", /user name or password/],
+  ["https://hooks.example.com:0/hook", /port from 1 to 65535/],
 ];
 
 describe("webhook_url must be a public address", () => {

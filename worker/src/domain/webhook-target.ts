@@ -126,6 +126,8 @@ export function checkWebhookTarget(raw: string, policy: TargetPolicy): TargetChe
   if (url.username !== "" || url.password !== "") {
     return { ok: false, message: "must not contain a user name or password (put credentials in the path or a query parameter)" };
   }
+  // The URL parser accepts port 0, where nothing can listen; every other port from 1 to 65535 is the receiver's choice.
+  if (url.port === "0") return { ok: false, message: "must name a port from 1 to 65535 (port 0 cannot receive)" };
   const host = url.hostname;
   if (host.startsWith("[")) {
     const groups = parseIpv6(host);

@@ -23,7 +23,7 @@ const HEADERS: Record<HeaderName, JsonSchema> = {
 };
 
 export const ERROR_CODES = {
-  invalid_json: { status: 400, example: { code: "invalid_json", message: "The request body is not valid JSON: Unexpected end of JSON input." } },
+  invalid_json: { status: 400, example: { code: "invalid_json", message: "The request body is not valid JSON: it ends before the JSON text is complete." } },
   job_not_cancellable: {
     status: 400,
     example: { code: "job_not_cancellable", message: "The job is already completed; only pending or running jobs can be cancelled.", status: "completed" },
