@@ -40,6 +40,23 @@ describe("error envelope for HTTP-level problems", () => {
     }
   });
 
+  it("answers OPTIONS with 204 and the Allow header, no key needed (it used to be 405); unknown paths stay 404", async () => {
+    const cases: [string, string][] = [
+      ["/jobs", "GET, HEAD, OPTIONS, POST"],
+      ["/jobs/job_x", "GET, HEAD, OPTIONS"],
+      ["/jobs/job_x/cancel", "OPTIONS, POST"],
+      ["/videos/metadata", "GET, HEAD, OPTIONS"],
+    ];
+    for (const [path, allow] of cases) {
+      const res = await call(path, { method: "OPTIONS" });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("Allow")!.split(", ").sort()).toEqual(allow.split(", "));
+      expect(res.headers.get("Content-Type")).toBeNull();
+      expect(await res.text()).toBe("");
+    }
+    await expectError(await call("/nope", { method: "OPTIONS" }), 404, "not_found");
+  });
+
   it("answers malformed JSON with 400 invalid_json", async () => {
     for (const body of ['{"vod_url": ', "", "{'single': 'quotes'}", "undefined"]) {
       const err = await expectError(await jobPost(body, "application/json"), 400, "invalid_json");

@@ -48,7 +48,14 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}.`));
 
+/**
+ * A path that exists, asked with a method it does not serve: 405 with `Allow`. OPTIONS is the exception: it asks
+ * exactly that question (RFC 9110 §9.3.7), so it is answered 204 with `Allow` and no body, without an API key.
+ * No CORS headers: the API key is a server-side secret, so browsers are not meant to call the API directly.
+ */
 export function onMethodNotAllowed(c: Context, methods: string[]): Response {
+  // A new Response: c.body() would carry over the 404 answer's Content-Type.
+  if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: [...methods, "OPTIONS"].join(", ") } });
   const allow = methods.join(", ");
   return errorResponse(
     c,
