@@ -1,6 +1,6 @@
 import type { ErrorDetailItem } from "../../../common/contract";
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 411 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 411 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
 
 /**
  * An answer that is not a success. Thrown anywhere in a request; `app.onError` turns it into the one error
@@ -29,3 +29,7 @@ export function validationError(detail: ErrorDetailItem[]): ApiError {
 }
 
 export const jobNotFound = (): ApiError => new ApiError(404, "job_not_found", "No job with this id exists for this account.");
+
+/** 416 for a Range that starts past the end of a file or archive of `size` bytes (RFC 9110 §15.5.17). */
+export const rangeNotSatisfiable = (size: number, what: string): ApiError =>
+  new ApiError(416, "range_not_satisfiable", `The requested range starts past the end of the ${what}, which has ${size} bytes.`, {}, { "Content-Range": `bytes */${size}` });

@@ -15,11 +15,12 @@ export interface ErrorCodeSpec {
   headers?: readonly HeaderName[];
 }
 
-type HeaderName = "Retry-After" | "WWW-Authenticate";
+type HeaderName = "Retry-After" | "WWW-Authenticate" | "Content-Range";
 
 const HEADERS: Record<HeaderName, JsonSchema> = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
   "WWW-Authenticate": { description: "Bearer challenge of the operator API.", schema: { type: "string" } },
+  "Content-Range": { description: "`bytes */<size>`: the size of the file or archive.", schema: { type: "string" } },
 };
 
 export const ERROR_CODES = {
@@ -76,6 +77,11 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     example: { code: "unsupported_media_type", message: "Send the body as JSON with Content-Type: application/json (got text/plain)." },
+  },
+  range_not_satisfiable: {
+    status: 416,
+    example: { code: "range_not_satisfiable", message: "The requested range starts past the end of the file, which has 1048576 bytes." },
+    headers: ["Content-Range"],
   },
   validation_failed: {
     status: 422,
