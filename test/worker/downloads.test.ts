@@ -110,7 +110,7 @@ describe("results and Worker-signed file links", () => {
     expect(outside.headers.get("content-range")).toBe(`bytes */${bytes.byteLength}`);
     // The API's error envelope, like every other refusal (it used to be an empty body).
     const err = await expectError(outside, 416, "range_not_satisfiable");
-    expect(err.message).toBe(`The requested range starts past the end of the file, which has ${bytes.byteLength} bytes.`);
+    expect(err.message).toBe(`The requested range lies outside the file, which has ${bytes.byteLength} bytes.`);
   });
 
   it("refuses altered links (403 invalid_link) and expired ones (403 link_expired)", async () => {

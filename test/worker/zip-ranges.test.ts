@@ -88,7 +88,7 @@ describe("GET /jobs/{id}/download-all in pieces", { timeout: 90_000 }, () => {
     const past = await zip({ Range: `bytes=${whole.byteLength}-` });
     expect(past.headers.get("content-range")).toBe(`bytes */${whole.byteLength}`);
     const err = await expectError(past, 416, "range_not_satisfiable");
-    expect(err.message).toBe(`The requested range starts past the end of the archive, which has ${whole.byteLength} bytes.`);
+    expect(err.message).toBe(`The requested range lies outside the archive, which has ${whole.byteLength} bytes.`);
   });
 
   it("a first download cut half-way, resumed with Range on a job never downloaded before, joins to the whole", async () => {

@@ -30,6 +30,6 @@ export function validationError(detail: ErrorDetailItem[]): ApiError {
 
 export const jobNotFound = (): ApiError => new ApiError(404, "job_not_found", "No job with this id exists for this account.");
 
-/** 416 for a Range that starts past the end of a file or archive of `size` bytes (RFC 9110 §15.5.17). */
+/** 416 for a Range that lies outside a file or archive of `size` bytes (RFC 9110 §15.5.17). */
 export const rangeNotSatisfiable = (size: number, what: string): ApiError =>
-  new ApiError(416, "range_not_satisfiable", `The requested range starts past the end of the ${what}, which has ${size} bytes.`, {}, { "Content-Range": `bytes */${size}` });
+  new ApiError(416, "range_not_satisfiable", `The requested range lies outside the ${what}, which has ${size} bytes.`, {}, { "Content-Range": `bytes */${size}` });

@@ -80,7 +80,7 @@ export const ERROR_CODES = {
   },
   range_not_satisfiable: {
     status: 416,
-    example: { code: "range_not_satisfiable", message: "The requested range starts past the end of the file, which has 1048576 bytes." },
+    example: { code: "range_not_satisfiable", message: "The requested range lies outside the file, which has 1048576 bytes." },
     headers: ["Content-Range"],
   },
   validation_failed: {
