@@ -90,7 +90,7 @@ export const ManualHighlightInput = z
         code: "custom",
         input: end,
         path: ["end_seconds"],
-        message: `must be 20 to 180 seconds after start_seconds, not ${round2(length)}`,
+        message: `must be 20 to 180 seconds after start_seconds, not ${shownLength(length)}`,
       });
     }
   })
@@ -259,6 +259,11 @@ export const JobRequestInput = z
   .meta({ description: "Body of POST /jobs and POST /jobs/estimate." });
 export type JobRequestInput = z.infer<typeof JobRequestInput>;
 
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
+/**
+ * A range length as a client can check it: without float noise (20.5 - 0.5 shows as 20, 20.1 - 0.2 as 19.9), yet
+ * never rounded onto an allowed length (19.999 used to read "not 20").
+ */
+function shownLength(length: number): string {
+  const plain = Number(length.toPrecision(10));
+  return plain >= 20 && plain <= 180 ? String(length) : String(plain);
 }

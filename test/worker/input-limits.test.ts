@@ -121,6 +121,19 @@ describe("validation messages read as one clean sentence", () => {
     expect(err.message.slice(0, -1)).not.toMatch(/\.\s/);
   });
 
+  it("a manual range's wrong length is shown as sent: never rounded onto an allowed length, without float noise", async () => {
+    const cases: [number, number, string][] = [
+      [0, 19.999, "19.999"],
+      [0.2, 20.1, "19.9"],
+      [10, 15, "5"],
+      [0, 180.0004, "180.0004"],
+    ];
+    for (const [start, end, shown] of cases) {
+      const detail = await expect422(await postJob(acct.api_key, minimalJob({ num_shorts: 1, manual_highlights: [{ start_seconds: start, end_seconds: end }] })));
+      expect(detail.get("manual_highlights[0].end_seconds")).toEqual([`must be 20 to 180 seconds after start_seconds, not ${shown}`]);
+    }
+  });
+
   it("a repeated query parameter is reported as repeated, not as the wrong type", async () => {
     const err = await expectError(await get(acct.api_key, "/jobs?page=1&page=2&status=failed"), 422, "validation_failed");
     expect(err.message).toBe("Invalid request: page must be given once.");

@@ -74,6 +74,12 @@ describe("webhook_url must be a public address", () => {
     expect(detail.get("webhook_url")!.join()).toMatch(message);
   });
 
+  it("holds the stored (normalised) form to 2048 characters too", async () => {
+    // 1000 emoji are 2000 characters as sent, 12,000 once percent-encoded, as the URL is stored and called.
+    const detail = await expect422(await estimateAs(DEPLOYED, minimalJob({ webhook_url: `https://hooks.example.com/${"😀".repeat(1000)}` })));
+    expect(detail.get("webhook_url")).toEqual(["must be at most 2048 characters once normalised (characters outside ASCII count as their percent-encoding)"]);
+  });
+
   it("refuses on POST /jobs itself, reserving nothing", async () => {
     const before = (await (await get(acct.api_key, "/jobs")).json()) as { total: number };
     const res = await callWithEnv(DEPLOYED, "/jobs", jsonInit("POST", minimalJob({ webhook_url: "http://169.254.169.254/" }), { "X-API-Key": acct.api_key, "CF-Connecting-IP": nextIp() }));
