@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobList } from "../../common/contract";
+import { MAX_DETAIL_ITEMS } from "../../worker/src/lib/api-error";
 import { MAX_JSON_DEPTH } from "../../worker/src/lib/json-text";
 import { accountCredits, call, createAccount, expect422, expectError, get, minimalJob, nextIp, type TestAccount } from "./helpers";
 
@@ -115,5 +116,17 @@ describe("JSON text", () => {
     // The deepest allowed body is accepted (the body object is level 1).
     expect((await send("/jobs/estimate", deep(MAX_JSON_DEPTH - 1))).status).toBe(200);
     await expect422(await send("/jobs/estimate", deep(MAX_JSON_DEPTH)));
+  });
+});
+
+describe("the 422 of a body with very many problems", () => {
+  it(`lists the first ${MAX_DETAIL_ITEMS} and counts them all (10,000 wrong entries of 20 KB used to answer nearly 1 MB)`, async () => {
+    const res = await send("/jobs/estimate", JSON.stringify({ ...minimalJob(), run_profiles: new Array(10_000).fill(1) }));
+    const text = await res.clone().text();
+    const err = await expectError(res, 422, "validation_failed");
+    expect(err.message).toBe(`Invalid request: 10000 problems; detail lists the first ${MAX_DETAIL_ITEMS}.`);
+    expect(err.detail).toHaveLength(MAX_DETAIL_ITEMS);
+    expect(err.detail![0]).toEqual({ field: "run_profiles[0]", message: 'must be one of "balanced", "audience", "streamer"' });
+    expect(text.length).toBeLessThan(8 * 1024);
   });
 });

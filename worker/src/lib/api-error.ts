@@ -20,12 +20,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Most problems one 422 lists. A 20 KB body of 10,000 wrong array entries used to answer with all 10,000 (nearly
+ * 1 MB); the first ones say what is wrong as well, and the message gives the count.
+ */
+export const MAX_DETAIL_ITEMS = 50;
+
 export function validationError(detail: ErrorDetailItem[]): ApiError {
   const message =
     detail.length === 1
       ? `Invalid request: ${detail[0]!.field} ${detail[0]!.message}.`
-      : `Invalid request: ${detail.length} problems; see detail.`;
-  return new ApiError(422, "validation_failed", message, { detail });
+      : detail.length > MAX_DETAIL_ITEMS
+        ? `Invalid request: ${detail.length} problems; detail lists the first ${MAX_DETAIL_ITEMS}.`
+        : `Invalid request: ${detail.length} problems; see detail.`;
+  return new ApiError(422, "validation_failed", message, { detail: detail.slice(0, MAX_DETAIL_ITEMS) });
 }
 
 export const jobNotFound = (): ApiError => new ApiError(404, "job_not_found", "No job with this id exists for this account.");
