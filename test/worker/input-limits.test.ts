@@ -134,6 +134,14 @@ describe("validation messages read as one clean sentence", () => {
     }
   });
 
+  it("a number literal beyond a double (1e400 parses as Infinity) is named as such, not as 'must be a number'", async () => {
+    const body = `{"vod_url":"https://www.twitch.tv/videos/1008","vod_length_hours":1e400,"parameters":{"shorts_split_ratio":-1e400}}`;
+    const res = await call("/jobs/estimate", { method: "POST", headers: { "Content-Type": "application/json", "X-API-Key": acct.api_key }, body });
+    const detail = await expect422(res);
+    const finite = ["must be a finite number (this one is too large to represent)"];
+    expect(Object.fromEntries(detail)).toEqual({ vod_length_hours: finite, "parameters.shorts_split_ratio": finite });
+  });
+
   it("a repeated query parameter is reported as repeated, not as the wrong type", async () => {
     const err = await expectError(await get(acct.api_key, "/jobs?page=1&page=2&status=failed"), 422, "validation_failed");
     expect(err.message).toBe("Invalid request: page must be given once.");
