@@ -57,6 +57,17 @@ describe("error envelope for HTTP-level problems", () => {
     await expectError(await call("/nope", { method: "OPTIONS" }), 404, "not_found");
   });
 
+  it("marks answers no-store unless the route says otherwise (X-API-Key is not Authorization: caches would share them)", async () => {
+    const created = await jobPost(JSON.stringify(minimalJob()), "application/json");
+    const { id } = (await created.json()) as { id: string };
+    const answers = [created, await get(acct.api_key, `/jobs/${id}`), await get(acct.api_key, "/jobs"), await call("/jobs"), await call("/nope", { method: "OPTIONS" })];
+    for (const res of answers) {
+      expect([res.status, res.headers.get("Cache-Control"), res.headers.get("X-Content-Type-Options")]).toEqual([res.status, "no-store", "nosniff"]);
+    }
+    // A route that may be cached keeps its own.
+    expect((await call("/openapi.json")).headers.get("Cache-Control")).toBe("public, max-age=300");
+  });
+
   it("answers malformed JSON with 400 invalid_json", async () => {
     for (const body of ['{"vod_url": ', "", "{'single': 'quotes'}", "undefined"]) {
       const err = await expectError(await jobPost(body, "application/json"), 400, "invalid_json");
