@@ -142,6 +142,7 @@ const STATUS_TEXT: Record<number, string> = {
   410: "Files deleted under the retention policy (the job record remains)",
   413: "Body too large",
   415: "Body is not JSON",
+  416: "Range not satisfiable",
   422: "Validation failed: every problem is listed in error.detail",
   429: "Rate limited: wait Retry-After seconds",
   500: "Internal error",
