@@ -33,7 +33,14 @@ export const ErrorBody = z
     artifacts_deleted_at: isoTimestamp.optional().meta({ description: "410 only: when the retention sweep deleted the files." }),
   })
   .meta({ description: "The single error envelope of every non-2xx answer." });
-export const ErrorEnvelope = z.object({ error: ErrorBody });
+export const ErrorEnvelope = z.object({
+  error: ErrorBody,
+  detail: z.array(ErrorDetailItem).optional().meta({
+    description:
+      "422 only: the same list as error.detail, also at the top level, where clients written against the service " +
+      "specification's \"detail field\" of a 422 look for it.",
+  }),
+});
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ErrorDetailItem = z.infer<typeof ErrorDetailItem>;
 

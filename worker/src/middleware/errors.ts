@@ -5,7 +5,10 @@ import type { AppEnv } from "../hono-env";
 import { unsupportedMediaType } from "./json-body";
 
 export function errorResponse(c: Context, error: ApiError): Response {
-  const body = { error: { code: error.code, message: error.message, ...error.extra } };
+  // A 422's problems are also at the top level: the specification calls them "the detail field" of a 422
+  // without saying where it sits, and clients of other services look there.
+  const topLevel = error.status === 422 && Array.isArray(error.extra.detail) ? { detail: error.extra.detail } : {};
+  const body = { error: { code: error.code, message: error.message, ...error.extra }, ...topLevel };
   return c.json(body, error.status, error.headers);
 }
 

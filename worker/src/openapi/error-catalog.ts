@@ -155,6 +155,11 @@ export const ALWAYS_POSSIBLE: readonly ErrorCode[] = ["internal_error"];
 /** An operation's own example of a code, where the catalog's one would not fit (a 422 of a query, say). */
 export type ErrorExamples = Partial<Record<ErrorCode, ErrorEnvelope["error"]>>;
 
+/** An example as answered: a 422's detail also at the top level (middleware/errors.ts). */
+function envelopeOf(error: ErrorEnvelope["error"]): ErrorEnvelope {
+  return error.detail ? { error, detail: error.detail } : { error };
+}
+
 /** OpenAPI `responses` entries (by status) for the given error codes, each with its examples. */
 export function errorResponses(codes: readonly ErrorCode[], own: ErrorExamples = {}): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -173,7 +178,7 @@ export function errorResponses(codes: readonly ErrorCode[], own: ErrorExamples =
       content: {
         "application/json": {
           schema: componentRef("ErrorEnvelope"),
-          examples: Object.fromEntries(list.map((code) => [code, { value: { error: own[code] ?? ERROR_CODES[code].example } }])),
+          examples: Object.fromEntries(list.map((code) => [code, { value: envelopeOf(own[code] ?? ERROR_CODES[code].example) }])),
         },
       },
     };
