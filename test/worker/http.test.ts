@@ -27,11 +27,11 @@ describe("error envelope for HTTP-level problems", () => {
 
   it("answers wrong methods with 405 and an Allow header", async () => {
     const cases: [string, string, string][] = [
-      ["DELETE", "/jobs", "GET, HEAD, POST"],
-      ["PUT", "/jobs/job_x", "GET, HEAD"],
-      ["GET", "/jobs/job_x/cancel", "POST"],
-      ["POST", "/pricing", "GET, HEAD"],
-      ["DELETE", "/videos/metadata", "GET, HEAD"],
+      ["DELETE", "/jobs", "GET, HEAD, OPTIONS, POST"],
+      ["PUT", "/jobs/job_x", "GET, HEAD, OPTIONS"],
+      ["GET", "/jobs/job_x/cancel", "OPTIONS, POST"],
+      ["POST", "/pricing", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/videos/metadata", "GET, HEAD, OPTIONS"],
     ];
     for (const [method, path, allow] of cases) {
       const res = await call(path, { method, headers: { "X-API-Key": acct.api_key } });

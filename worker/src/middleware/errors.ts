@@ -57,11 +57,12 @@ export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
  * No CORS headers: the API key is a server-side secret, so browsers are not meant to call the API directly.
  */
 export function onMethodNotAllowed(c: Context, methods: string[]): Response {
+  // Allow lists OPTIONS too (the resource answers it); the message names the methods that do something.
+  const allow = [...methods, "OPTIONS"].join(", ");
   // A new Response: c.body() would carry over the 404 answer's Content-Type.
-  if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: [...methods, "OPTIONS"].join(", ") } });
-  const allow = methods.join(", ");
+  if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
   return errorResponse(
     c,
-    new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, {}, { Allow: allow }),
+    new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`, {}, { Allow: allow }),
   );
 }
