@@ -16,10 +16,16 @@ import { plainText } from "./plain-text";
 /** Longest VOD the service accepts (422 above it, probed or given as vod_length_hours). */
 export const MAX_VOD_HOURS = 24;
 
+/**
+ * A link written into generated descriptions, kept in its normalised form (spaces, control characters and
+ * non-ASCII percent-encoded, as a browser would send it): z.url accepts `https://twitch.tv/a b` and a NUL as
+ * typed, which then broke the link in every description.
+ */
 const httpUrl = (what: string) =>
   z
     .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
-    .max(2048, { error: "must be at most 2048 characters" });
+    .max(2048, { error: "must be at most 2048 characters" })
+    .transform((value) => new URL(value).href);
 
 /** An http(s) URL with a host; IPv6 literals (`https://[2606:4700::1]/hook`) included, unlike z.url's hostname rule. */
 function isHttpUrl(value: string): boolean {

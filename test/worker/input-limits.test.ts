@@ -207,6 +207,13 @@ describe("free text: control characters and unpaired surrogates are refused, oth
     expect([job.streamer_name, job.request.streamer_name, job.game_name]).toEqual([name, name, "🎮\u200d"]);
   });
 
+  it("stores the social links normalised (a space or NUL used to be kept as typed and broke the description's link)", async () => {
+    const res = await call("/jobs/estimate", jsonInit("POST", minimalJob({ streamer_twitch_url: "https://twitch.tv/a b", streamer_twitter_url: "HTTPS://X.com/a\u0000b" }), { "X-API-Key": acct.api_key }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { request } = (await res.json()) as { request: { streamer_twitch_url: string; streamer_twitter_url: string } };
+    expect([request.streamer_twitch_url, request.streamer_twitter_url]).toEqual(["https://twitch.tv/a%20b", "https://x.com/a%00b"]);
+  });
+
   it("feedback notes may hold line breaks and tabs, nothing else of the kind", async () => {
     const res = await postJob(acct.api_key, minimalJob());
     const id = ((await res.json()) as JobAck).id;
