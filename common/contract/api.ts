@@ -300,7 +300,7 @@ export const CreditsInput = z
       .meta({
         description: `Positive adds credits, negative removes them (adjustment only); at most ${MAX_CREDIT_AMOUNT} either way, and the balance stays at most ${MAX_CREDIT_BALANCE}.`,
       }),
-    reason: z.string().trim().max(500, { error: "must be at most 500 characters" }).optional(),
+    reason: plainText(500).optional(),
     purchase: z.boolean().optional().default(false),
   })
   .check((ctx) => {

@@ -224,9 +224,11 @@ describe("free text: control characters and unpaired surrogates are refused, oth
     await expectError(await vote("first line\n\tsecond line"), 409, "job_not_completed");
   });
 
-  it("refuses them in an operator's account name", async () => {
+  it("refuses them in an operator's account name and credit reason", async () => {
     const detail = await expect422(await admin("POST", "/accounts", { name: "Acme\u0000" }));
     expect(Object.fromEntries(detail)).toEqual({ name: [CONTROL] });
+    const reason = await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: 5, reason: "order\u001b[2J 42" }));
+    expect(Object.fromEntries(reason)).toEqual({ reason: [CONTROL] });
   });
 });
 
