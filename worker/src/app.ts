@@ -1,4 +1,5 @@
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { cacheHeaders } from "./middleware/cache-headers";
 import { onError, onMethodNotAllowed, onNotFound } from "./middleware/errors";
 import { requestId } from "./middleware/request-id";
 import { ApiRouter } from "./openapi/api-router";
@@ -22,6 +23,7 @@ import { webhookRoutes } from "./routes/webhooks";
 export const app = new ApiRouter();
 
 app.use(requestId);
+app.use(cacheHeaders);
 app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 
 app.route("/jobs", jobsRoutes);
