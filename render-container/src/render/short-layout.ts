@@ -1,5 +1,5 @@
 import type { CropMode, FrameColor } from "../../../common/contract/enums";
-import { centredCrop, clampRect, cropFilter, evenPixels, fullFrame } from "./geometry";
+import { centredCrop, clampRect, cropClearOf, cropFilter, evenPixels, fullFrame, insetRect } from "./geometry";
 import type { Rect, Size } from "./types";
 
 /** Outline colours of the facecam panel (`parameters.shorts_facecam_frame_color`). Violet is CSS blueviolet. */
@@ -8,6 +8,14 @@ export const FRAME_COLORS: Record<FrameColor, string> = {
   black: "#000000",
   violet: "#8A2BE2",
 };
+
+/**
+ * Share of the facecam's width and height left out on each side in the split panel. A found region is the outer
+ * edge of the streamer's overlay (the detector's lines are its border, at 4 source pixels' grain), so without it
+ * the border shows as a bright bar along the panel's top and bottom once scaled up four times (a 6 px border on a
+ * 320x240 cam: 2.5 % of its height).
+ */
+export const FACECAM_INSET = 0.04;
 
 export interface ShortLayoutOptions {
   layout: CropMode;
@@ -46,8 +54,9 @@ export function splitPanelHeight(output: Size, ratio: number): number {
  * - crop: the centre of the source at the output's aspect, scaled up to fill the frame.
  * - fit: the whole source across the width, centred over a blurred, darkened, cropped copy of itself
  *   (the blur runs at a quarter of the size: it looks the same and costs a sixteenth).
- * - split: the facecam (cropped to the panel's aspect, centred on the configured region) over the centre of
- *   the gameplay, optionally outlined.
+ * - split: the facecam (inside its border: FACECAM_INSET; cropped to the panel's aspect, centred on the region)
+ *   over the centre of the gameplay, moved sideways off the facecam when the centre would show a sliver of it
+ *   (cropClearOf), optionally outlined.
  */
 export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
   const W = o.output.width;
@@ -84,8 +93,9 @@ export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
 
   const panelH = splitPanelHeight(o.output, o.splitRatio);
   const gameH = H - panelH;
-  const cam = centredCrop(clampRect(o.facecam, o.source), W / panelH);
-  const game = centredCrop(src, W / gameH);
+  const camRegion = clampRect(o.facecam, o.source);
+  const cam = centredCrop(insetRect(camRegion, FACECAM_INSET), W / panelH);
+  const game = cropClearOf(src, W / gameH, camRegion);
   const thickness = o.frame.enabled ? frameThicknessFor(o.output) : 0;
   const outline = o.frame.enabled
     ? `,drawbox=x=0:y=0:w=${W}:h=${panelH}:color=${FRAME_COLORS[o.frame.color].replace("#", "0x")}@1:t=${thickness}`

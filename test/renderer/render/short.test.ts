@@ -143,6 +143,20 @@ describe("renderShort split", () => {
     expect(colorDistance(regionMean(f, { x: 0, y: panel + 20, w: 1080, h: 1000 }), FACECAM_GREEN)).toBeGreaterThan(60);
   });
 
+  it("shows the facecam inside its border and no sliver of it in the gameplay panel", async () => {
+    // A found region is the overlay's outer edge: here 6 px of gameplay beyond the green cam on the right and
+    // below, as a streamer's border would be. Half size (540x960): the panel is 480 high.
+    const out = path.join(dir, "split-bordered.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.5, facecam: { x: 0, y: 0, w: 326, h: 186 }, size, out });
+    const f = await readFrameRgb(out, 0.5, size);
+    // The panel's last rows are the cam, not the 6 px band under it scaled up to 15 rows.
+    expect(colorDistance(regionMean(f, { x: 40, y: 466, w: 460, h: 10 }), FACECAM_GREEN)).toBeLessThan(25);
+    // The centred gameplay (source x 234..1044) would show the cam's last 92 px at the panel's top-left.
+    const corner = regionMean(f, { x: 4, y: 490, w: 40, h: 100 });
+    expect(colorDistance(corner, FACECAM_GREEN), `gameplay corner ${corner}`).toBeGreaterThan(60);
+  });
+
   it("uses the other colours, and no outline when disabled", async () => {
     const cases = [
       { frame: { enabled: true, color: "white" as const }, expected: [255, 255, 255] },
