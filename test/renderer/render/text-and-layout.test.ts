@@ -3,7 +3,7 @@ import { cutRange, CutRangeError } from "../../../render-container/src/render/cu
 import { DEFAULT_FACECAM_REGION, facecamPixels, parseFacecamRegion } from "../../../render-container/src/render/facecam";
 import { centredCrop, clampRect, cropClearOf, insetRect } from "../../../render-container/src/render/geometry";
 import { buildShortLayout, splitPanelHeight } from "../../../render-container/src/render/short-layout";
-import { sanitizeDisplayText, wrapText } from "../../../render-container/src/render/text";
+import { balancedWrap, sanitizeDisplayText, wrapText } from "../../../render-container/src/render/text";
 
 describe("sanitizeDisplayText", () => {
   it("drops emoji and control characters, keeps punctuation and accents", () => {
@@ -28,6 +28,21 @@ describe("wrapText", () => {
   });
   it("splits words longer than a line", () => {
     expect(wrapText("abcdefghijkl", 5, 3)).toEqual(["abcde", "fghij", "kl"]);
+  });
+});
+
+describe("balancedWrap", () => {
+  it("wraps a title into as many lines as the greedy wrap, of even length, not ending on a lone word", () => {
+    // The demo's title at a 1080-wide short's 24 characters a line.
+    const title = "SynthStreamer's stream explodes in Synthetic Quest";
+    expect(wrapText(title, 24, 3)).toEqual(["SynthStreamer's stream", "explodes in Synthetic", "Quest"]);
+    expect(balancedWrap(title, 24, 3)).toEqual(["SynthStreamer's", "stream explodes in", "Synthetic Quest"]);
+    expect(balancedWrap("Peak hype on SynthStreamer's stream in Synthetic Quest", 24, 3)).toEqual(["Peak hype on", "SynthStreamer's stream", "in Synthetic Quest"]);
+  });
+  it("leaves one line, and text cut to fit, as the greedy wrap has them", () => {
+    expect(balancedWrap("short title", 24, 3)).toEqual(["short title"]);
+    expect(balancedWrap("one two three four five six seven eight", 10, 2)).toEqual(wrapText("one two three four five six seven eight", 10, 2));
+    expect(balancedWrap("abcdefghijkl", 5, 3)).toEqual(["abcde", "fghij", "kl"]);
   });
 });
 
