@@ -17,6 +17,13 @@ export const FRAME_COLORS: Record<FrameColor, string> = {
  */
 export const FACECAM_INSET = 0.04;
 
+/**
+ * Room kept between the gameplay panel and the facecam, as a share of the source's width and height: a found region
+ * can fall a few source pixels short of the overlay's outer edge (the detector sees a 1280-wide frame at 320), and
+ * those pixels of its border would show as a bright line down the gameplay panel's edge.
+ */
+export const FACECAM_CLEARANCE = 0.015;
+
 export interface ShortLayoutOptions {
   layout: CropMode;
   source: Size;
@@ -95,7 +102,8 @@ export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
   const gameH = H - panelH;
   const camRegion = clampRect(o.facecam, o.source);
   const cam = centredCrop(insetRect(camRegion, FACECAM_INSET), W / panelH);
-  const game = cropClearOf(src, W / gameH, camRegion);
+  const clearance = { x: Math.round(o.source.width * FACECAM_CLEARANCE), y: Math.round(o.source.height * FACECAM_CLEARANCE) };
+  const game = cropClearOf(src, W / gameH, { x: camRegion.x - clearance.x, y: camRegion.y - clearance.y, w: camRegion.w + 2 * clearance.x, h: camRegion.h + 2 * clearance.y });
   const thickness = o.frame.enabled ? frameThicknessFor(o.output) : 0;
   const outline = o.frame.enabled
     ? `,drawbox=x=0:y=0:w=${W}:h=${panelH}:color=${FRAME_COLORS[o.frame.color].replace("#", "0x")}@1:t=${thickness}`

@@ -157,6 +157,16 @@ describe("renderShort split", () => {
     expect(colorDistance(corner, FACECAM_GREEN), `gameplay corner ${corner}`).toBeGreaterThan(60);
   });
 
+  it("keeps the gameplay panel clear of a facecam found a few pixels short of its edge", async () => {
+    // The detector sees a 1280-wide frame at 320: its edge can fall 4 px short; here 16 px short of the green cam.
+    const out = path.join(dir, "split-short-region.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.5, facecam: { x: 0, y: 0, w: 304, h: 176 }, size, out });
+    const f = await readFrameRgb(out, 0.5, size);
+    const edge = regionMean(f, { x: 0, y: 490, w: 6, h: 100 });
+    expect(colorDistance(edge, FACECAM_GREEN), `gameplay edge ${edge}`).toBeGreaterThan(60);
+  });
+
   it("uses the other colours, and no outline when disabled", async () => {
     const cases = [
       { frame: { enabled: true, color: "white" as const }, expected: [255, 255, 255] },
