@@ -23,6 +23,11 @@ describe("keywords", () => {
     // The quote stays whole.
     expect(out.moments[0]!.title + out.moments[0]!.story).toMatch(/no way/i);
   });
+  it("says in plain words how a balanced reel was picked", () => {
+    // It read "picked by her reactions and chat's".
+    const intro = writeLocalMetadata(sampleInput()).reels[0]!.description.split("\n")[0]!;
+    expect(intro).toBe("3 highlights from NovaPlays's Elden Ring stream \u201CMalenia or bust\u201D, picked by the reactions of NovaPlays and her chat.");
+  });
   it("uses the language's stop words", () => {
     expect(extractKeywords(["der Drache ist tot, und der Drache war schwer"], "de", 2)).toEqual(["drache", "tot"]);
     expect(extractKeywords(["el jefe final es muy difícil, el jefe"], "es", 2)).toEqual(["jefe", "final"]);
