@@ -51,6 +51,24 @@ export function frameThicknessFor(output: Size): number {
   return Math.max(2, Math.round(output.width / 135));
 }
 
+/** Captions' distance from the bottom as a share of the height (captions/ass.ts): clear of the apps' buttons. */
+export const CAPTION_BOTTOM_MARGIN = 0.2;
+
+/**
+ * Where a short's captions sit, as ASS's bottom margin (share of the height). CAPTION_BOTTOM_MARGIN, except in a
+ * split whose facecam panel reaches so low (shorts_split_ratio above about 0.65) that two caption lines there would
+ * cover the streamer's face: then the captions move down, two lines below the seam, into the apps' button zone if
+ * they must (a caption over a face is worse), but never off the frame.
+ */
+export function captionBottomMargin(output: Size, panelHeight: number | null): number {
+  if (panelHeight === null) return CAPTION_BOTTOM_MARGIN;
+  const font = output.height * 0.038;
+  const twoLines = 2 * font * 1.25 + font * 0.3;
+  const lowest = output.height - font * 0.5;
+  const bottom = Math.max(output.height * (1 - CAPTION_BOTTOM_MARGIN), Math.min(lowest, panelHeight + twoLines));
+  return (output.height - bottom) / output.height;
+}
+
 export function splitPanelHeight(output: Size, ratio: number): number {
   const r = Math.min(0.85, Math.max(0.15, ratio));
   return evenPixels(output.height * r);

@@ -167,6 +167,22 @@ describe("renderShort split", () => {
     expect(colorDistance(edge, FACECAM_GREEN), `gameplay edge ${edge}`).toBeGreaterThan(60);
   });
 
+  it("never draws captions over the facecam panel, however far down it reaches", async () => {
+    // shorts_split_ratio 0.85: the panel ends at 816 of 960, below where captions sit (baseline at 80 %: 768).
+    const out = path.join(dir, "split-deep-panel.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.85, size, out, captions: [{ start: 0, end: 1, text: "we are going to win this game right now" }] });
+    const f = await readFrameRgb(out, 0.5, size);
+    const white = (r: { x: number; y: number; w: number; h: number }) => {
+      let n = 0;
+      for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) if (colorDistance(pixelAt(f, x, y), [255, 255, 255]) < 60) n++;
+      return n;
+    };
+    // The panel is the green cam scaled up: no caption letters in it; they are under the seam.
+    expect(white({ x: 40, y: 600, w: 460, h: 210 })).toBe(0);
+    expect(white({ x: 40, y: 820, w: 460, h: 135 })).toBeGreaterThan(200);
+  });
+
   it("uses the other colours, and no outline when disabled", async () => {
     const cases = [
       { frame: { enabled: true, color: "white" as const }, expected: [255, 255, 255] },
