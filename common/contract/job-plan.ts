@@ -16,7 +16,8 @@ import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
  *                                                                                            (task-contract.ts)
  *                      POST {renderer}/tasks/{task_key}/cancel                          -> 200 {cancelled}
  * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent
- *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/events)
+ *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/attempts/{attempt}/events;
+ *                      callback.token speaks for that attempt only)
  */
 
 export const JOB_PLAN_VERSION = 1 as const;

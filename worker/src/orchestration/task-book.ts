@@ -39,6 +39,12 @@ export interface TaskRecord {
    * storage paths. Goes with those paths, in the release after.
    */
   scoped_storage?: boolean;
+  /**
+   * Set when the current attempt was claimed by a Worker that hands each attempt its own token for its events and
+   * Workers AI too (task-call-scope.ts). Absent on attempts claimed before that: only those are served on the
+   * job-wide event and AI paths with the job's token. Goes with those paths, in the release after.
+   */
+  scoped_calls?: boolean;
   /** Runs stopped by SIGTERM (rollout, eviction); retried at once, bounded by MAX_TASK_INTERRUPTIONS. */
   interruptions: number;
   /** Progress of the current attempt, 0..1 (1 when done). */
@@ -52,6 +58,13 @@ export interface TaskRecord {
   heard_at: number | null;
   last_error: { code: string; message: string } | null;
 }
+
+/**
+ * What every path that records an attempt as dispatched sets (claimTask, and any hand-over of a task to a running
+ * instance): the attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts), so
+ * the job-wide legacy paths never serve it (task-storage-scope.ts, task-call-scope.ts).
+ */
+export const SCOPED_ATTEMPT = { scoped_storage: true, scoped_calls: true } as const;
 
 /** Failed or lost attempts of one task before the job fails (3 runs in all). */
 export const MAX_TASK_FAILURES = 3;

@@ -2,7 +2,7 @@ import { ANALYSE_TASK_ID, type JobPlan, type TaskKind } from "../../../common/co
 import { failStep, isTerminal, startStep } from "./job-lifecycle";
 import { loadBook, loadPlan, loadState, logError, saveBook, type JobObject, type Locked } from "./job-storage";
 import { transition } from "./job-transitions";
-import { analysisTask, type TaskRecord } from "./task-book";
+import { analysisTask, SCOPED_ATTEMPT, type TaskRecord } from "./task-book";
 import { armTaskWatchdog } from "./watchdog";
 
 /**
@@ -29,8 +29,8 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
   const plan = task.kind === "analyse" ? null : await loadPlan(o);
   const attempt = task.attempt + 1;
-  // scoped_storage: this attempt is handed its own storage URL and token (render-job.ts), never the job-wide paths.
-  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), scoped_storage: true });
+  // SCOPED_ATTEMPT: this attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts).
+  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), ...SCOPED_ATTEMPT });
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
   return { ok: true, attempt, kind: task.kind, plan };
