@@ -136,7 +136,7 @@ describe("a task handed over in the answer to a completion", () => {
     expect(done.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect([...worker.stored.keys()].some((k) => k.startsWith(`${ANALYSE_TASK_ID}/`))).toBe(false);
     expect(svc.lines.find((l) => l.msg === "handed-over task accepted")).toMatchObject({ task_key: "job_handoff.short-01", handed_over_by: "job_handoff.analyse", attempt: 1 });
-    expect(svc.tasks.status("job_handoff.short-01")).toBe("completed");
+    await expect.poll(() => svc.tasks.status("job_handoff.short-01")).toBe("completed");
   }, 300_000);
 
   it("takes the slot the analysis frees: a task POSTed meanwhile is refused as busy, as with any running task", async () => {
