@@ -104,12 +104,20 @@ describe("a re-cut's one short handed to its analysis' instance", { timeout: 90_
     expect((await taskStarts(jobId)).map((s) => `${s.task.id}#${s.task.attempt}`)).toEqual(["analyse#1", "short-01#2"]);
   });
 
-  it("a repeated completion (the renderer did not get the answer) is a duplicate and hands nothing over again", async () => {
+  it("a repeated completion (the renderer did not get the answer) is a duplicate answered with the same request, until the short has reported", async () => {
     const { analysis, answer } = await completedAnalysis((id) => recutPlan(id));
-    expect(answer.next_task).toBeDefined();
-    const again = await taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: recutPlan(analysis.job_id) } });
+    const first = RenderTaskRequest.parse(answer.next_task);
+    const repeat = () => taskEvent(analysis, { type: "completed", result: { kind: "analyse", plan: recutPlan(analysis.job_id) } });
+    const again = await repeat();
     expect(again).toMatchObject({ accepted: false, reason: "duplicate" });
-    expect(again.next_task).toBeUndefined();
+    // The same attempt, callback and storage target: a renderer that got both runs it once (task-registry.ts).
+    expect(RenderTaskRequest.parse(again.next_task)).toMatchObject({ task: first.task, callback: first.callback, upload: first.upload });
+    expect(await taskOf(analysis.job_id, "short-01")).toMatchObject({ state: "running", attempt: 1 });
+    // Once the short was heard from, its renderer had the request: nothing is handed over again.
+    await taskEvent(first, { type: "started" });
+    const late = await repeat();
+    expect(late).toMatchObject({ accepted: false, reason: "duplicate" });
+    expect(late.next_task).toBeUndefined();
   });
 
   describe("every other job is unchanged: its render tasks go through the queue", () => {

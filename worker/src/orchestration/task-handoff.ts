@@ -3,7 +3,7 @@ import { TASK_CONTRACT_VERSION, HANDOFF_CONTRACT } from "../../../common/contrac
 import { handedOffTask } from "../../../common/plan/task-handoff";
 import { openDb } from "../storage/db";
 import { findJobById } from "../storage/jobs";
-import { loadState, logError, type JobObject } from "./job-storage";
+import { loadBook, loadPlan, loadState, logError, type JobObject } from "./job-storage";
 import { buildTaskRequest, dispatchSettings } from "./render-job";
 import { handOverInstance } from "./renderers";
 import type { TaskRecord } from "./task-book";
@@ -59,4 +59,28 @@ export async function handOffToAnalysisInstance(o: JobObject, analysis: TaskReco
   });
   console.log(JSON.stringify({ level: "info", msg: "task handed off", job_id: state.job_id, task_id: short.id, attempt, from_task: analysis.id, instance: analysis.instance }));
   return request;
+}
+
+/**
+ * A repeated completion of the analysis whose first answer handed the short over: the renderer retries a report
+ * whose answer it did not get, so it never saw `next_task`. While the short's handed attempt has not been heard
+ * from (attempt 1, on that instance, no report yet) the same request is answered again; the renderer runs a task
+ * attempt at most once, so an answer that did arrive the first time starts nothing twice. Otherwise null.
+ */
+export async function repeatHandOff(o: JobObject, taskId: string, attempt: number): Promise<RenderTaskRequest | null> {
+  const book = await loadBook(o);
+  const analysis = book.find((t) => t.id === taskId);
+  if (!analysis || analysis.kind !== "analyse" || analysis.state !== "done" || analysis.attempt !== attempt || !analysis.instance) return null;
+  const plan = await loadPlan(o);
+  const spec = plan ? handedOffTask(plan) : null;
+  const short = spec ? book.find((t) => t.id === spec.id) : undefined;
+  if (!plan || !short || short.state !== "running" || short.attempt !== 1 || short.failures !== 0 || short.interruptions !== 0 || short.seq !== 0 || short.instance !== analysis.instance) return null;
+  const state = await loadState(o);
+  try {
+    const row = state ? await findJobById(openDb(o.env.DB), state.job_id) : null;
+    return row ? await buildTaskRequest(o.env, dispatchSettings(o.env), row, { id: short.id, kind: short.kind, attempt: short.attempt }, plan) : null;
+  } catch (error) {
+    logError("hand-off not repeated", o, error);
+    return null;
+  }
 }

@@ -10,7 +10,7 @@ import { settleRealLength } from "./length-billing";
 import { releaseInstance } from "./renderers";
 import { handOffSlot, slotTaker } from "./slot-handoff";
 import { sendTasks } from "./task-dispatch";
-import { handOffToAnalysisInstance } from "./task-handoff";
+import { handOffToAnalysisInstance, repeatHandOff } from "./task-handoff";
 import { allRenderTasksDone, jobPercent, releaseReady, renderTasksOf, retryOrGiveUp, type TaskRecord } from "./task-book";
 import { armTaskWatchdog } from "./watchdog";
 
@@ -24,8 +24,7 @@ import { armTaskWatchdog } from "./watchdog";
 /** Answer to a task event (POST /internal/jobs/:id/tasks/:task/events). */
 export type TaskEventOutcome =
   /** `next_task`: the job's next task, handed to the instance that reported (task-handoff.ts), for the answer. */
-  | { outcome: "applied"; state: JobLifecycle; next_task?: RenderTaskRequest }
-  | { outcome: "duplicate"; state: JobLifecycle }
+  | { outcome: "applied" | "duplicate"; state: JobLifecycle; next_task?: RenderTaskRequest }
   /** The job is settled, or this attempt was superseded: the renderer stops the task (409). */
   | { outcome: "terminal" | "stale"; state: JobLifecycle }
   | { outcome: "not_found" };
@@ -36,7 +35,11 @@ export type AttemptEnd = "failed" | "lost" | "interrupted" | "fatal";
 /** A started, progress or completed report. */
 export async function applyTaskReport(o: JobObject, taskId: string, event: Extract<TaskEvent, { type: "started" | "progress" | "completed" }>): Promise<Locked<TaskEventOutcome>> {
   const pre = await currentAttempt(o, taskId, event.attempt, event.seq);
-  if ("answer" in pre) return { result: pre.answer, transitions: [] };
+  if ("answer" in pre) {
+    // The renderer repeats a completion whose answer it did not get: a task handed over in it is handed again.
+    const again = pre.answer.outcome === "duplicate" && event.type === "completed" ? await repeatHandOff(o, taskId, event.attempt) : null;
+    return { result: again && pre.answer.outcome === "duplicate" ? { ...pre.answer, next_task: again } : pre.answer, transitions: [] };
+  }
   const { book, task } = pre;
   const transitions: JobTransition[] = [];
   const step = collectingStep(o, transitions);

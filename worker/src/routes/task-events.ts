@@ -57,8 +57,11 @@ taskEventRoutes.post(
         throw new ApiError(409, "job_settled", `The job is already ${outcome.state.status}; stop the task.`, { status: outcome.state.status });
       case "stale":
         throw new ApiError(409, "task_superseded", `Attempt ${event.attempt} of task ${taskId} is no longer current; stop it.`, { status: outcome.state.status });
-      case "duplicate":
-        return c.json({ accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress }, 200);
+      case "duplicate": {
+        // A repeated completion whose first answer (with the handed-over task) was lost gets that task again.
+        const answer: TaskEventAnswer = { accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress, ...(outcome.next_task ? { next_task: outcome.next_task } : {}) };
+        return c.json(answer, 200);
+      }
       case "applied": {
         // A re-cut's one short handed to the instance that ran the analysis (orchestration/task-handoff.ts): its renderer runs it next.
         const answer: TaskEventAnswer = { accepted: true, status: outcome.state.status, progress: outcome.state.progress, ...(outcome.next_task ? { next_task: outcome.next_task } : {}) };
