@@ -1,4 +1,4 @@
-import type { TaskEvent, TaskResult } from "../../../common/contract/job-plan";
+import { TaskEventAnswer, type TaskEvent, type TaskResult } from "../../../common/contract/job-plan";
 import type { RenderStage } from "../../../common/contract/render";
 import type { Logger } from "../log";
 import { EventPoster, type EventPosterOptions } from "./event-poster";
@@ -50,8 +50,8 @@ export class TaskReporter {
    */
   async completed(result: TaskResult): Promise<unknown> {
     this.poster.stopHeartbeat();
-    const answer = await this.poster.send({ type: "completed", attempt: this.attempt, result }, true);
-    return answer !== null && typeof answer === "object" && "next_task" in answer ? (answer as { next_task: unknown }).next_task : undefined;
+    const answer = TaskEventAnswer.safeParse(await this.poster.send({ type: "completed", attempt: this.attempt, result }, true));
+    return answer.success ? answer.data.next_task : undefined;
   }
 
   async failed(code: string, message: string, retryable: boolean): Promise<void> {
