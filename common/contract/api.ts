@@ -3,6 +3,7 @@ import { AnalysisReused } from "./analysis-reuse";
 import { FeedbackReason, JobStatus, ModelPreset, Plan, VodUnusableReason } from "./enums";
 import { jobErrorCodesDescription } from "./job-errors";
 import { NormalizedJobRequest } from "./normalized-request";
+import { plainText } from "./plain-text";
 import { RENDER_STAGES } from "./render";
 
 /**
@@ -32,7 +33,14 @@ export const ErrorBody = z
     artifacts_deleted_at: isoTimestamp.optional().meta({ description: "410 only: when the retention sweep deleted the files." }),
   })
   .meta({ description: "The single error envelope of every non-2xx answer." });
-export const ErrorEnvelope = z.object({ error: ErrorBody });
+export const ErrorEnvelope = z.object({
+  error: ErrorBody,
+  detail: z.array(ErrorDetailItem).optional().meta({
+    description:
+      "422 only: the same list as error.detail, also at the top level, where clients written against the service " +
+      "specification's \"detail field\" of a 422 look for it.",
+  }),
+});
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ErrorDetailItem = z.infer<typeof ErrorDetailItem>;
 
@@ -157,7 +165,7 @@ export const FeedbackInput = z
       error: (issue) => (issue.input === undefined ? "is required" : "must be true or false"),
     }),
     reason: FeedbackReason.nullish().meta({ description: "Negative votes only." }),
-    notes: z.string().trim().max(2000, { error: "must be at most 2000 characters" }).nullish().meta({
+    notes: plainText(2000, { multiline: true }).nullish().meta({
       description: "Required when reason is other.",
     }),
   })
@@ -260,7 +268,7 @@ export const MAX_CREDIT_BALANCE = 1_000_000_000_000;
 const creditAmountRange = `must be between -${MAX_CREDIT_AMOUNT} and ${MAX_CREDIT_AMOUNT}`;
 
 export const CreateAccountInput = z.object({
-  name: z.string().trim().min(1, { error: "is required" }).max(200, { error: "must be at most 200 characters" }),
+  name: plainText(200).min(1, { error: "is required" }),
   plan: Plan.optional().default("free"),
   credits: z
     .int({ error: "must be an integer" })
@@ -292,7 +300,7 @@ export const CreditsInput = z
       .meta({
         description: `Positive adds credits, negative removes them (adjustment only); at most ${MAX_CREDIT_AMOUNT} either way, and the balance stays at most ${MAX_CREDIT_BALANCE}.`,
       }),
-    reason: z.string().trim().max(500, { error: "must be at most 500 characters" }).optional(),
+    reason: plainText(500).optional(),
     purchase: z.boolean().optional().default(false),
   })
   .check((ctx) => {

@@ -16,8 +16,9 @@ import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
  *                                                                                            (task-contract.ts)
  *                      POST {renderer}/tasks/{task_key}/cancel                          -> 200 {cancelled}
  * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent -> 200 TaskEventAnswer
- *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/events); the answer to an
- *                      analysis' `completed` may carry `next_task`, run at once on the same instance (contract 3)
+ *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/attempts/{attempt}/events;
+ *                      callback.token speaks for that attempt only); the answer to an analysis' `completed` may
+ *                      carry `next_task`, run at once on the same instance (contract 3)
  */
 
 export const JOB_PLAN_VERSION = 1 as const;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseVodUrl } from "../twitch/vod-url";
 import { CaptionStyle, ChatOverlayStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
+import { plainText } from "./plain-text";
 
 /**
  * The body of POST /jobs as a zod schema: one definition for request validation, the inferred
@@ -15,10 +16,16 @@ import { isIso6391 } from "./languages";
 /** Longest VOD the service accepts (422 above it, probed or given as vod_length_hours). */
 export const MAX_VOD_HOURS = 24;
 
+/**
+ * A link written into generated descriptions, kept in its normalised form (spaces, control characters and
+ * non-ASCII percent-encoded, as a browser would send it): z.url accepts `https://twitch.tv/a b` and a NUL as
+ * typed, which then broke the link in every description.
+ */
 const httpUrl = (what: string) =>
   z
     .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
-    .max(2048, { error: "must be at most 2048 characters" });
+    .max(2048, { error: "must be at most 2048 characters" })
+    .transform((value) => new URL(value).href);
 
 /** An http(s) URL with a host; IPv6 literals (`https://[2606:4700::1]/hook`) included, unlike z.url's hostname rule. */
 function isHttpUrl(value: string): boolean {
@@ -73,7 +80,7 @@ export const ManualHighlightInput = z
     end_seconds: z.number().meta({
       description: "End of the range in seconds. end - start must be 20 to 180 s and lie within the VOD.",
     }),
-    label: z.string().trim().max(200, { error: "must be at most 200 characters" }).nullish().meta({
+    label: plainText(200).nullish().meta({
       description: "Free label.",
     }),
     run_profiles: profileList
@@ -89,7 +96,7 @@ export const ManualHighlightInput = z
         code: "custom",
         input: end,
         path: ["end_seconds"],
-        message: `must be 20 to 180 seconds after start_seconds, not ${round2(length)}`,
+        message: `must be 20 to 180 seconds after start_seconds, not ${shownLength(length)}`,
       });
     }
   })
@@ -189,24 +196,15 @@ export type ParametersInput = z.infer<typeof ParametersInput>;
 export const JobRequestInput = z
   .object({
     vod_url: VodUrlInput,
-    streamer_name: z
-      .string()
-      .trim()
-      .max(100, { error: "must be at most 100 characters" })
+    streamer_name: plainText(100)
       .nullish()
       .meta({ description: "Display name used in generated titles and descriptions." }),
-    game_name: z
-      .string()
-      .trim()
-      .max(200, { error: "must be at most 200 characters" })
+    game_name: plainText(200)
       .nullish()
       .meta({ description: "Primary game or category." }),
     streamer_twitch_url: httpUrl("channel link").nullish().meta({ description: "Channel link for descriptions." }),
     streamer_twitter_url: httpUrl("social link").nullish().meta({ description: "Social link for descriptions." }),
-    streamer_pronouns: z
-      .string()
-      .trim()
-      .max(40, { error: "must be at most 40 characters" })
+    streamer_pronouns: plainText(40)
       .nullish()
       .meta({ description: "Pronouns used for metadata (default they)." }),
     webhook_url: WebhookUrlInput.nullish(),
@@ -267,6 +265,11 @@ export const JobRequestInput = z
   .meta({ description: "Body of POST /jobs and POST /jobs/estimate." });
 export type JobRequestInput = z.infer<typeof JobRequestInput>;
 
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
+/**
+ * A range length as a client can check it: without float noise (20.5 - 0.5 shows as 20, 20.1 - 0.2 as 19.9), yet
+ * never rounded onto an allowed length (19.999 used to read "not 20").
+ */
+function shownLength(length: number): string {
+  const plain = Number(length.toPrecision(10));
+  return plain >= 20 && plain <= 180 ? String(length) : String(plain);
 }

@@ -127,9 +127,9 @@ export const RenderJob = z.object({
   upload: UploadTarget,
   twitch: z.object({ gql_url: z.string(), usher_url: z.string() }),
   /**
-   * Workers AI through the Worker for this job (contract: workers-ai.ts): an OpenAI-compatible base URL
-   * (`{url}/audio/transcriptions`, `{url}/chat/completions`) and the bearer token it takes (the job's renderer
-   * token). Absent or null: the Worker offers none (no binding, or WORKERS_AI = "off"). TRANSCRIBE_API_URL and
+   * Workers AI through the Worker for this task attempt (contract: workers-ai.ts): an OpenAI-compatible base URL
+   * (`{url}/audio/transcriptions`, `{url}/chat/completions`) and the bearer token it takes (the attempt's token,
+   * the same as callback.token; both opaque to the renderer). Absent or null: the Worker offers none (no binding, or WORKERS_AI = "off"). TRANSCRIBE_API_URL and
    * METADATA_API_URL in the renderer's environment take precedence.
    */
   ai: z.object({ url: z.string(), token: z.string() }).nullish(),

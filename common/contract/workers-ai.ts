@@ -1,7 +1,7 @@
 /**
  * Workers AI through the Worker, on behalf of the renderer (worker/src/routes/internal-ai.ts). The Worker serves a
- * small OpenAI-compatible API per job, so the renderer's one client for "any OpenAI-compatible endpoint" talks to
- * it unchanged; `RenderJob.ai` carries its base URL and the job's renderer token:
+ * small OpenAI-compatible API per task attempt, so the renderer's one client for "any OpenAI-compatible endpoint"
+ * talks to it unchanged; `RenderJob.ai` carries its base URL and the attempt's token:
  *
  *   POST {ai.url}/audio/transcriptions   multipart: file (16 kHz mono 16-bit wav), language?, model (ignored),
  *                                        response_format json|verbose_json -> verbose_json with words and segments

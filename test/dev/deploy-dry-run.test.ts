@@ -55,4 +55,25 @@ describe("wrangler.toml as wrangler reads it", () => {
     const config = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") });
     expect(config.observability).toMatchObject({ enabled: true });
   });
+
+  it("lets a running task finish before a rollout replaces its instance (rollout_active_grace_period, default 0)", async () => {
+    const { unstable_readConfig } = await import("wrangler");
+    const [container] = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") }).containers ?? [];
+    // 900 s: several times the longest measured task (docs/DEPLOY.md, "Containers and capacity"); issue 23, point 2.
+    expect(container).toMatchObject({ class_name: "RenderContainer", rollout_active_grace_period: 900, max_instances: 100 });
+  });
+
+  it("asks for a custom instance type within the documented limits (docs/CLOUDFLARE-LIMITS.md, \"Custom instance types\")", async () => {
+    const { unstable_readConfig } = await import("wrangler");
+    const [container] = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") }).containers ?? [];
+    const type = container?.instance_type as { vcpu: number; memory_mib: number; disk_mb: number };
+    // All three keys: a key left out falls back to lite's value (1/16 vCPU, 256 MiB, 2 GB).
+    expect(Object.keys(type).sort()).toEqual(["disk_mb", "memory_mib", "vcpu"]);
+    expect(type.vcpu).toBeGreaterThanOrEqual(1);
+    expect(type.vcpu).toBeLessThanOrEqual(4);
+    expect(type.memory_mib).toBeLessThanOrEqual(12 * 1024);
+    expect(type.memory_mib).toBeGreaterThanOrEqual(3 * 1024 * type.vcpu);
+    expect(type.disk_mb).toBeLessThanOrEqual(20_000);
+    expect(type.disk_mb).toBeLessThanOrEqual(2_000 * (type.memory_mib / 1024));
+  });
 });

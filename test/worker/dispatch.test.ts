@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { JobAck } from "../../common/contract";
 import { RenderTaskRequest } from "../../common/contract/job-plan";
 import { CONTRACT_UNSUPPORTED_STATUS, TASK_CONTRACT_VERSION } from "../../common/contract/task-contract";
-import { rendererTaskToken } from "../../worker/src/artifacts/links";
+import { rendererJobToken, rendererTaskToken } from "../../worker/src/artifacts/links";
 import { ACCEPT_MARKER, TEST_RENDERER_TOKEN } from "./doubles-protocol";
 import { accountCredits, createAccount, FIXTURE_VODS, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { createJob, DEAD_LETTER_QUEUE, deliver, eventually, jobState, record, rendererAnswers, rendererLog, startedJob } from "./job-steps";
@@ -34,13 +34,15 @@ describe("queue consumer: dispatch to the renderer", () => {
     // The request says which task contract it speaks.
     expect(job.contract).toBe(TASK_CONTRACT_VERSION);
     expect(job.plan).toBeNull();
-    expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/analyse/events`);
-    expect(job.callback.token.length).toBeGreaterThan(20);
+    // Events, files (and Workers AI) on this attempt's own path, with a token that speaks for this attempt only: no
+    // job-wide token reaches the renderer.
+    const attemptToken = await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id, "analyse", 1);
+    expect(job.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/analyse/attempts/1/events`);
+    expect(job.callback.token).toBe(attemptToken);
+    expect(JSON.stringify(job)).not.toContain(await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id));
     // WATCHDOG_SECONDS 600 (default): report at least every 150 s.
     expect(job.callback.heartbeat_seconds).toBe(150);
-    // Files go through this attempt's own storage route, on a token that opens that task's files only (not the job's).
-    expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/tasks/analyse/attempts/1/artifacts`, token: await rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id, "analyse", 1) });
-    expect(job.upload.mode !== "s3" && job.upload.token).not.toBe(job.callback.token);
+    expect(job.upload).toEqual({ mode: "worker", url: `https://api.test/internal/jobs/${ack.id}/tasks/analyse/attempts/1/artifacts`, token: attemptToken });
     expect(job.twitch).toEqual({ gql_url: env.TWITCH_GQL_URL, usher_url: env.TWITCH_USHER_URL });
     expect(job.request).toMatchObject({ vod_id: FIXTURE_VODS.public, num_shorts: 2, streamer_name: "SynthRunner" });
     // The probe could not run: the VOD is described from the row (its claimed length).
@@ -72,7 +74,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     });
   });
 
-  it("gives each job its own renderer token", async () => {
+  it("gives each job's task attempt its own renderer token", async () => {
     const a = await startedJob(acct.api_key);
     const b = await startedJob(acct.api_key);
     expect(a.render.callback.token).not.toBe(b.render.callback.token);
@@ -248,7 +250,7 @@ describe("queue consumer: dispatch to the renderer", () => {
     expect((await rendererLog(ack.id)).starts).toHaveLength(0);
   });
 
-  it("gives the renderer no R2 credential when R2 API credentials are configured: only the job's token and where to ask for presigned URLs", async () => {
+  it("gives the renderer no R2 credential when R2 API credentials are configured: only the attempt's token and where to ask for presigned URLs", async () => {
     const { ack, message } = await createJob(acct.api_key);
     await rendererAnswers(ack.id, 202);
     const r2 = { R2_ACCESS_KEY_ID: "AKIDTEST-5f3a", R2_SECRET_ACCESS_KEY: "secret-test-9c1e", R2_S3_ENDPOINT: "http://127.0.0.1:9000/" };

@@ -16,7 +16,7 @@ import { FIRST_TASKS, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
  * Puts a job into the state a test needs the way production gets it there: the renderer's task events through
- * the Worker's real route, signed with the job's renderer token, and files stored in R2 as a render leaves them. The
+ * the Worker's real route, signed with the task attempt's token, and files stored in R2 as a render leaves them. The
  * Durable Object is only called as production calls it (the queue consumer's claim, in claimedJob), so a test's
  * setup cannot reach a state the renderers could not report. The steps (a started job, the test plan, a render
  * task's events) are job-steps.ts and task-flow.ts; this module puts them together into states:

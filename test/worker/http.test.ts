@@ -27,17 +27,45 @@ describe("error envelope for HTTP-level problems", () => {
 
   it("answers wrong methods with 405 and an Allow header", async () => {
     const cases: [string, string, string][] = [
-      ["DELETE", "/jobs", "GET, HEAD, POST"],
-      ["PUT", "/jobs/job_x", "GET, HEAD"],
-      ["GET", "/jobs/job_x/cancel", "POST"],
-      ["POST", "/pricing", "GET, HEAD"],
-      ["DELETE", "/videos/metadata", "GET, HEAD"],
+      ["DELETE", "/jobs", "GET, HEAD, OPTIONS, POST"],
+      ["PUT", "/jobs/job_x", "GET, HEAD, OPTIONS"],
+      ["GET", "/jobs/job_x/cancel", "OPTIONS, POST"],
+      ["POST", "/pricing", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/videos/metadata", "GET, HEAD, OPTIONS"],
     ];
     for (const [method, path, allow] of cases) {
       const res = await call(path, { method, headers: { "X-API-Key": acct.api_key } });
       await expectError(res, 405, "method_not_allowed");
       expect(res.headers.get("Allow")!.split(", ").sort()).toEqual(allow.split(", ").sort());
     }
+  });
+
+  it("answers OPTIONS with 204 and the Allow header, no key needed (it used to be 405); unknown paths stay 404", async () => {
+    const cases: [string, string][] = [
+      ["/jobs", "GET, HEAD, OPTIONS, POST"],
+      ["/jobs/job_x", "GET, HEAD, OPTIONS"],
+      ["/jobs/job_x/cancel", "OPTIONS, POST"],
+      ["/videos/metadata", "GET, HEAD, OPTIONS"],
+    ];
+    for (const [path, allow] of cases) {
+      const res = await call(path, { method: "OPTIONS" });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("Allow")!.split(", ").sort()).toEqual(allow.split(", "));
+      expect(res.headers.get("Content-Type")).toBeNull();
+      expect(await res.text()).toBe("");
+    }
+    await expectError(await call("/nope", { method: "OPTIONS" }), 404, "not_found");
+  });
+
+  it("marks answers no-store unless the route says otherwise (X-API-Key is not Authorization: caches would share them)", async () => {
+    const created = await jobPost(JSON.stringify(minimalJob()), "application/json");
+    const { id } = (await created.json()) as { id: string };
+    const answers = [created, await get(acct.api_key, `/jobs/${id}`), await get(acct.api_key, "/jobs"), await call("/jobs"), await call("/nope", { method: "OPTIONS" })];
+    for (const res of answers) {
+      expect([res.status, res.headers.get("Cache-Control"), res.headers.get("X-Content-Type-Options")]).toEqual([res.status, "no-store", "nosniff"]);
+    }
+    // A route that may be cached keeps its own.
+    expect((await call("/openapi.json")).headers.get("Cache-Control")).toBe("public, max-age=300");
   });
 
   it("answers malformed JSON with 400 invalid_json", async () => {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobAck, JobList } from "../../common/contract";
+import type { JobAck, JobList, JobRecord, VideoMetadata } from "../../common/contract";
 import { MAX_CREDIT_AMOUNT, MAX_CREDIT_BALANCE, MAX_PAGE } from "../../common/contract";
 import { clientBucket } from "../../worker/src/lib/client-bucket";
-import { accountCredits, admin, createAccount, expect422, expectError, get, minimalJob, postJob, type TestAccount } from "./helpers";
+import { accountCredits, admin, call, createAccount, expect422, expectError, FIXTURE_VODS, get, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 
 /** Issue 15, items 3, 5 and 7: inputs that used to answer 500 or slip past a limit, and how problems are worded. */
 
@@ -121,6 +121,27 @@ describe("validation messages read as one clean sentence", () => {
     expect(err.message.slice(0, -1)).not.toMatch(/\.\s/);
   });
 
+  it("a manual range's wrong length is shown as sent: never rounded onto an allowed length, without float noise", async () => {
+    const cases: [number, number, string][] = [
+      [0, 19.999, "19.999"],
+      [0.2, 20.1, "19.9"],
+      [10, 15, "5"],
+      [0, 180.0004, "180.0004"],
+    ];
+    for (const [start, end, shown] of cases) {
+      const detail = await expect422(await postJob(acct.api_key, minimalJob({ num_shorts: 1, manual_highlights: [{ start_seconds: start, end_seconds: end }] })));
+      expect(detail.get("manual_highlights[0].end_seconds")).toEqual([`must be 20 to 180 seconds after start_seconds, not ${shown}`]);
+    }
+  });
+
+  it("a number literal beyond a double (1e400 parses as Infinity) is named as such, not as 'must be a number'", async () => {
+    const body = `{"vod_url":"https://www.twitch.tv/videos/1008","vod_length_hours":1e400,"parameters":{"shorts_split_ratio":-1e400}}`;
+    const res = await call("/jobs/estimate", { method: "POST", headers: { "Content-Type": "application/json", "X-API-Key": acct.api_key }, body });
+    const detail = await expect422(res);
+    const finite = ["must be a finite number (this one is too large to represent)"];
+    expect(Object.fromEntries(detail)).toEqual({ vod_length_hours: finite, "parameters.shorts_split_ratio": finite });
+  });
+
   it("a repeated query parameter is reported as repeated, not as the wrong type", async () => {
     const err = await expectError(await get(acct.api_key, "/jobs?page=1&page=2&status=failed"), 422, "validation_failed");
     expect(err.message).toBe("Invalid request: page must be given once.");
@@ -154,5 +175,85 @@ describe("validation messages read as one clean sentence", () => {
       if (err.detail?.length === 1) expect(err.message).toBe(`Invalid request: ${err.detail[0]!.field} ${err.detail[0]!.message}.`);
     }
     expect(seen).toEqual(expect.arrayContaining(["manual_highlights[1]", "manual_highlights[2].run_profiles"]));
+  });
+});
+
+describe("free text: control characters and unpaired surrogates are refused, other Unicode kept as sent", () => {
+  const CONTROL = "must not contain control characters (such as NUL, tab or line breaks)";
+  const SURROGATE = "must be valid Unicode text (it holds an unpaired surrogate)";
+
+  it("refuses them in every free-text field of POST /jobs, naming the field", async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ streamer_name: "Zo\u0000e" }, "streamer_name", CONTROL],
+      [{ game_name: "Celeste\u001b[31m" }, "game_name", CONTROL],
+      [{ streamer_pronouns: "she/\nher" }, "streamer_pronouns", CONTROL],
+      [{ game_name: "next\u0085line" }, "game_name", CONTROL],
+      [{ num_shorts: 1, manual_highlights: [{ start_seconds: 0, end_seconds: 30, label: "a\u0007b" }] }, "manual_highlights[0].label", CONTROL],
+    ];
+    for (const [extra, field, message] of cases) {
+      const detail = await expect422(await postJob(acct.api_key, minimalJob(extra)));
+      expect(Object.fromEntries(detail), field).toEqual({ [field]: [message] });
+    }
+    // "\ud800" can only arrive as a JSON escape; JSON.stringify writes a lone surrogate that way.
+    const detail = await expect422(await postJob(acct.api_key, minimalJob({ streamer_name: "a\ud800b" })));
+    expect(Object.fromEntries(detail)).toEqual({ streamer_name: [SURROGATE] });
+  });
+
+  it("stores names in any script, emoji and right-to-left text included, the same in the record and its request", async () => {
+    const name = "Zoë 東京 😀 \u202eمرحبا";
+    const res = await postJob(acct.api_key, minimalJob({ streamer_name: name, game_name: "🎮\u200d" }));
+    expect(res.status).toBe(202);
+    const job = (await (await get(acct.api_key, `/jobs/${((await res.json()) as JobAck).id}`)).json()) as JobRecord;
+    expect([job.streamer_name, job.request.streamer_name, job.game_name]).toEqual([name, name, "🎮\u200d"]);
+  });
+
+  it("stores the social links normalised (a space or NUL used to be kept as typed and broke the description's link)", async () => {
+    const res = await call("/jobs/estimate", jsonInit("POST", minimalJob({ streamer_twitch_url: "https://twitch.tv/a b", streamer_twitter_url: "HTTPS://X.com/a\u0000b" }), { "X-API-Key": acct.api_key }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { request } = (await res.json()) as { request: { streamer_twitch_url: string; streamer_twitter_url: string } };
+    expect([request.streamer_twitch_url, request.streamer_twitter_url]).toEqual(["https://twitch.tv/a%20b", "https://x.com/a%00b"]);
+  });
+
+  it("feedback notes may hold line breaks and tabs, nothing else of the kind", async () => {
+    const res = await postJob(acct.api_key, minimalJob());
+    const id = ((await res.json()) as JobAck).id;
+    const vote = (notes: string) => post(acct.api_key, `/jobs/${id}/feedback`, { positive: false, reason: "other", notes });
+    const detail = await expect422(await vote("bad\u0000cut"));
+    expect(Object.fromEntries(detail)).toEqual({ notes: ["must not contain control characters other than tab and line breaks"] });
+    // Valid: the job is only not completed yet.
+    await expectError(await vote("first line\n\tsecond line"), 409, "job_not_completed");
+  });
+
+  it("refuses them in an operator's account name and credit reason", async () => {
+    const detail = await expect422(await admin("POST", "/accounts", { name: "Acme\u0000" }));
+    expect(Object.fromEntries(detail)).toEqual({ name: [CONTROL] });
+    const reason = await expect422(await admin("POST", `/accounts/${acct.account_id}/credits`, { amount: 5, reason: "order\u001b[2J 42" }));
+    expect(Object.fromEntries(reason)).toEqual({ reason: [CONTROL] });
+  });
+});
+
+describe("VOD ids in vod_url", () => {
+  type Estimate = { request: { vod_url: string; vod_id: string } };
+  const estimate = (vod_url: string) =>
+    call("/jobs/estimate", jsonInit("POST", { vod_url }, { "X-API-Key": acct.api_key }));
+
+  it("reads leading zeros as the same VOD (they used to be sent to Twitch as another id: 'does not exist')", async () => {
+    const res = await estimate(`https://www.twitch.tv/videos/000${FIXTURE_VODS.hour}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as Estimate).request).toMatchObject({ vod_id: FIXTURE_VODS.hour, vod_url: vodUrl(FIXTURE_VODS.hour) });
+    const meta = await get(acct.api_key, `/videos/metadata?vod_url=${encodeURIComponent(`https://m.twitch.tv/videos/0${FIXTURE_VODS.hour}/`)}`);
+    expect(((await meta.json()) as VideoMetadata).vod_id).toBe(FIXTURE_VODS.hour);
+  });
+
+  it("keeps 64-bit ids beyond 2^53 exact and refuses ids longer than 19 digits without asking Twitch", async () => {
+    const beyond = (2n ** 53n + 1n).toString();
+    const probed = await expect422(await estimate(`https://www.twitch.tv/videos/${beyond}`));
+    expect(probed.get("vod_url")).toEqual(["points to a VOD that does not exist (deleted or expired)"]);
+    const meta = (await (await get(acct.api_key, `/videos/metadata?vod_url=${encodeURIComponent(vodUrl(beyond))}`)).json()) as VideoMetadata;
+    expect([meta.vod_id, meta.reason]).toEqual([beyond, "deleted"]);
+    for (const id of ["1".repeat(20), "9".repeat(400)]) {
+      const detail = await expect422(await estimate(`https://www.twitch.tv/videos/${id}`));
+      expect(detail.get("vod_url")).toEqual(["must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789"]);
+    }
   });
 });

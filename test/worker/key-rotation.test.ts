@@ -3,7 +3,7 @@ import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobResults } from "../../common/contract";
 import type { RenderTaskRequest } from "../../common/contract/job-plan";
-import { rendererJobToken, rendererTaskToken } from "../../worker/src/artifacts/links";
+import { rendererTaskToken } from "../../worker/src/artifacts/links";
 import type { Env } from "../../worker/src/env";
 import { createAccount, expectError, get, type TestAccount } from "./helpers";
 import { callWithEnv, createJob, deliver, rendererAnswers, rendererLog, sameBytes, startedJob, taskFilePath, type RenderedFile } from "./job-steps";
@@ -77,13 +77,14 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ type: "progress", attempt: 1, seq, stage: "analysing", fraction }),
   });
-  const events = (jobId: string) => `/internal/jobs/${jobId}/tasks/analyse/events`;
+  /** The analysis task's first attempt reports on its own path (its callback URL). */
+  const events = (jobId: string) => `/internal/jobs/${jobId}/tasks/analyse/attempts/1/events`;
   const withToken = (init: RequestInit, token: string): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` } });
 
   let running: RenderTaskRequest;
   beforeAll(async () => {
     ({ render: running } = await startedJob(acct.api_key));
-    expect(running.callback.token).toBe(await rendererJobToken({ LINK_SIGNING_KEY: OLD_KEY }, running.job_id));
+    expect(running.callback.token).toBe(await rendererTaskToken({ LINK_SIGNING_KEY: OLD_KEY }, running.job_id, "analyse", 1));
   });
 
   it("a job dispatched before the rotation keeps reporting with its token", async () => {
@@ -92,7 +93,7 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     expect(await res.json()).toMatchObject({ accepted: true, status: "running", progress: 10 });
   });
 
-  it("and keeps storing its files with its task's storage token", async () => {
+  it("and keeps storing its files with the same token", async () => {
     if (running.upload.mode !== "worker") throw new Error(running.upload.mode);
     const put = { method: "PUT", headers: { Authorization: `Bearer ${running.upload.token}`, "Content-Length": "3" }, body: "abc" };
     expect((await callWithEnv(ROTATED, taskFilePath(running, "analysis.json.gz"), put)).status).toBe(201);
@@ -109,8 +110,9 @@ describe("renderer tokens across a LINK_SIGNING_KEY rotation", () => {
     const result = await deliver(message, { env: ROTATED });
     expect(result.explicitAcks).toHaveLength(1);
     const start = (await rendererLog(ack.id)).starts[0] as RenderTaskRequest;
-    expect(start.callback.token).toBe(await rendererJobToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id));
-    expect(start.upload).toMatchObject({ mode: "worker", token: await rendererTaskToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id, "analyse", 1) });
+    const token = await rendererTaskToken({ LINK_SIGNING_KEY: NEW_KEY }, ack.id, "analyse", 1);
+    expect(start.callback.token).toBe(token);
+    expect(start.upload).toMatchObject({ mode: "worker", token });
     expect((await callWithEnv(NEW_ONLY, events(ack.id), withToken(progress(2, 0.1), start.callback.token))).status).toBe(200);
     await expectError(await callWithEnv({ LINK_SIGNING_KEY: OLD_KEY }, events(ack.id), withToken(progress(3, 0.2), start.callback.token)), 401, "unauthorized");
   });

@@ -112,7 +112,7 @@ describe("JobState transitions", { timeout: 30_000 }, () => {
 
   it("answers not_found for an object that holds no job", async () => {
     const nobody = stateOf("job_does_not_exist");
-    expect(await nobody.taskEvent("analyse", { type: "started", attempt: 1, seq: 1 })).toEqual({ outcome: "not_found" });
+    expect(await nobody.taskEvent("analyse", { type: "started", attempt: 1, seq: 1 }, { task_id: "analyse", attempt: 1 })).toEqual({ outcome: "not_found" });
     expect(await nobody.fail("render_failed", "boom")).toEqual({ changed: false, reason: "not_found", state: null });
     expect(await nobody.get()).toBeNull();
   });

@@ -9,7 +9,7 @@ import { bytesOf, callWithEnv, createJob, jobState, putTaskFile, record, sameByt
 import { completeJob, plannedJob, postTaskEvent, taskEvent, testPlan, waitForStart } from "./task-flow";
 
 /**
- * The renderer's reports about a task (POST /internal/jobs/{id}/tasks/{task}/events) and its uploads, through
+ * The renderer's reports about a task (POST /internal/jobs/{id}/tasks/{task}/attempts/{n}/events) and its uploads, through
  * the Worker's real routes: who may report, what a report does to the job, and what is refused after the end.
  * The task path's fan-out, retries and completion are in tasks.test.ts.
  */
@@ -19,33 +19,36 @@ beforeAll(async () => {
   acct = await createAccount({ plan: "pro", credits: 100_000, purchase: true });
 });
 
-/** POSTs a raw body to a task's events route with the given token (null: none). */
-function postRaw(jobId: string, token: string | null, body: unknown, taskId = "analyse"): Promise<Response> {
+/** POSTs a raw body to a task attempt's events route with the given token (null: none). */
+function postRaw(jobId: string, token: string | null, body: unknown, taskId = "analyse", attempt = 1): Promise<Response> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
-  return callWithEnv({}, `/internal/jobs/${jobId}/tasks/${taskId}/events`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return callWithEnv({}, `/internal/jobs/${jobId}/tasks/${taskId}/attempts/${attempt}/events`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
-describe("POST /internal/jobs/{id}/tasks/{task}/events: authentication and validation", () => {
+const attemptToken = (jobId: string, taskId = "analyse", attempt = 1) => rendererTaskToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, jobId, taskId, attempt);
+
+describe("POST /internal/jobs/{id}/tasks/{task}/attempts/{n}/events: authentication and validation", () => {
   let render: RenderTaskRequest;
   beforeAll(async () => {
     ({ render } = await startedJob(acct.api_key));
   });
 
-  it("answers 401 without the token, with a wrong one and with another job's token", async () => {
+  it("answers 401 without the token, with a wrong one, with another job's token and with the job's own job-wide token", async () => {
     const progress = { type: "progress", attempt: 1, seq: 2, stage: "analysing", fraction: 0.5 };
     await expectError(await postRaw(render.job_id, null, progress), 401, "unauthorized");
     await expectError(await postRaw(render.job_id, `${render.callback.token}x`, progress), 401, "unauthorized");
     const other = await startedJob(acct.api_key);
     await expectError(await postRaw(render.job_id, other.render.callback.token, progress), 401, "unauthorized");
+    await expectError(await postRaw(render.job_id, await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, render.job_id), progress), 401, "unauthorized");
     expect((await record(acct.api_key, render.job_id)).progress).toBe(0);
   });
 
   it("answers 404 for a job that does not exist (with that id's valid token), and for a task the job does not have", async () => {
     const id = "job_01HZZZZZZZZZZZZZZZZZZZZZZZ";
-    const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, id);
-    await expectError(await postRaw(id, token, { type: "started", attempt: 1, seq: 1 }), 404, "job_not_found");
-    await expectError(await postRaw(render.job_id, render.callback.token, { type: "started", attempt: 1, seq: 1 }, "short-09"), 404, "job_not_found");
+    await expectError(await postRaw(id, await attemptToken(id), { type: "started", attempt: 1, seq: 1 }), 404, "job_not_found");
+    const err = await expectError(await postRaw(render.job_id, await attemptToken(render.job_id, "short-09"), { type: "started", attempt: 1, seq: 1 }, "short-09"), 404, "task_not_found");
+    expect(err.message).toBe("This job has no task short-09.");
   });
 
   it("answers 422 for bodies that are not task events, and for a plan of another job", async () => {
@@ -134,8 +137,7 @@ describe("task events drive the job", { timeout: 60_000 }, () => {
     const { ack } = await createJob(acct.api_key);
     // The consumer claimed the task; the renderer's first report got there before the consumer's confirmation.
     expect(await jobState(ack.id).claimTask("analyse")).toMatchObject({ ok: true, attempt: 1 });
-    const token = await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, ack.id);
-    expect(await (await postRaw(ack.id, token, { type: "started", attempt: 1, seq: 1 })).json()).toMatchObject({ accepted: true, status: "running" });
+    expect(await (await postRaw(ack.id, await attemptToken(ack.id), { type: "started", attempt: 1, seq: 1 })).json()).toMatchObject({ accepted: true, status: "running" });
     const rec = await record(acct.api_key, ack.id);
     expect(rec.status).toBe("running");
     expect(rec.started_at).not.toBeNull();
@@ -186,7 +188,7 @@ describe("PUT /internal/jobs/{id}/tasks/{task}/attempts/{n}/artifacts/{name}", (
 
   it("needs the task attempt's token", async () => {
     const bytes = bytesOf(1, 10);
-    for (const token of [null, "nope", render.callback.token]) {
+    for (const token of [null, "nope", await rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, render.job_id)]) {
       await expectError(await putTaskFile(render, "short-01.jpg", bytes, "image/jpeg", true, token), 401, "unauthorized");
     }
     expect(await env.ARTIFACTS.head(`jobs/${render.job_id}/short-01.jpg`)).toBeNull();

@@ -64,7 +64,7 @@ describe("a re-cut's one short handed to its analysis' instance", { timeout: 90_
     // The request the queue consumer would have sent for the short's first attempt: its own callback, storage and token.
     expect(next).toMatchObject({ contract: TASK_CONTRACT_VERSION, job_id: jobId, task: { id: "short-01", kind: "short", attempt: 1 }, reuse: null });
     expect(next.plan).toEqual(recutPlan(jobId));
-    expect(next.callback.url).toMatch(new RegExp(`/internal/jobs/${jobId}/tasks/short-01/events$`));
+    expect(next.callback.url).toMatch(new RegExp(`/internal/jobs/${jobId}/tasks/short-01/attempts/1/events$`));
     expect(next.upload).toMatchObject({ mode: "worker", url: expect.stringMatching(new RegExp(`/internal/jobs/${jobId}/tasks/short-01/attempts/1/artifacts$`)) });
     expect(next.upload).not.toMatchObject({ token: (analysis.upload as { token: string }).token });
 

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobPlan, RenderTaskRequest, ShortTask } from "../../common/contract/job-plan";
 import { PresignedRequest } from "../../common/contract/render";
+import { rendererJobToken } from "../../worker/src/artifacts/links";
 import type { TaskRecord } from "../../worker/src/orchestration/task-book";
 import { createAccount, expectError, post, type TestAccount } from "./helpers";
 import { bytesOf, callWithEnv, jobState, putTaskFile, taskFilePath } from "./job-steps";
@@ -56,6 +57,9 @@ const WRITES = [
   { operation: "complete_multipart", upload_id: "u-1", size_bytes: 10, parts: [{ part_number: 1, etag: "e" }] },
 ];
 
+/** The job-wide renderer token Workers before per-attempt tokens handed out (legacy paths only). */
+const jobToken = (jobId: string) => rendererJobToken({ LINK_SIGNING_KEY: env.LINK_SIGNING_KEY! }, jobId);
+
 const stored = async (jobId: string, name: string) => (await env.ARTIFACTS.head(`jobs/${jobId}/${name}`)) !== null;
 
 describe("a render task's storage token opens only the files that task makes", () => {
@@ -82,10 +86,9 @@ describe("a render task's storage token opens only the files that task makes", (
     }
   });
 
-  it("a token opens only its own task's route: another task's token, the job's callback token and a token for another attempt are refused", async () => {
-    const jobToken = job.short1.callback.token;
+  it("a token opens only its own task's route: another task's token, the job's token and a token for another attempt are refused", async () => {
     const short2Token = job.short2.upload.mode === "s3" ? "" : job.short2.upload.token;
-    for (const token of [jobToken, short2Token, null]) {
+    for (const token of [await jobToken(job.id), short2Token, null]) {
       await expectError(await presign(job.short1, "short-01.mp4", { operation: "put" }, token), 401, "unauthorized");
       await expectError(await putTaskFile(job.short1, "short-01.mp4", bytesOf(1, 10), "video/mp4", true, token), 401, "unauthorized");
     }
@@ -95,7 +98,7 @@ describe("a render task's storage token opens only the files that task makes", (
   });
 
   it("the job-wide paths take the job's token for no file of an attempt dispatched with its own token", async () => {
-    const auth = { Authorization: `Bearer ${job.short1.callback.token}` };
+    const auth = { Authorization: `Bearer ${await jobToken(job.id)}` };
     const legacy = await callWithEnv(R2, `/internal/jobs/${job.id}/storage/short-01.mp4`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ operation: "put" }) });
     await expectError(legacy, 403, "outside_task_scope");
     const put = await callWithEnv({}, `/internal/jobs/${job.id}/artifacts/manifest.json`, { method: "PUT", headers: { ...auth, "Content-Length": "2" }, body: "{}" });
@@ -176,7 +179,7 @@ describe("rollout: attempts dispatched before per-task scope", () => {
       delete book.find((t) => t.id === "short-01")!.scoped_storage;
       await state.storage.put("tasks", book);
     });
-    const auth = { Authorization: `Bearer ${job.short1.callback.token}`, "Content-Type": "application/json" };
+    const auth = { Authorization: `Bearer ${await jobToken(job.id)}`, "Content-Type": "application/json" };
     const legacy = (name: string, op: unknown) => callWithEnv(R2, `/internal/jobs/${job.id}/storage/${name}`, { method: "POST", headers: auth, body: JSON.stringify(op) });
     expect((await legacy("short-01.mp4", { operation: "put" })).status).toBe(200);
     expect((await callWithEnv({}, `/internal/jobs/${job.id}/artifacts/short-01.srt`, { method: "PUT", headers: { ...auth, "Content-Length": "3" }, body: "abc" })).status).toBe(201);

@@ -32,7 +32,7 @@ describe("a job fanned out over tasks", { timeout: 60_000 }, () => {
     expect((await taskOf(ack.id, "reel-balanced-join")).state).toBe("waiting");
     for (const s of starts) {
       expect(s.plan?.job_id).toBe(ack.id);
-      expect(s.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/${s.task.id}/events`);
+      expect(s.callback.url).toBe(`https://api.test/internal/jobs/${ack.id}/tasks/${s.task.id}/attempts/1/events`);
     }
 
     // Progress is weighted by expected encode seconds: the short (75 of 153 s) half done moves the bar ~19 points.

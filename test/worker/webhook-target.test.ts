@@ -64,6 +64,7 @@ const REFUSED: [string, RegExp][] = [
   ["http://intranet/hook", /name without a domain/],
   ["https://user:secret@hooks.example.com/hook", /user name or password/],
   ["https://token@hooks.example.com/hook", /user name or password/],
+  ["https://hooks.example.com:0/hook", /port from 1 to 65535/],
 ];
 
 describe("webhook_url must be a public address", () => {
@@ -71,6 +72,12 @@ describe("webhook_url must be a public address", () => {
     const detail = await expect422(await estimateAs(DEPLOYED, minimalJob({ webhook_url: url })));
     expect([...detail.keys()]).toEqual(["webhook_url"]);
     expect(detail.get("webhook_url")!.join()).toMatch(message);
+  });
+
+  it("holds the stored (normalised) form to 2048 characters too", async () => {
+    // 1000 emoji are 2000 characters as sent, 12,000 once percent-encoded, as the URL is stored and called.
+    const detail = await expect422(await estimateAs(DEPLOYED, minimalJob({ webhook_url: `https://hooks.example.com/${"😀".repeat(1000)}` })));
+    expect(detail.get("webhook_url")).toEqual(["must be at most 2048 characters once normalised (characters outside ASCII count as their percent-encoding)"]);
   });
 
   it("refuses on POST /jobs itself, reserving nothing", async () => {

@@ -59,9 +59,9 @@ const BURSTS = [
 ];
 
 describe("the job's AI endpoint", () => {
-  it("comes with every task request while the binding is in use, with the job's renderer token", async () => {
+  it("comes with every task request while the binding is in use, on the task attempt's own path and token", async () => {
     const render = await runningJob();
-    expect(render.ai).toEqual({ url: `https://api.test/internal/jobs/${render.job_id}/ai/v1`, token: render.callback.token });
+    expect(render.ai).toEqual({ url: `https://api.test/internal/jobs/${render.job_id}/tasks/analyse/attempts/1/ai/v1`, token: render.callback.token });
   });
 
   it("is left out when WORKERS_AI is off (the local dev stack), so the renderer stays offline", async () => {
@@ -73,7 +73,7 @@ describe("the job's AI endpoint", () => {
   });
 });
 
-describe("POST /internal/jobs/{id}/ai/v1/audio/transcriptions", () => {
+describe("POST /internal/jobs/{id}/tasks/{task}/attempts/{n}/ai/v1/audio/transcriptions", () => {
   let job: Awaited<ReturnType<typeof runningJob>>;
   beforeAll(async () => {
     job = await runningJob();
@@ -114,7 +114,7 @@ describe("POST /internal/jobs/{id}/ai/v1/audio/transcriptions", () => {
     expect(ai.calls[0]!.inputs).not.toHaveProperty("language");
   });
 
-  it("refuses calls without the job's renderer token, or with another job's, before any model runs", async () => {
+  it("refuses calls without the attempt's token, or with another job's, before any model runs", async () => {
     const ai = new WorkersAiStandIn();
     const other = await runningJob();
     await expectError(await transcribe(ai, job, transcriptionForm(toneWav(1, [])), null), 401, "unauthorized");
@@ -202,7 +202,7 @@ describe("POST /internal/jobs/{id}/ai/v1/audio/transcriptions", () => {
   });
 });
 
-describe("POST /internal/jobs/{id}/ai/v1/chat/completions", () => {
+describe("POST /internal/jobs/{id}/tasks/{task}/attempts/{n}/ai/v1/chat/completions", () => {
   let job: Awaited<ReturnType<typeof runningJob>>;
   beforeAll(async () => {
     job = await runningJob();

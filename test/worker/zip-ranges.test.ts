@@ -3,7 +3,7 @@ import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { artifactKey } from "../../worker/src/artifacts/links";
 import { CRC_INDEX_NAME } from "../../worker/src/artifacts/zip-crc-index";
-import { call, createAccount, type TestAccount } from "./helpers";
+import { call, createAccount, expectError, type TestAccount } from "./helpers";
 import { record } from "./job-steps";
 import { completeRenderTask, plannedJob, r2Keys, waitForStart } from "./task-flow";
 
@@ -86,8 +86,9 @@ describe("GET /jobs/{id}/download-all in pieces", { timeout: 90_000 }, () => {
     const head = await call(`/jobs/${jobId}/download-all`, { method: "HEAD", headers: { "X-API-Key": acct.api_key } });
     expect([head.status, head.headers.get("content-length"), head.headers.get("etag"), (await bytes(head)).byteLength]).toEqual([200, String(whole.byteLength), etag, 0]);
     const past = await zip({ Range: `bytes=${whole.byteLength}-` });
-    expect(past.status).toBe(416);
     expect(past.headers.get("content-range")).toBe(`bytes */${whole.byteLength}`);
+    const err = await expectError(past, 416, "range_not_satisfiable");
+    expect(err.message).toBe(`The requested range lies outside the archive, which has ${whole.byteLength} bytes.`);
   });
 
   it("a first download cut half-way, resumed with Range on a job never downloaded before, joins to the whole", async () => {

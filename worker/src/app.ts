@@ -1,4 +1,5 @@
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { cacheHeaders } from "./middleware/cache-headers";
 import { onError, onMethodNotAllowed, onNotFound } from "./middleware/errors";
 import { requestId } from "./middleware/request-id";
 import { ApiRouter } from "./openapi/api-router";
@@ -22,6 +23,7 @@ import { webhookRoutes } from "./routes/webhooks";
 export const app = new ApiRouter();
 
 app.use(requestId);
+app.use(cacheHeaders);
 app.use(methodNotAllowed({ app, onMethodNotAllowed }));
 
 app.route("/jobs", jobsRoutes);
@@ -32,7 +34,7 @@ app.route("/videos", videosRoutes);
 app.route("/pricing", pricingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/", docsRoutes(() => app.openAPIRegistry.definitions));
-// Renderer callbacks and uploads (per-job renderer token, not an API key): plain Hono routers, so they stay out
+// Renderer callbacks and uploads (each task attempt's renderer token, not an API key): plain Hono routers, so they stay out
 // of the public document.
 app.route("/internal", taskEventRoutes);
 app.route("/internal", internalArtifactRoutes);

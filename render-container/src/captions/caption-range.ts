@@ -33,7 +33,7 @@ export async function captionRange(
     await extractWav(clip, start, end, wav, { signal: opts.signal });
     const words = await transcriber.transcribe(wav, { language: opts.language, signal: opts.signal });
     const shown = trustedWords(words, { language: heardLanguage(transcriber, opts.language), ...opts.trust }).words;
-    const cues = wordsToCues(shown, opts.cueOptions);
+    const cues = wordsToCues(shown, { duration: end - start, ...opts.cueOptions });
     return { words, shownWords: shown, cues, srt: formatSrt(cues), text: shown.map((w) => w.word).join(" ") };
   } finally {
     await fs.rm(wav, { force: true });

@@ -8,8 +8,8 @@ import { WhisperApiTranscriber } from "./whisper-api";
  * Which recogniser a job uses, first match:
  * 1. TRANSCRIBE_API_URL: Whisper through that OpenAI-compatible API (TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL optional;
  *    model defaults to whisper-1).
- * 2. The job's `ai` endpoint: Whisper on Workers AI through the Worker (common/contract/workers-ai.ts), with the
- *    job's renderer token.
+ * 2. The task's `ai` endpoint: Whisper on Workers AI through the Worker (common/contract/workers-ai.ts), with the
+ *    token given beside it (the task attempt's).
  * 3. Offline pocketsphinx (English only): its accurate search cross-checked by its fast one, unless
  *    POCKETSPHINX_FAST=1 (fast search alone) or POCKETSPHINX_CROSS_CHECK=0 (accurate search alone).
  * A remote recogniser falls back to pocketsphinx when it fails, with a warning (FallbackTranscriber).

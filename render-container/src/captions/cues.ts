@@ -12,6 +12,9 @@ export interface CueOptions {
   maxGap?: number;
   /** Shortest time a caption stays readable, seconds; extended into the following silence. Default 0.7. */
   minDuration?: number;
+  /** Length of the clip the words are timed in: a short caption is never lengthened past its end (the .srt would
+   *  show a caption after the video ended). */
+  duration?: number;
 }
 
 /**
@@ -50,11 +53,12 @@ export function wordsToCues(words: readonly Word[], opts: CueOptions = {}): Cue[
   }
   close();
 
-  // Lengthen short cues into the silence after them, never into the next cue.
+  // Lengthen short cues into the silence after them, never into the next cue nor past the clip's end.
+  const clipEnd = opts.duration ?? Infinity;
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i]!;
     const next = cues[i + 1];
-    if (c.end - c.start < minDuration) c.end = Math.min(c.start + minDuration, next ? next.start : Infinity);
+    if (c.end - c.start < minDuration) c.end = Math.max(c.end, Math.min(c.start + minDuration, next ? next.start : Infinity, clipEnd));
     c.start = round3(c.start);
     c.end = round3(c.end);
   }

@@ -2,6 +2,7 @@ import { CAPTION_PAUSE_SECONDS } from "./cues";
 import { functionWordsFor } from "./function-words";
 import { isProfane, isSlur, maskWord, profanityKey } from "./profanity";
 import type { Word } from "./types";
+import { writtenCase } from "./written-case";
 
 /**
  * What a caption may show of a recogniser's words. A wrong word burned into a video is worse than a missing one
@@ -158,7 +159,7 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
     }
     const confident = ctx === null ? own >= TRUST.alone : own >= TRUST.word && ctx >= TRUST.context;
     const trusted = confident && border >= TRUST.border && heardTwice;
-    if (trusted) keep({ ...w, word: w.word.trim() });
+    if (trusted) keep({ ...w, word: writtenCase(w.word.trim(), opts.language) });
     else {
       dropped++;
       leaveOut();

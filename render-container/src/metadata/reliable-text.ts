@@ -1,7 +1,7 @@
 import { isProfane, isSlur, maskWord, profanityKey } from "../captions/profanity";
 import { chatLineProblem } from "./chat-lines";
 import { extractKeywords, tokenize } from "./keywords";
-import { stopWordsFor } from "./stopwords";
+import { isVagueWord, stopWordsFor } from "./stopwords";
 import type { MomentKind } from "./title-templates";
 import type { MetadataMoment } from "./types";
 
@@ -201,7 +201,7 @@ export function reliableSpokenWords(m: MetadataMoment, language: string, limit: 
   const chat = new Set(m.top_chat_messages.flatMap((t) => tokenize(t)));
   const masked = new Set(m.transcript.split(/\s+/).filter((w) => w.includes("*")).flatMap((w) => tokenize(w)));
   return extractKeywords([m.transcript], language, 50)
-    .filter((w) => !isProfane(w) && !masked.has(w) && (m.speech_offline ? chat.has(w) : (counts.get(w) ?? 0) >= 2 || inPhrase.has(w) || chat.has(w)))
+    .filter((w) => !isProfane(w) && !masked.has(w) && !isVagueWord(w) && (m.speech_offline ? chat.has(w) : (counts.get(w) ?? 0) >= 2 || inPhrase.has(w) || chat.has(w)))
     .slice(0, limit);
 }
 

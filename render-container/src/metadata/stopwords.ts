@@ -59,3 +59,14 @@ export function stopWordsFor(language: string): (word: string) => boolean {
   const en = STOP_WORDS.en!;
   return (w) => en.has(w) || (own?.has(w) ?? false);
 }
+
+/**
+ * Words that may stand in a quote but say nothing as a tag or a topic on their own: the other half of "no way",
+ * "a little bit", "so much". A quote keeps them ("no way" is quoted whole); keywords (tags, "talked about") leave
+ * them out, so a reel is not tagged "way". English, the language streams mix in.
+ */
+const VAGUE_EN = toSet("way bit little much even still");
+
+export function isVagueWord(word: string): boolean {
+  return VAGUE_EN.has(word.toLowerCase());
+}

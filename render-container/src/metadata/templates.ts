@@ -99,7 +99,7 @@ const en: LanguagePack = {
         : `${w.name}: best moments${inGame(g)}`,
   reelIntro: (w, p, g, v, n) =>
     `${n} highlight${n === 1 ? "" : "s"} from ${w.name}'s ${g ? `${g} ` : ""}stream${v ? ` ${curly(v)}` : ""}, picked by ${
-      p === "audience" ? `how ${possessive(w)} chat reacted` : p === "streamer" ? `${possessive(w)} own biggest reactions` : `${possessive(w)} reactions and chat's`
+      p === "audience" ? `how ${possessive(w)} chat reacted` : p === "streamer" ? `${possessive(w)} own biggest reactions` : `the reactions of ${w.name} and ${possessive(w)} chat`
     }.`,
   follow: (w) => `Follow ${object(w)}:`,
   tags: { highlights: "highlights", clips: "twitch clips", shorts: "shorts", stream: "livestream" },

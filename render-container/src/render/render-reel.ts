@@ -57,6 +57,11 @@ export interface ReelPieceOptions {
   titleText: string | null;
   /** Chat replay drawn over the piece (parameters.reel_chat_overlay); null or absent for none. */
   chat?: ShortChat | null;
+  /**
+   * Fade the picture in from black (default true). False for the reel's first piece: its first frame is what players
+   * and link previews show before anyone presses play, and a fade from black makes it a black frame.
+   */
+  fadeIn?: boolean;
   out: string;
   signal?: AbortSignal;
   onProgress?: RenderProgress;
@@ -76,7 +81,7 @@ export async function renderReelPiece(o: ReelPieceOptions): Promise<RenderedVide
   return withScratchDir(o.out, (dir) =>
     removeOnFailure(o.out, async () => {
       const chat = o.chat ? await prepareChatOverlay({ ...o.chat, clipStart: o.start, duration: range.duration, size, region: reelChatRegion(size), dir, signal }) : null;
-      await encodePiece({ clip: o.clip, range, titleText: o.titleText, chat, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
+      await encodePiece({ clip: o.clip, range, titleText: o.titleText, chat, fadeIn: o.fadeIn ?? true, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
       const written = await probeMedia(o.out, { signal });
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),
@@ -95,7 +100,7 @@ export async function joinReelPieces(o: { pieces: readonly string[]; out: string
   );
 }
 
-async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; chat?: ChatOverlay | null; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
+async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; chat?: ChatOverlay | null; fadeIn: boolean; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
   const info = await probeMedia(o.clip.path, { signal: o.signal });
   const { range } = o;
   const W = o.size.width;
@@ -121,7 +126,7 @@ async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: str
   const graph = [
     ...(o.chat ? [`${canvas}[vcanvas]`, o.chat.graph("vcanvas", "vchat")] : []),
     `${o.chat ? "[vchat]null" : canvas}${title ? `,${title}` : ""},` +
-      `fade=t=in:st=0:d=${fade.toFixed(3)},fade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[vout]`,
+      `${o.fadeIn ? `fade=t=in:st=0:d=${fade.toFixed(3)},` : ""}fade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[vout]`,
     `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:st=0:d=${fade.toFixed(3)},afade=t=out:st=${fadeOutAt}:d=${fade.toFixed(3)}[aout]`,
   ].join(";");
   await encodeCut({ clip: o.clip, range, extraInputArgs: audio.args, graph, out: o.out, signal: o.signal, onFraction: o.onFraction });
@@ -153,6 +158,7 @@ export async function renderReel(o: ReelRenderOptions): Promise<RenderedVideo> {
         const file = path.join(dir, `piece-${String(i).padStart(3, "0")}.mp4`);
         await renderReelPiece({
           ...piece,
+          fadeIn: i > 0,
           out: file,
           size,
           signal,

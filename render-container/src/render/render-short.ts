@@ -11,7 +11,7 @@ import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { facecamPixels, facecamRegionFromEnv } from "./facecam";
 import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
 import { encodeCut } from "./encode-piece";
-import { buildShortLayout } from "./short-layout";
+import { buildShortLayout, captionBottomMargin } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
@@ -99,7 +99,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
       if (cues.length) {
         const assPath = path.join(dir, "captions.ass");
-        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain" }), "utf8");
+        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain", bottomMargin: captionBottomMargin(size, layout.panelHeight) }), "utf8");
         overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
       const chatGraph = o.chat ? await chatLayer(o.chat, { start: o.start, duration: range.duration, size, layout, layoutName: o.layout, title: Boolean(o.titleText), dir, signal: o.signal }) : null;

@@ -1,5 +1,5 @@
 import type { CropMode, FrameColor } from "../../../common/contract/enums";
-import { centredCrop, clampRect, cropFilter, evenPixels, fullFrame } from "./geometry";
+import { centredCrop, clampRect, cropClearOf, cropFilter, evenPixels, fullFrame, insetRect } from "./geometry";
 import type { Rect, Size } from "./types";
 
 /** Outline colours of the facecam panel (`parameters.shorts_facecam_frame_color`). Violet is CSS blueviolet. */
@@ -8,6 +8,21 @@ export const FRAME_COLORS: Record<FrameColor, string> = {
   black: "#000000",
   violet: "#8A2BE2",
 };
+
+/**
+ * Share of the facecam's width and height left out on each side in the split panel. A found region is the outer
+ * edge of the streamer's overlay (the detector's lines are its border, at 4 source pixels' grain), so without it
+ * the border shows as a bright bar along the panel's top and bottom once scaled up four times (a 6 px border on a
+ * 320x240 cam: 2.5 % of its height).
+ */
+export const FACECAM_INSET = 0.04;
+
+/**
+ * Room kept between the gameplay panel and the facecam, as a share of the source's width and height: a found region
+ * can fall a few source pixels short of the overlay's outer edge (the detector sees a 1280-wide frame at 320), and
+ * those pixels of its border would show as a bright line down the gameplay panel's edge.
+ */
+export const FACECAM_CLEARANCE = 0.015;
 
 export interface ShortLayoutOptions {
   layout: CropMode;
@@ -36,6 +51,24 @@ export function frameThicknessFor(output: Size): number {
   return Math.max(2, Math.round(output.width / 135));
 }
 
+/** Captions' distance from the bottom as a share of the height (captions/ass.ts): clear of the apps' buttons. */
+export const CAPTION_BOTTOM_MARGIN = 0.2;
+
+/**
+ * Where a short's captions sit, as ASS's bottom margin (share of the height). CAPTION_BOTTOM_MARGIN, except in a
+ * split whose facecam panel reaches so low (shorts_split_ratio above about 0.65) that two caption lines there would
+ * cover the streamer's face: then the captions move down, two lines below the seam, into the apps' button zone if
+ * they must (a caption over a face is worse), but never off the frame.
+ */
+export function captionBottomMargin(output: Size, panelHeight: number | null): number {
+  if (panelHeight === null) return CAPTION_BOTTOM_MARGIN;
+  const font = output.height * 0.038;
+  const twoLines = 2 * font * 1.25 + font * 0.3;
+  const lowest = output.height - font * 0.5;
+  const bottom = Math.max(output.height * (1 - CAPTION_BOTTOM_MARGIN), Math.min(lowest, panelHeight + twoLines));
+  return (output.height - bottom) / output.height;
+}
+
 export function splitPanelHeight(output: Size, ratio: number): number {
   const r = Math.min(0.85, Math.max(0.15, ratio));
   return evenPixels(output.height * r);
@@ -46,8 +79,9 @@ export function splitPanelHeight(output: Size, ratio: number): number {
  * - crop: the centre of the source at the output's aspect, scaled up to fill the frame.
  * - fit: the whole source across the width, centred over a blurred, darkened, cropped copy of itself
  *   (the blur runs at a quarter of the size: it looks the same and costs a sixteenth).
- * - split: the facecam (cropped to the panel's aspect, centred on the configured region) over the centre of
- *   the gameplay, optionally outlined.
+ * - split: the facecam (inside its border: FACECAM_INSET; cropped to the panel's aspect, centred on the region)
+ *   over the centre of the gameplay, moved sideways off the facecam when the centre would show a sliver of it
+ *   (cropClearOf), optionally outlined.
  */
 export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
   const W = o.output.width;
@@ -84,8 +118,10 @@ export function buildShortLayout(o: ShortLayoutOptions): ShortLayout {
 
   const panelH = splitPanelHeight(o.output, o.splitRatio);
   const gameH = H - panelH;
-  const cam = centredCrop(clampRect(o.facecam, o.source), W / panelH);
-  const game = centredCrop(src, W / gameH);
+  const camRegion = clampRect(o.facecam, o.source);
+  const cam = centredCrop(insetRect(camRegion, FACECAM_INSET), W / panelH);
+  const clearance = { x: Math.round(o.source.width * FACECAM_CLEARANCE), y: Math.round(o.source.height * FACECAM_CLEARANCE) };
+  const game = cropClearOf(src, W / gameH, { x: camRegion.x - clearance.x, y: camRegion.y - clearance.y, w: camRegion.w + 2 * clearance.x, h: camRegion.h + 2 * clearance.y });
   const thickness = o.frame.enabled ? frameThicknessFor(o.output) : 0;
   const outline = o.frame.enabled
     ? `,drawbox=x=0:y=0:w=${W}:h=${panelH}:color=${FRAME_COLORS[o.frame.color].replace("#", "0x")}@1:t=${thickness}`

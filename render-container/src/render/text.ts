@@ -48,6 +48,26 @@ export function wrapText(text: string, maxChars: number, maxLines: number): stri
   return lines;
 }
 
+/**
+ * wrapText with lines of even length: the same number of lines as the greedy wrap, at the narrowest width that
+ * still gives that many, so a title does not end on a line holding one short word ("SynthStreamer's stream /
+ * explodes in Synthetic / Quest" becomes "SynthStreamer's / stream explodes in / Synthetic Quest"). Text that
+ * does not fit in `maxLines` is wrapped (and cut) as wrapText does.
+ */
+export function balancedWrap(text: string, maxChars: number, maxLines: number): string[] {
+  const greedy = wrapText(text, maxChars, maxLines);
+  // Nothing cut: the lines hold every character of the text (a word longer than a line is split, not dropped).
+  const letters = (t: string) => t.replace(/\s+/g, "");
+  const fits = (lines: string[]) => letters(lines.join("")) === letters(text);
+  if (greedy.length <= 1 || !fits(greedy)) return greedy;
+  const longestWord = Math.max(...text.split(" ").map((w) => [...w].length));
+  for (let width = Math.max(longestWord, Math.ceil([...text].length / greedy.length)); width < maxChars; width++) {
+    const lines = wrapText(text, width, maxLines);
+    if (lines.length <= greedy.length && fits(lines)) return lines;
+  }
+  return greedy;
+}
+
 function chunk(word: string, size: number): string[] {
   const chars = [...word];
   if (chars.length <= size) return [word];

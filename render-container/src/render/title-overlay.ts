@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { escapeFilterValue } from "../ffmpeg/filter-escape";
 import { titleFontFor } from "./fonts";
-import { sanitizeDisplayText, wrapText } from "./text";
+import { balancedWrap, sanitizeDisplayText } from "./text";
 
 export interface TitleOverlayOptions {
   text: string;
@@ -35,7 +35,7 @@ export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<strin
   // Keep a margin of 6 % of the width on each side.
   const usable = o.frameWidth * (o.left !== undefined ? 0.9 : 0.88) - (o.left ?? 0);
   const maxChars = Math.max(8, Math.floor(usable / (o.fontSize * font.emPerChar)));
-  const lines = wrapText(clean, maxChars, o.maxLines);
+  const lines = balancedWrap(clean, maxChars, o.maxLines);
   const lineHeight = Math.round(o.fontSize * 1.45);
   const blockHeight = lines.length * lineHeight;
   const top = o.centerY !== undefined ? Math.round(o.centerY - blockHeight / 2) : (o.top ?? 0);

@@ -18,6 +18,11 @@ export interface WindowContext {
   /** The audience and streamer scores per second: whether an event is led by chat alone. */
   audience?: readonly number[];
   streamer?: readonly number[];
+  /**
+   * Seconds before chat's credited range that a moment only chat reacted to may still lie (the stream did not
+   * show its lag: ReactionLag.reach - max). A chat-led clip's setup is looked for that much earlier.
+   */
+  chatReachSeconds?: number;
   durationSeconds: number;
   minDuration: number;
   maxDuration: number;
@@ -216,7 +221,10 @@ export function setupStart(eventStart: number, speechActivity: readonly number[]
 export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): Boundary {
   const r = BOUNDARY_RULES;
   const wanted = Math.max(latestMoment + r.minPayoffSeconds, eventEnd + r.afterEventSeconds);
-  if (wanted > peak + r.maxAfterPeakSeconds) return { at: peak + r.maxAfterPeakSeconds, reason: `the reaction runs on; cut ${r.maxAfterPeakSeconds} s after the peak` };
+  // Counted from the latest the moment may be: led by chat alone, the peak is only somewhere in the range chat's
+  // lag allows, and the moment may be at its end.
+  const latest = Math.max(peak, latestMoment);
+  if (wanted > latest + r.maxAfterPeakSeconds) return { at: latest + r.maxAfterPeakSeconds, reason: `the reaction runs on; cut ${r.maxAfterPeakSeconds} s after the peak` };
   return eventEnd + r.afterEventSeconds >= peak + r.minPayoffSeconds
     ? { at: wanted, reason: "the reaction has died down" }
     : { at: wanted, reason: "the reaction after the peak" };
@@ -440,14 +448,19 @@ export interface MomentWindow {
  */
 export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWindow {
   const peak = Math.min(peakSecond + 0.5, ctx.durationSeconds);
-  const ev = eventExtent(ctx.scores, peakSecond);
-  const setup = findSetup(ev.start, ctx);
   // Led by chat alone, the moment is somewhere in the range chat's lag allows (the event's extent): the payoff
   // is counted from its latest possible time.
   const chatLed = ctx.audience !== undefined && ctx.streamer !== undefined && (ctx.audience[peakSecond] ?? 0) > 2 * (ctx.streamer[peakSecond] ?? 0);
+  // Led by the streamer, the event is the streamer's: chat's credit says only that chat reacted to something in
+  // the range its lag allows (up to 30 s wide when the stream does not show its lag), not that the event lasts it.
+  const ev = eventExtent(!chatLed && ctx.streamer ? ctx.streamer : ctx.scores, peakSecond);
+  // A chat-led moment on a stream that does not show its lag may lie before the credited range: the clip starts
+  // that much earlier (as setup: trimmed first when the budget is short, so the usual range is what stays).
+  const setup = findSetup(Math.max(0, ev.start - (chatLed ? (ctx.chatReachSeconds ?? 0) : 0)), ctx);
   const payoffFrom = chatLed ? Math.max(peak, ev.end - 1) : peak;
   const payoff = payoffEnd(peak, ev.end, payoffFrom);
-  const clamped = clampWindow(setup.at, payoff.at, peak, ctx);
+  // Clamped around the latest the moment may be, so a long clip led by chat keeps the end of chat's range too.
+  const clamped = clampWindow(setup.at, payoff.at, chatLed ? payoffFrom : peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
   return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
 }

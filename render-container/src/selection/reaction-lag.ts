@@ -12,8 +12,14 @@ import { quantile } from "../analysis/stats";
  * gaps is how far the credited stretch must reach. With too few such pairs the usual range is used.
  */
 export const LAG_RULES = {
-  /** The usual range, when the stream does not show its own: chat reacts 3-15 s after what it reacts to. */
+  /** The usual range, credited when the stream does not show its own: chat reacts 3-15 s after its moment. */
   defaultRange: { min: 3, max: 15 },
+  /**
+   * How far back a moment only chat reacted to may lie when the stream does not show its lag: chat behind a long
+   * broadcast delay reacts up to 30 s late. Only the clip reaches that far (its setup, kept as the budget allows);
+   * the score is credited over the usual range, where most streams' moments are.
+   */
+  unknownReachSeconds: 30,
   /** The longest lag looked for. */
   maxLagSeconds: 32,
   /**
@@ -25,8 +31,14 @@ export const LAG_RULES = {
   minBurstScore: 0.35,
   /** Gaps within this many seconds of a candidate lag support it. */
   toleranceSeconds: 4,
-  /** Bursts whose gap must support the chosen lag before it replaces the usual range. */
-  minPairs: 3,
+  /** Bursts whose gap must support the chosen lag before it replaces the usual range... */
+  minPairs: 2,
+  /**
+   * ...and that many pairs must be unlikely by chance: below this probability (Poisson, from how densely the
+   * stream's events fall, over every lag looked at). Two bursts 29 s after two of six shouts in 25 minutes are
+   * a lag; two bursts after two of sixty shouts are not.
+   */
+  maxChance: 0.05,
   /** The credited stretch is at least this wide, and reaches this far past the supporting gaps on each side. */
   minWidthSeconds: 10,
   marginSeconds: 3,
@@ -39,6 +51,8 @@ export interface ReactionLag {
   /** How the range was found: from the stream's own pairs, or the usual range. */
   source: "stream" | "default";
   pairs: number;
+  /** How far before a burst its moment may lie: `max`, or further when the stream does not show its lag. */
+  reach: number;
 }
 
 /** Onsets (seconds) of the streamer's events: runs of the score at or above the event level. */
@@ -67,7 +81,7 @@ export function streamerEventOnsets(streamer: readonly number[], level: number =
 
 /** `eventLevel`: the streamer score that makes an event on this stream (computeSecondScores gives evidence's). */
 export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: readonly number[], rules = LAG_RULES, eventLevel: number = rules.streamerEventScore): ReactionLag {
-  const fallback: ReactionLag = { ...rules.defaultRange, source: "default", pairs: 0 };
+  const fallback: ReactionLag = { ...rules.defaultRange, source: "default", pairs: 0, reach: Math.max(rules.defaultRange.max, rules.unknownReachSeconds) };
   const events = streamerEventOnsets(streamer, eventLevel);
   const strong = bursts.filter((b) => b.score >= rules.minBurstScore);
   if (events.length === 0 || strong.length < rules.minPairs) return fallback;
@@ -84,6 +98,7 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
   const supports: number[] = [];
   for (let lag = 1; lag <= rules.maxLagSeconds; lag++) supports.push(gaps.filter((gs) => gs.some((g) => Math.abs(g - lag) <= rules.toleranceSeconds)).length);
   if (best.support < 1.5 * quantile(supports, 0.5)) return fallback;
+  if (chanceOfSupport(best.support, strong.length, events.length, streamer.length, rules) > rules.maxChance) return fallback;
   const chosen = gaps.flatMap((gs) => {
     const near = gs.filter((g) => Math.abs(g - best.lag) <= rules.toleranceSeconds);
     return near.length > 0 ? [near.reduce((a, b) => (Math.abs(a - best.lag) <= Math.abs(b - best.lag) ? a : b))] : [];
@@ -99,5 +114,25 @@ export function estimateReactionLag(bursts: readonly ChatBurst[], streamer: read
   // shout that happens to come 20 s before an unrelated burst), and a burst that does react within the usual
   // 3-15 s must keep its moment. Audience-only moments have no pair to show their lag, but their chat comes
   // through the same delay, so they are credited over the widened range too.
-  return { min: Math.min(min, rules.defaultRange.min), max: Math.max(max, rules.defaultRange.max), source: "stream", pairs: best.support };
+  const widest = Math.max(max, rules.defaultRange.max);
+  return { min: Math.min(min, rules.defaultRange.min), max: widest, source: "stream", pairs: best.support, reach: widest };
+}
+
+/**
+ * The chance that `support` of `bursts` bursts find one of `events` events within the tolerance of one lag, if
+ * bursts and events were unrelated, over all the lags looked at (about maxLag / window independent tries).
+ */
+export function chanceOfSupport(support: number, bursts: number, events: number, seconds: number, rules: Pick<typeof LAG_RULES, "toleranceSeconds" | "maxLagSeconds"> = LAG_RULES): number {
+  const window = 2 * rules.toleranceSeconds + 1;
+  const perBurst = Math.min(1, (events * window) / Math.max(1, seconds));
+  const lambda = bursts * perBurst;
+  // P(X >= support) for X ~ Poisson(lambda).
+  let term = Math.exp(-lambda);
+  let below = 0;
+  for (let k = 0; k < support; k++) {
+    below += term;
+    term *= lambda / (k + 1);
+  }
+  const tries = Math.max(1, rules.maxLagSeconds / window);
+  return Math.min(1, Math.max(0, 1 - below) * tries);
 }

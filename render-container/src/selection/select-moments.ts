@@ -77,6 +77,7 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
     loudnessDb: audio.loudnessAboveBaselineDb,
     audience: scores.audience,
     streamer: scores.streamer,
+    chatReachSeconds: scores.reactionLag ? Math.max(0, scores.reactionLag.reach - scores.reactionLag.max) : 0,
     sceneCuts: input.sceneCuts ? [...input.sceneCuts].sort((a, b) => a - b) : undefined,
     durationSeconds: duration,
     minDuration: minLen,

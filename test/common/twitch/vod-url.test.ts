@@ -9,6 +9,9 @@ describe("parseVodUrl", () => {
     ["https://www.twitch.tv/videos/42#chat", "42"],
     ["https://www.twitch.tv/videos/42/", "42"],
     ["  HTTPS://WWW.TWITCH.TV/videos/7  ", "7"],
+    ["https://www.twitch.tv/videos/000123", "123"],
+    ["https://www.twitch.tv/videos/0", "0"],
+    ["https://www.twitch.tv/videos/9223372036854775807", "9223372036854775807"],
   ])("accepts %s", (input, id) => {
     expect(parseVodUrl(input)).toEqual({ vod_id: id, canonical_url: `https://www.twitch.tv/videos/${id}` });
   });
@@ -25,6 +28,7 @@ describe("parseVodUrl", () => {
     "ftp://twitch.tv/videos/1",
     "https://www.youtube.com/watch?v=123",
     "twitch.tv/videos/1",
+    "https://www.twitch.tv/videos/12345678901234567890",
     "",
   ])("rejects %s", (input) => {
     expect(parseVodUrl(input)).toBeNull();

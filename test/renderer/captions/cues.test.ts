@@ -24,6 +24,15 @@ describe("wordsToCues", () => {
     expect(cues[3]!.start).toBe(4.6);
   });
 
+  it("never stretches the last cue past the end of the clip", () => {
+    // The demo's short 2 (23.6 s) ends on "come" at 23.3-23.45: 0.7 s would reach 24.0.
+    const cues = wordsToCues([w("come", 23.3, 23.45)], { duration: 23.6 });
+    expect(cues.map((c) => [c.start, c.end])).toEqual([[23.3, 23.6]]);
+    expect(parseSrt(formatSrt(cues)).at(-1)!.end).toBeLessThanOrEqual(23.6);
+    // A cue already at least minDuration long keeps its end.
+    expect(wordsToCues([w("come", 22.0, 23.5)], { duration: 23.6 })[0]!.end).toBe(23.5);
+  });
+
   it("splits a long monologue by duration", () => {
     const words = Array.from({ length: 40 }, (_, i) => w("go", i * 0.25, i * 0.25 + 0.2));
     const cues = wordsToCues(words, { maxChars: 1000, maxDuration: 2 });

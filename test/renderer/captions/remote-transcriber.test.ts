@@ -21,8 +21,9 @@ const SENTENCES = [
   { at: 12, text: "this boss fight is really hard" },
 ];
 const CONTENT_WORDS = ["hello", "everyone", "welcome", "stream", "today", "playing", "game", "boss", "fight", "really", "hard"];
-const TOKEN = "job-renderer-token";
-const ROUTE = "/internal/jobs/job_ai/ai/v1";
+// The attempt's own Workers AI endpoint and token (as a task request carries them).
+const TOKEN = "attempt-token";
+const ROUTE = "/internal/jobs/job_ai/tasks/short-01/attempts/1/ai/v1";
 
 let clip: TestClip;
 let dir: string;
@@ -80,7 +81,7 @@ async function sentAudio(req: RecordedRequest): Promise<Int16Array> {
 }
 
 describe("createTranscriber", () => {
-  it("uses the job's Workers AI endpoint when no TRANSCRIBE_API_URL is set: the wav, the job's token, words back", async () => {
+  it("uses the task's Workers AI endpoint when no TRANSCRIBE_API_URL is set: the wav, the attempt's token, words back", async () => {
     const t = createTranscriber({}, fetch, ai());
     expect(t.name).toBe("workers-ai");
     expect(t.local).toBe(false);

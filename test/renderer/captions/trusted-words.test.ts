@@ -180,6 +180,15 @@ describe("trustedWords rules", () => {
     expect(trustedWords([w("el", 0, 0.95), w("the", 3, 0.95)], { language: "es" }).words.map((x) => x.word)).toEqual(["the"]);
   });
 
+  it("writes the English pronoun I as I (pocketsphinx writes every word in lowercase), in no other language", () => {
+    // The words pocketsphinx heard of "I have never seen this area before" on the demo's sample VOD.
+    const words = [w("i", 4.09, 0.93), w("have", 4.25, 0.97), w("never", 4.45, 0.99), w("seen", 4.7, 0.98), w("i'm", 5.5, 0.95), w("it", 5.75, 0.95), w("in", 6, 0.95)];
+    expect(trustedWords(words, { language: "en" }).words.map((x) => x.word)).toEqual(["I", "have", "never", "seen", "I'm", "it", "in"]);
+    expect(trustedWords(words, { language: "en" }).phrases[0]!.map((x) => x.word).join(" ")).toBe("I have never seen");
+    expect(trustedWords(words, { language: "ca" }).words[0]!.word).toBe("i");
+    expect(trustedWords(words).words[0]!.word).toBe("i");
+  });
+
   it("keeps words of a recogniser that reports no confidence, but still guards profanity", () => {
     const words = [w("what", 0), w("the", 0.26), w("fuck", 0.52), w("happened", 0.78)];
     expect(trustedWords(words, { corroboration: ["fuck"] }).words.map((x) => x.word)).toEqual(["what", "the", "happened"]);

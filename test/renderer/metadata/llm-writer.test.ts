@@ -287,14 +287,15 @@ describe("createMetadataWriter", () => {
   });
 
   // This server plays the Worker's Workers AI route (common/contract/workers-ai.ts): OpenAI's chat completions.
-  const ai = () => ({ url: `${new URL(baseUrl).origin}/internal/jobs/job_ai/ai/v1`, token: "job-renderer-token" });
+  // The analysis task's attempt's own endpoint and token, as its task request carries them: used as given.
+  const ai = () => ({ url: `${new URL(baseUrl).origin}/internal/jobs/job_ai/tasks/analyse/attempts/1/ai/v1`, token: "attempt-token" });
 
-  it("writes through the job's Workers AI endpoint with the job's token when METADATA_API_URL is unset", async () => {
+  it("writes through the task's Workers AI endpoint with the attempt's token when METADATA_API_URL is unset", async () => {
     answers.push(completion(JSON.stringify(GERMAN_ANSWER)));
     const writer = createMetadataWriter({}, fetch, ai());
     expect(writer.name).toBe("workers-ai");
     const out = await writer.write(sampleInput({ language: "de" }));
-    expect(requests.map((r) => [r.url, r.auth])).toEqual([["/internal/jobs/job_ai/ai/v1/chat/completions", "Bearer job-renderer-token"]]);
+    expect(requests.map((r) => [r.url, r.auth])).toEqual([["/internal/jobs/job_ai/tasks/analyse/attempts/1/ai/v1/chat/completions", "Bearer attempt-token"]]);
     expect(requests[0]!.body.response_format).toEqual({ type: "json_object" });
     expect(out.warnings).toEqual([]);
     expect(out.moments.map((m) => m.title)).toEqual(GERMAN_ANSWER.moments.map((m) => m.title));

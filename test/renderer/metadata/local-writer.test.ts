@@ -15,6 +15,19 @@ describe("keywords", () => {
       "killed",
     ]);
   });
+  it("never makes a tag or topic of the half of a phrase that says nothing on its own", () => {
+    // The demo's sample VOD: the streamer shouts "no way" and chat spams "NO WAY"; the reel's tags had "way".
+    const moment = { ...sampleInput().moments[0]!, transcript: "no way did you see that", spoken_phrases: ["no way"], top_chat_messages: ["NO WAY", "clip it"], top_emotes: ["LUL"] };
+    const out = writeLocalMetadata(sampleInput({ moments: [moment], reels: [{ run_name: "balanced", moment_ids: ["m1"] }], shorts: [{ index: 1, moment_id: "m1" }] }));
+    for (const tags of [out.reels[0]!.tags, out.shorts[0]!.tags]) expect(tags.map((t) => t.toLowerCase())).not.toContain("way");
+    // The quote stays whole.
+    expect(out.moments[0]!.title + out.moments[0]!.story).toMatch(/no way/i);
+  });
+  it("says in plain words how a balanced reel was picked", () => {
+    // It read "picked by her reactions and chat's".
+    const intro = writeLocalMetadata(sampleInput()).reels[0]!.description.split("\n")[0]!;
+    expect(intro).toBe("3 highlights from NovaPlays's Elden Ring stream \u201CMalenia or bust\u201D, picked by the reactions of NovaPlays and her chat.");
+  });
   it("uses the language's stop words", () => {
     expect(extractKeywords(["der Drache ist tot, und der Drache war schwer"], "de", 2)).toEqual(["drache", "tot"]);
     expect(extractKeywords(["el jefe final es muy difícil, el jefe"], "es", 2)).toEqual(["jefe", "final"]);

@@ -104,6 +104,11 @@ describe("renderReel with cold open and title cards", () => {
     expect(await brightness(7)).toBeGreaterThan(80);
   });
 
+  it("opens on a picture, not on a frame faded to black", async () => {
+    const first = await readFrameRgb(out, 0, HD);
+    expect(Math.max(...regionMean(first, { x: 0, y: 0, w: 1280, h: 720 }))).toBeGreaterThan(80);
+  });
+
   it("makes a 1280x720 JPEG thumbnail", async () => {
     const t = await makeThumbnail(out, 7, path.join(dir, "reel.jpg"));
     const info = await probeMedia(t.path);

@@ -143,6 +143,46 @@ describe("renderShort split", () => {
     expect(colorDistance(regionMean(f, { x: 0, y: panel + 20, w: 1080, h: 1000 }), FACECAM_GREEN)).toBeGreaterThan(60);
   });
 
+  it("shows the facecam inside its border and no sliver of it in the gameplay panel", async () => {
+    // A found region is the overlay's outer edge: here 6 px of gameplay beyond the green cam on the right and
+    // below, as a streamer's border would be. Half size (540x960): the panel is 480 high.
+    const out = path.join(dir, "split-bordered.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.5, facecam: { x: 0, y: 0, w: 326, h: 186 }, size, out });
+    const f = await readFrameRgb(out, 0.5, size);
+    // The panel's last rows are the cam, not the 6 px band under it scaled up to 15 rows.
+    expect(colorDistance(regionMean(f, { x: 40, y: 466, w: 460, h: 10 }), FACECAM_GREEN)).toBeLessThan(25);
+    // The centred gameplay (source x 234..1044) would show the cam's last 92 px at the panel's top-left.
+    const corner = regionMean(f, { x: 4, y: 490, w: 40, h: 100 });
+    expect(colorDistance(corner, FACECAM_GREEN), `gameplay corner ${corner}`).toBeGreaterThan(60);
+  });
+
+  it("keeps the gameplay panel clear of a facecam found a few pixels short of its edge", async () => {
+    // The detector sees a 1280-wide frame at 320: its edge can fall 4 px short; here 16 px short of the green cam.
+    const out = path.join(dir, "split-short-region.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.5, facecam: { x: 0, y: 0, w: 304, h: 176 }, size, out });
+    const f = await readFrameRgb(out, 0.5, size);
+    const edge = regionMean(f, { x: 0, y: 490, w: 6, h: 100 });
+    expect(colorDistance(edge, FACECAM_GREEN), `gameplay edge ${edge}`).toBeGreaterThan(60);
+  });
+
+  it("never draws captions over the facecam panel, however far down it reaches", async () => {
+    // shorts_split_ratio 0.85: the panel ends at 816 of 960, below where captions sit (baseline at 80 %: 768).
+    const out = path.join(dir, "split-deep-panel.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 3, layout: "split", splitRatio: 0.85, size, out, captions: [{ start: 0, end: 1, text: "we are going to win this game right now" }] });
+    const f = await readFrameRgb(out, 0.5, size);
+    const white = (r: { x: number; y: number; w: number; h: number }) => {
+      let n = 0;
+      for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) if (colorDistance(pixelAt(f, x, y), [255, 255, 255]) < 60) n++;
+      return n;
+    };
+    // The panel is the green cam scaled up: no caption letters in it; they are under the seam.
+    expect(white({ x: 40, y: 600, w: 460, h: 210 })).toBe(0);
+    expect(white({ x: 40, y: 820, w: 460, h: 135 })).toBeGreaterThan(200);
+  });
+
   it("uses the other colours, and no outline when disabled", async () => {
     const cases = [
       { frame: { enabled: true, color: "white" as const }, expected: [255, 255, 255] },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { cutRange, CutRangeError } from "../../../render-container/src/render/cut";
 import { DEFAULT_FACECAM_REGION, facecamPixels, parseFacecamRegion } from "../../../render-container/src/render/facecam";
-import { centredCrop, clampRect } from "../../../render-container/src/render/geometry";
+import { centredCrop, clampRect, cropClearOf, insetRect } from "../../../render-container/src/render/geometry";
 import { buildShortLayout, splitPanelHeight } from "../../../render-container/src/render/short-layout";
-import { sanitizeDisplayText, wrapText } from "../../../render-container/src/render/text";
+import { balancedWrap, sanitizeDisplayText, wrapText } from "../../../render-container/src/render/text";
 
 describe("sanitizeDisplayText", () => {
   it("drops emoji and control characters, keeps punctuation and accents", () => {
@@ -31,6 +31,21 @@ describe("wrapText", () => {
   });
 });
 
+describe("balancedWrap", () => {
+  it("wraps a title into as many lines as the greedy wrap, of even length, not ending on a lone word", () => {
+    // The demo's title at a 1080-wide short's 24 characters a line.
+    const title = "SynthStreamer's stream explodes in Synthetic Quest";
+    expect(wrapText(title, 24, 3)).toEqual(["SynthStreamer's stream", "explodes in Synthetic", "Quest"]);
+    expect(balancedWrap(title, 24, 3)).toEqual(["SynthStreamer's", "stream explodes in", "Synthetic Quest"]);
+    expect(balancedWrap("Peak hype on SynthStreamer's stream in Synthetic Quest", 24, 3)).toEqual(["Peak hype on", "SynthStreamer's stream", "in Synthetic Quest"]);
+  });
+  it("leaves one line, and text cut to fit, as the greedy wrap has them", () => {
+    expect(balancedWrap("short title", 24, 3)).toEqual(["short title"]);
+    expect(balancedWrap("one two three four five six seven eight", 10, 2)).toEqual(wrapText("one two three four five six seven eight", 10, 2));
+    expect(balancedWrap("abcdefghijkl", 5, 3)).toEqual(["abcde", "fghij", "kl"]);
+  });
+});
+
 describe("cutRange", () => {
   const clip = { path: "x.ts", media_start_seconds: 100, media_end_seconds: 130 };
   it("maps VOD times onto the file", () => {
@@ -53,6 +68,24 @@ describe("geometry", () => {
     const wide = centredCrop({ x: 10, y: 20, w: 320, h: 180 }, 4);
     expect(wide.w / wide.h).toBeCloseTo(4, 1);
     expect(wide.w % 2 + (wide.h % 2)).toBe(0);
+  });
+  it("cropClearOf moves a crop off a facecam it would show a sliver of, by the least distance", () => {
+    const frame = { x: 0, y: 0, w: 1280, h: 720 };
+    // A split short's gameplay panel (1080x960): centred it is x 234..1044, over the top-left cam's last 86 px.
+    expect(centredCrop(frame, 1080 / 960)).toEqual({ x: 234, y: 0, w: 810, h: 720 });
+    expect(cropClearOf(frame, 1080 / 960, { x: 0, y: 0, w: 320, h: 180 })).toEqual({ x: 320, y: 0, w: 810, h: 720 });
+    expect(cropClearOf(frame, 1080 / 960, { x: 20, y: 20, w: 315, h: 235 })).toEqual({ x: 336, y: 0, w: 810, h: 720 });
+    // Bottom-right: moved left.
+    expect(cropClearOf(frame, 1080 / 960, { x: 1000, y: 500, w: 280, h: 220 })).toEqual({ x: 190, y: 0, w: 810, h: 720 });
+    // Clear already: centred. Too wide to leave out: centred.
+    expect(cropClearOf(frame, 1080 / 1920, { x: 0, y: 0, w: 320, h: 180 })).toEqual(centredCrop(frame, 1080 / 1920));
+    expect(cropClearOf(frame, 1080 / 960, { x: 0, y: 0, w: 560, h: 300 })).toEqual(centredCrop(frame, 1080 / 960));
+    // A wide panel crops rows: moved down under a top cam.
+    expect(cropClearOf(frame, 3, { x: 0, y: 0, w: 320, h: 180 })).toEqual({ x: 0, y: 180, w: 1280, h: 426 });
+  });
+  it("insetRect leaves out a share of each side", () => {
+    expect(insetRect({ x: 20, y: 20, w: 316, h: 236 }, 0.04)).toEqual({ x: 32, y: 29, w: 292, h: 218 });
+    expect(insetRect({ x: 0, y: 0, w: 4, h: 4 }, 0.49)).toEqual({ x: 1, y: 1, w: 2, h: 2 });
   });
   it("clampRect keeps a configured facecam inside smaller frames", () => {
     expect(clampRect({ x: 1200, y: 700, w: 400, h: 300 }, { width: 1280, height: 720 })).toEqual({ x: 1200, y: 700, w: 80, h: 20 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
+import { BOUNDARY_RULES } from "../../../render-container/src/selection/boundaries";
 import { profileEvidence, streamerEventLevel } from "../../../render-container/src/selection/evidence";
-import { estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
+import { chanceOfSupport, estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
 import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
 import { selectProfileMoments } from "../../../render-container/src/selection/select-moments";
 import { reelWarnings } from "../../../render-container/src/selection/warnings";
@@ -55,12 +56,39 @@ describe("chat's lag, read from the stream", () => {
     expect(lag.max).toBeGreaterThanOrEqual(26);
   });
 
-  it("keeps the usual range when bursts and shouts are unrelated or too few", () => {
-    expect(estimateReactionLag([burst(300), burst(700)], streamerAt([280, 680])).source).toBe("default");
+  it("shows no lag when bursts and shouts are unrelated or too few: the usual 3-15 s is credited, 30 s is reached", () => {
+    // One pair says nothing.
+    const one = estimateReactionLag([burst(300), burst(700)], streamerAt([280, 500]));
+    expect(one).toMatchObject({ source: "default", ...LAG_RULES.defaultRange, reach: 30 });
     // Shouts all over the stream: every burst finds some shout at any lag, so no lag is told apart.
     const everywhere = Array.from({ length: 80 }, (_, i) => 10 + i * 11);
     const bursts = [120, 333, 505, 777].map((t) => burst(t));
     expect(estimateReactionLag(bursts, streamerAt(everywhere)).source).toBe("default");
+    // The score goes to the usual range, where most streams' moments are; how a clip reaches further back is
+    // below ("the clip holds all of it").
+    const credited = audienceFromBursts([burst(500)], SECONDS, one);
+    expect(credited[487]).toBeGreaterThan(0.8);
+    expect(credited[472]).toBe(0);
+    expect(credited[498]).toBe(0);
+  });
+
+  it("reads the lag from two bursts at the same gap when the stream's events are too sparse for chance", () => {
+    // Two bursts 29 s after two of six shouts in 25 minutes: a lag (chance gives that about 1 time in 30).
+    const seconds = 1500;
+    const shouts = [200, 480, 700, 900, 1150, 1300];
+    const s = new Array<number>(seconds).fill(0);
+    for (const e of shouts) for (let i = e; i < e + 5; i++) s[i] = 0.8;
+    const bursts = [burst(480 + 29), burst(1150 + 29), burst(820), burst(1030)];
+    expect(chanceOfSupport(2, bursts.length, shouts.length, seconds)).toBeLessThan(LAG_RULES.maxChance);
+    const lag = estimateReactionLag(bursts, s);
+    expect(lag).toMatchObject({ source: "stream", pairs: 2 });
+    expect(lag.max).toBeGreaterThanOrEqual(29);
+    // The same two pairs among sixty shouts are what chance gives: no lag.
+    const many = Array.from({ length: 60 }, (_, i) => 10 + i * 24);
+    const dense = new Array<number>(seconds).fill(0);
+    for (const e of many) for (let i = e; i < e + 5; i++) dense[i] = 0.8;
+    expect(chanceOfSupport(2, bursts.length, many.length, seconds)).toBeGreaterThan(LAG_RULES.maxChance);
+    expect(estimateReactionLag([burst(many[10]! + 29), burst(many[40]! + 29)], dense).source).toBe("default");
   });
 
   it("a late-chat stream's moment strong on both signals scores as both in balanced", () => {
@@ -88,8 +116,25 @@ describe("no clip without its own evidence", () => {
     expect(streamer.withoutEvidence).toBeGreaterThan(0);
     const audience = pick("audience");
     expect(audience.moments).toHaveLength(1);
-    expect(audience.moments[0]!.peak).toBeGreaterThan(440);
-    expect(audience.moments[0]!.peak).toBeLessThan(460);
+    // This stream shows no lag of its own (one burst): the moment is somewhere 3-30 s before the burst (chat
+    // behind a long broadcast delay reacts 30 s late), and with room in the reel the clip holds all of it.
+    const m = audience.moments[0]!;
+    expect(m.peak).toBeGreaterThanOrEqual(460 - 15);
+    expect(m.peak).toBeLessThan(460);
+    expect(m.start).toBeLessThanOrEqual(460 - 30);
+    expect(m.end).toBeGreaterThanOrEqual(460 - 3);
+  });
+
+  it("a shout chat's range credits keeps its own setup: chat's range is not the shout's extent", () => {
+    // A burst 4 s after a shout's onset, on a stream that shows no lag: chat's credit starts 11 s before the shout.
+    const c2 = { ...chat(SECONDS), bursts: [burst(304)] };
+    const shout = audio(SECONDS, { loud: [{ at: 300 }] });
+    const out = selectProfileMoments({ audio: shout, chat: c2, durationSeconds: SECONDS, tuning: { ...TUNING.balanced, target_duration_seconds: 600 }, params: PARAMS, manual: [], profile: "balanced" });
+    const m = out.moments.find((x) => x.start <= 301 && 301 < x.end)!;
+    expect(m).toBeDefined();
+    // The setup is looked for before the shout's onset (300), not before chat's range (289): no marker, so the
+    // default lead before the shout.
+    expect(m.start).toBeGreaterThanOrEqual(300 - BOUNDARY_RULES.defaultLeadSeconds - 2);
   });
 
   it("with no event at all the reel is empty and the manifest says why", () => {

@@ -104,7 +104,11 @@ export async function verifyZipToken(env: LinkEnv, jobId: string, token: string)
 
 const rendererTokenPayload = (jobId: string) => `renderer\n${jobId}`;
 
-/** Per-job bearer token for renderer callbacks and uploads: derived, so nothing secret is stored per job. */
+/**
+ * The job-wide renderer token of before per-attempt tokens: derived, so nothing secret is stored per job. No longer
+ * handed out; accepted on the job-wide legacy paths only for attempts claimed by the previous Worker version
+ * (orchestration/task-call-scope.ts, task-storage-scope.ts). Remove with those paths in the next release.
+ */
 export async function rendererJobToken(env: LinkEnv, jobId: string): Promise<string> {
   return hmacBase64Url(env.LINK_SIGNING_KEY, rendererTokenPayload(jobId));
 }
@@ -121,15 +125,16 @@ export async function verifyRendererJobToken(env: LinkEnv, jobId: string, token:
 const rendererTaskTokenPayload = (jobId: string, taskId: string, attempt: number) => `renderer-task\n${jobId}\n${taskId}\n${attempt}`;
 
 /**
- * Bearer token for one attempt of one task's storage routes (upload mode "presigned" and "worker"): derived from
- * the job, the task and the attempt, so it opens that attempt's files only (which ones: common/plan/task-files.ts)
- * and stops opening anything once the attempt is no longer current (orchestration/task-storage-scope.ts).
+ * Bearer token of one attempt of one task, for everything it calls (its events, Workers AI, its storage routes):
+ * derived from the job, the task and the attempt, so it speaks for that attempt only — its own events, its files
+ * (which ones: common/plan/task-files.ts) — and stops opening anything once the attempt is no longer current
+ * (orchestration/task-call-scope.ts, task-storage-scope.ts).
  */
 export async function rendererTaskToken(env: LinkEnv, jobId: string, taskId: string, attempt: number): Promise<string> {
   return hmacBase64Url(env.LINK_SIGNING_KEY, rendererTaskTokenPayload(jobId, taskId, attempt));
 }
 
-/** An attempt's storage token, made with the current or the previous key (a rotation mid-task keeps it working). */
+/** An attempt's token, made with the current or the previous key (a rotation mid-task keeps it working). */
 export async function verifyRendererTaskToken(env: LinkEnv, jobId: string, taskId: string, attempt: number, token: string): Promise<boolean> {
   return signedByAcceptedKey(env, rendererTaskTokenPayload(jobId, taskId, attempt), token);
 }

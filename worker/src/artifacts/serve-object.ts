@@ -1,15 +1,16 @@
+import { rangeNotSatisfiable } from "../lib/api-error";
 import { parseByteRange } from "./byte-range";
 
 /**
  * A stored R2 object as an HTTP answer: the whole file (200) or the one byte range the client asked for (206; 416
- * when it lies past the end), with its type, ETag and `Accept-Ranges`, plus the caller's own headers. Null when
+ * when it lies past the end, thrown as the API's error), with its type, ETag and `Accept-Ranges`, plus the caller's own headers. Null when
  * the object does not exist (the caller says so in its own words).
  */
 export async function serveStoredObject(bucket: R2Bucket, key: string, rangeHeader: string | undefined, extraHeaders: Record<string, string> = {}): Promise<Response | null> {
   // Only a Range request needs the size first; a plain GET opens the body once.
   const head = rangeHeader ? await bucket.head(key) : null;
   const range = head ? parseByteRange(rangeHeader, head.size) : null;
-  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${head!.size}` } });
+  if (range === "unsatisfiable") throw rangeNotSatisfiable(head!.size, "file");
   const object = await bucket.get(key, range ? { range } : {});
   if (!object) return null;
   const headers = new Headers({

@@ -1,13 +1,7 @@
 import { ARTIFACT_RETENTION_DAYS, addDays } from "../orchestration/job-lifecycle";
 import type { Env } from "../env";
 
-/**
- * Days after upload at which the bucket's lifecycle rule deletes a job's files (`wrangler r2 bucket lifecycle add
- * highlight-artifacts expire-jobs jobs/ --expire-days 31`, a deploy step). One day past the 30-day retention: every
- * file is uploaded before its job completes, and R2 deletes "within 24 hours" of the age, so no file goes before
- * artifacts_expires_at (completion + 30 days) as long as a job completes within a day of its first upload.
- */
-export const LIFECYCLE_EXPIRE_DAYS = ARTIFACT_RETENTION_DAYS + 1;
+// The files themselves are deleted by the bucket's lifecycle rule (LIFECYCLE_EXPIRE_DAYS, job-lifecycle.ts).
 
 export interface RetentionReport {
   jobs_marked: number;

@@ -126,6 +126,13 @@ export function checkWebhookTarget(raw: string, policy: TargetPolicy): TargetChe
   if (url.username !== "" || url.password !== "") {
     return { ok: false, message: "must not contain a user name or password (put credentials in the path or a query parameter)" };
   }
+  // What is stored and called is the normalised form, where each non-ASCII character of the path becomes up to 12
+  // characters of percent-encoding: the 2048-character bound holds for that form too.
+  if (url.href.length > 2048) {
+    return { ok: false, message: "must be at most 2048 characters once normalised (characters outside ASCII count as their percent-encoding)" };
+  }
+  // The URL parser accepts port 0, where nothing can listen; every other port from 1 to 65535 is the receiver's choice.
+  if (url.port === "0") return { ok: false, message: "must name a port from 1 to 65535 (port 0 cannot receive)" };
   const host = url.hostname;
   if (host.startsWith("[")) {
     const groups = parseIpv6(host);

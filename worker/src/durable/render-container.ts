@@ -2,7 +2,12 @@ import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
 import { assign, clearEndedInstance, moveAssignment, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
-/** Renderer settings forwarded from the Worker's vars/secrets into the container's environment. */
+/**
+ * Renderer settings forwarded from the Worker's vars/secrets into the container's environment, and nothing else:
+ * the container parses media from the internet, so LINK_SIGNING_KEY (which makes every job's tokens and links),
+ * ADMIN_TOKEN and the R2 API credentials stay in the Worker (docs/DEPLOY.md, "Least privilege for the renderer").
+ * A task gets what it may use in its task request instead: its attempt's own token and URLs.
+ */
 const FORWARDED_ENV = [
   "RENDERER_TOKEN",
   "TRANSCRIBE_API_URL",
@@ -14,6 +19,16 @@ const FORWARDED_ENV = [
   "DOWNLOAD_CONCURRENCY",
   "ENCODE_CONCURRENCY",
 ] as const;
+
+/** The container's environment: one task at a time, listening on every interface, and the forwarded settings. */
+export function containerEnv(env: Env): Record<string, string> {
+  const vars: Record<string, string> = { HOST: "0.0.0.0", MAX_TASKS: "1" };
+  for (const name of FORWARDED_ENV) {
+    const value = (env as unknown as Record<string, unknown>)[name];
+    if (typeof value === "string" && value) vars[name] = value;
+  }
+  return vars;
+}
 
 /** A task's job object (the one that knows whether the task still runs). */
 const jobsOf =
@@ -44,12 +59,7 @@ export class RenderContainer extends Container<Env> {
 
   constructor(ctx: DurableObjectState<{}>, env: Env) {
     super(ctx, env);
-    const vars: Record<string, string> = { HOST: "0.0.0.0", MAX_TASKS: "1" };
-    for (const name of FORWARDED_ENV) {
-      const value = (env as unknown as Record<string, unknown>)[name];
-      if (typeof value === "string" && value) vars[name] = value;
-    }
-    this.envVars = vars;
+    this.envVars = containerEnv(env);
   }
 
   /** Starts the container if needed and hands it the task; returns the renderer's (or the platform's) answer. */

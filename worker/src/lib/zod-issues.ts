@@ -22,6 +22,8 @@ export const clientErrorMap: z.core.$ZodErrorMap = (issue) => {
       if (issue.expected === "int") return "must be an integer";
       if (issue.expected === "object") return "must be a JSON object";
       if (issue.expected === "array") return "must be an array";
+      // A number literal too large for a double (1e400) parses as Infinity: a number, but not a usable one.
+      if (typeof issue.input === "number" && !Number.isFinite(issue.input)) return "must be a finite number (this one is too large to represent)";
       return `must be ${article(issue.expected)}${issue.input === null ? " (null is not allowed)" : ""}`;
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;

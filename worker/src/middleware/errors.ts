@@ -5,7 +5,10 @@ import type { AppEnv } from "../hono-env";
 import { unsupportedMediaType } from "./json-body";
 
 export function errorResponse(c: Context, error: ApiError): Response {
-  const body = { error: { code: error.code, message: error.message, ...error.extra } };
+  // A 422's problems are also at the top level: the specification calls them "the detail field" of a 422
+  // without saying where it sits, and clients of other services look there.
+  const topLevel = error.status === 422 && Array.isArray(error.extra.detail) ? { detail: error.extra.detail } : {};
+  const body = { error: { code: error.code, message: error.message, ...error.extra }, ...topLevel };
   return c.json(body, error.status, error.headers);
 }
 
@@ -48,10 +51,18 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}.`));
 
+/**
+ * A path that exists, asked with a method it does not serve: 405 with `Allow`. OPTIONS is the exception: it asks
+ * exactly that question (RFC 9110 §9.3.7), so it is answered 204 with `Allow` and no body, without an API key.
+ * No CORS headers: the API key is a server-side secret, so browsers are not meant to call the API directly.
+ */
 export function onMethodNotAllowed(c: Context, methods: string[]): Response {
-  const allow = methods.join(", ");
+  // Allow lists OPTIONS too (the resource answers it); the message names the methods that do something.
+  const allow = [...methods, "OPTIONS"].join(", ");
+  // A new Response: c.body() would carry over the 404 answer's Content-Type.
+  if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
   return errorResponse(
     c,
-    new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, {}, { Allow: allow }),
+    new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`, {}, { Allow: allow }),
   );
 }

@@ -1,5 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { ApiError } from "../lib/api-error";
+import { ApiError, validationError } from "../lib/api-error";
+import { inspectJsonText, MAX_JSON_DEPTH, type JsonTextProblem } from "../lib/json-text";
+import { readBodyText } from "../lib/request-body-text";
 import type { AppEnv } from "../hono-env";
 import { limitBody as limitBodyTo } from "./body-limit";
 
@@ -16,19 +18,28 @@ export function unsupportedMediaType(mediaType: string): ApiError {
   return new ApiError(415, "unsupported_media_type", `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType})` : ""}.`);
 }
 
+function refusal(problem: JsonTextProblem): ApiError {
+  if (problem.kind === "syntax") return new ApiError(400, "invalid_json", `The request body is not valid JSON: ${problem.reason}.`);
+  if (problem.kind === "duplicate_key") {
+    return validationError([{ field: problem.path, message: "is given more than once" }]);
+  }
+  return validationError([{ field: problem.path, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }]);
+}
+
 /**
- * Requires a JSON body and parses it once (Hono caches the parsed value for c.req.json()). A missing or other
- * content type is 415, text that is not JSON is 400 invalid_json; the shape is checked later (422).
+ * Requires a JSON body and reads it once: a missing or other content type is 415; a gzip or deflate body is
+ * inflated (another Content-Encoding is 415); text that is not UTF-8 JSON is 400 invalid_json with where it
+ * breaks; a member given twice or nesting past MAX_JSON_DEPTH is 422 naming it (lib/json-text.ts says why). The
+ * text is left in Hono's body cache, so c.req.json() and the declared validators parse exactly what was checked.
+ * The shape is checked later (422).
  */
 export const requireJson = createMiddleware<AppEnv>(async (c, next) => {
   const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) throw unsupportedMediaType(mediaType);
-  try {
-    await c.req.json();
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const reason = error instanceof Error ? `: ${error.message}` : "";
-    throw new ApiError(400, "invalid_json", `The request body is not valid JSON${reason}.`);
-  }
+  const text = await readBodyText(c.req.raw, MAX_BODY_BYTES);
+  const problem = inspectJsonText(text);
+  if (problem) throw refusal(problem);
+  // Hono keeps the promise of each body reading here (its type says the value).
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   await next();
 });

@@ -112,8 +112,8 @@ the job id, vod_url, VOD title, streamer_name or game_name (\`%\` and \`_\` matc
 ## Errors
 
 Every non-2xx answer is \`{"error": {"code", "message", ...}}\` (schema \`ErrorEnvelope\`); branch on \`code\`, show
-\`message\`. 422 lists every problem at once in \`error.detail[]\` (\`field\` is a dotted path such as
-\`manual_highlights[1].end_seconds\`). Bad input never produces a 500; a 500 carries \`request_id\` (also the
+\`message\`. 422 lists every problem at once (at most 50) in \`error.detail[]\` (\`field\` is a dotted path such as
+\`manual_highlights[1].end_seconds\`), repeated as a top-level \`detail\`. Bad input never produces a 500; a 500 carries \`request_id\` (also the
 \`X-Request-Id\` header of every answer). Unknown paths are 404 \`not_found\`, wrong methods 405
 \`method_not_allowed\` with \`Allow\`.
 

@@ -15,15 +15,16 @@ export interface ErrorCodeSpec {
   headers?: readonly HeaderName[];
 }
 
-type HeaderName = "Retry-After" | "WWW-Authenticate";
+type HeaderName = "Retry-After" | "WWW-Authenticate" | "Content-Range";
 
 const HEADERS: Record<HeaderName, JsonSchema> = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
   "WWW-Authenticate": { description: "Bearer challenge of the operator API.", schema: { type: "string" } },
+  "Content-Range": { description: "`bytes */<size>`: the size of the file or archive.", schema: { type: "string" } },
 };
 
 export const ERROR_CODES = {
-  invalid_json: { status: 400, example: { code: "invalid_json", message: "The request body is not valid JSON: Unexpected end of JSON input." } },
+  invalid_json: { status: 400, example: { code: "invalid_json", message: "The request body is not valid JSON: it ends before the JSON text is complete." } },
   job_not_cancellable: {
     status: 400,
     example: { code: "job_not_cancellable", message: "The job is already completed; only pending or running jobs can be cancelled.", status: "completed" },
@@ -76,6 +77,11 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     example: { code: "unsupported_media_type", message: "Send the body as JSON with Content-Type: application/json (got text/plain)." },
+  },
+  range_not_satisfiable: {
+    status: 416,
+    example: { code: "range_not_satisfiable", message: "The requested range lies outside the file, which has 1048576 bytes." },
+    headers: ["Content-Range"],
   },
   validation_failed: {
     status: 422,
@@ -136,6 +142,7 @@ const STATUS_TEXT: Record<number, string> = {
   410: "Files deleted under the retention policy (the job record remains)",
   413: "Body too large",
   415: "Body is not JSON",
+  416: "Range not satisfiable",
   422: "Validation failed: every problem is listed in error.detail",
   429: "Rate limited: wait Retry-After seconds",
   500: "Internal error",
@@ -147,6 +154,11 @@ export const ALWAYS_POSSIBLE: readonly ErrorCode[] = ["internal_error"];
 
 /** An operation's own example of a code, where the catalog's one would not fit (a 422 of a query, say). */
 export type ErrorExamples = Partial<Record<ErrorCode, ErrorEnvelope["error"]>>;
+
+/** An example as answered: a 422's detail also at the top level (middleware/errors.ts). */
+function envelopeOf(error: ErrorEnvelope["error"]): ErrorEnvelope {
+  return error.detail ? { error, detail: error.detail } : { error };
+}
 
 /** OpenAPI `responses` entries (by status) for the given error codes, each with its examples. */
 export function errorResponses(codes: readonly ErrorCode[], own: ErrorExamples = {}): Record<string, JsonSchema> {
@@ -166,7 +178,7 @@ export function errorResponses(codes: readonly ErrorCode[], own: ErrorExamples =
       content: {
         "application/json": {
           schema: componentRef("ErrorEnvelope"),
-          examples: Object.fromEntries(list.map((code) => [code, { value: { error: own[code] ?? ERROR_CODES[code].example } }])),
+          examples: Object.fromEntries(list.map((code) => [code, { value: envelopeOf(own[code] ?? ERROR_CODES[code].example) }])),
         },
       },
     };

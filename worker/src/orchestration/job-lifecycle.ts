@@ -7,6 +7,15 @@ import type { JobLifecycle } from "../domain/job-transition";
 /** Files are kept this long after the job last changed (docs/API.md, Retention). */
 export const ARTIFACT_RETENTION_DAYS = 30;
 
+/**
+ * Days after upload at which the bucket's lifecycle rule deletes a job's files (`wrangler r2 bucket lifecycle add
+ * highlight-artifacts expire-jobs jobs/ --expire-days 31`, a deploy step; test/dev/deploy-steps.test.ts holds the
+ * step to this). One day past the retention: every file is uploaded before its job completes, and R2 deletes
+ * "within 24 hours" of the age, so no file goes before artifacts_expires_at (completion + 30 days) as long as a
+ * job completes within a day of its first upload. The hourly cron only marks records (cron/retention.ts).
+ */
+export const LIFECYCLE_EXPIRE_DAYS = ARTIFACT_RETENTION_DAYS + 1;
+
 export type { JobLifecycle } from "../domain/job-transition";
 
 export const CANCELLED_BY_USER: JobError = { code: "cancelled_by_user", message: "Cancelled by user" };

@@ -15,6 +15,7 @@ import { claimTask, confirmDispatch, failUndispatchable, isTaskRunning, releaseC
 import { applyTaskReport, endAttempt, type TaskEventOutcome } from "./task-reports";
 import type { TaskRecord } from "./task-book";
 import { storageAccess, type StorageAccess, type StorageCaller, type StorageVerdict } from "./task-storage-scope";
+import { aiAccess, legacyEventAllowed, type CallVerdict, type TaskCaller } from "./task-call-scope";
 import { resendStale, silenceReason, silentTasks, watchdogMs } from "./watchdog";
 
 export type { CreateJobResult } from "./job-creation";
@@ -120,12 +121,24 @@ export class JobState extends DurableObject<Env> {
     return this.locked(() => failUndispatchable(this.object, taskId, message));
   }
 
-  /** A renderer's report about one task (task-reports.ts). */
-  async taskEvent(taskId: string, event: TaskEvent): Promise<TaskEventOutcome> {
+  /**
+   * A renderer's report about one task (task-reports.ts). `caller` is whom the route's token speaks for: the
+   * route has held a task attempt's token to its own task and attempt; the job's token (legacy path) is checked
+   * here, in the same turn as the report is applied (task-call-scope.ts).
+   */
+  async taskEvent(taskId: string, event: TaskEvent, caller: TaskCaller): Promise<TaskEventOutcome> {
     const o = this.object;
-    if (event.type === "failed") return this.locked(() => endAttempt(o, taskId, event.attempt, event.retryable ? "failed" : "fatal", event.error, event.seq));
-    if (event.type === "interrupted") return this.locked(() => endAttempt(o, taskId, event.attempt, "interrupted", { code: "renderer_stalled", message: event.reason }, event.seq));
-    return this.locked(() => applyTaskReport(o, taskId, event));
+    return this.locked(async (): Promise<Locked<TaskEventOutcome>> => {
+      if ("legacy" in caller && !(await legacyEventAllowed(o, taskId, event.attempt))) return { result: { outcome: "outside_scope" }, transitions: [] };
+      if (event.type === "failed") return endAttempt(o, taskId, event.attempt, event.retryable ? "failed" : "fatal", event.error, event.seq);
+      if (event.type === "interrupted") return endAttempt(o, taskId, event.attempt, "interrupted", { code: "renderer_stalled", message: event.reason }, event.seq);
+      return applyTaskReport(o, taskId, event);
+    });
+  }
+
+  /** Whether a task attempt (or a job-wide legacy token) may call Workers AI now (task-call-scope.ts). */
+  async aiAccess(caller: TaskCaller): Promise<CallVerdict> {
+    return aiAccess(this.object, caller);
   }
 
   /** Whether a task attempt (or a job-wide legacy token) may touch a file of the job (task-storage-scope.ts). */

@@ -2,7 +2,7 @@ import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../commo
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
 import { STORED_ANALYSIS_NAME, type AnalysisReuseSource } from "../../../common/contract/analysis-reuse";
-import { artifactLink, rendererJobToken, rendererTaskToken, s3Configured } from "../artifacts/links";
+import { artifactLink, rendererTaskToken, s3Configured } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
 import type { Env } from "../env";
@@ -48,29 +48,44 @@ export function vodInfoOf(row: JobRow, request: NormalizedJobRequest): VodInfo {
   };
 }
 
+/** Where everything one task attempt calls lives (routes/internal-*.ts, task-events.ts), and the token it takes there. */
+interface AttemptAccess {
+  url: string;
+  token: string;
+}
+
 /**
- * Where the task's files go: this attempt's own storage path and token, which open only the files the task makes
- * (and reads) while the attempt is current (orchestration/task-storage-scope.ts). With R2 API credentials the
- * renderer asks there for a presigned URL per object and operation (routes/internal-storage.ts), so the secret
- * key never reaches a process that parses media from the internet; without them, files go through the Worker.
- * The renderer only appends `/{name}` to the URL, so renderers of contract 2 built before per-task scope use it
- * unchanged.
+ * One attempt's own path and token (links.ts' rendererTaskToken): its events, its Workers AI calls and its files
+ * are served there only while the attempt is current, and its files only those the task makes or reads
+ * (orchestration/task-call-scope.ts, task-storage-scope.ts). The renderer parses media from the internet, so what
+ * it holds speaks for that attempt alone, never for the job's other tasks.
  */
-async function uploadTarget(env: Env, settings: DispatchSettings, jobId: string, task: RenderTaskRequest["task"]): Promise<UploadTarget> {
-  const attempt = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/tasks/${encodeURIComponent(task.id)}/attempts/${task.attempt}`;
-  const token = await rendererTaskToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, jobId, task.id, task.attempt);
-  if (s3Configured(env)) return { mode: "presigned", url: `${attempt}/storage`, token };
-  return { mode: "worker", url: `${attempt}/artifacts`, token };
+async function attemptAccess(settings: DispatchSettings, jobId: string, task: RenderTaskRequest["task"]): Promise<AttemptAccess> {
+  return {
+    url: `${settings.baseUrl}/internal/jobs/${encodeURIComponent(jobId)}/tasks/${encodeURIComponent(task.id)}/attempts/${task.attempt}`,
+    token: await rendererTaskToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, jobId, task.id, task.attempt),
+  };
+}
+
+/**
+ * Where the task's files go. With R2 API credentials the renderer asks for a presigned URL per object and
+ * operation (routes/internal-storage.ts), so the secret key never reaches a process that parses media from the
+ * internet; without them, files go through the Worker. The renderer only appends `/{name}` to the URL, so
+ * renderers of contract 2 built before per-task scope use it unchanged.
+ */
+function uploadTarget(env: Env, access: AttemptAccess): UploadTarget {
+  if (s3Configured(env)) return { mode: "presigned", url: `${access.url}/storage`, token: access.token };
+  return { mode: "worker", url: `${access.url}/artifacts`, token: access.token };
 }
 
 /**
  * One task of the job for the renderer: the job's fields (everything it needs; it never reads D1 or the API), the
- * task, the stored plan, and the task's own callback URL.
+ * task, the stored plan, and the attempt's own callback, upload target and AI endpoint. The renderer treats their
+ * URLs and token as opaque (it only appends its own path to them), so moving them needs no task contract change.
  */
 export async function buildTaskRequest(env: Env, settings: DispatchSettings, row: JobRow, task: RenderTaskRequest["task"], plan: JobPlan | null): Promise<RenderTaskRequest> {
   const request = NormalizedJobRequest.parse(JSON.parse(row.requestJson));
-  const token = await rendererJobToken({ LINK_SIGNING_KEY: settings.linkSigningKey }, row.id);
-  const job = `${settings.baseUrl}/internal/jobs/${encodeURIComponent(row.id)}`;
+  const access = await attemptAccess(settings, row.id, task);
   return {
     // Which task contract this Worker speaks: a renderer of another image answers 409 and the task waits for one that knows it.
     contract: TASK_CONTRACT_VERSION,
@@ -78,15 +93,15 @@ export async function buildTaskRequest(env: Env, settings: DispatchSettings, row
     request,
     vod: vodInfoOf(row, request),
     callback: {
-      url: `${job}/tasks/${encodeURIComponent(task.id)}/events`,
-      token,
+      url: `${access.url}/events`,
+      token: access.token,
       // Up to three missed heartbeats are forgiven before the watchdog gives the task up as lost.
       heartbeat_seconds: Math.max(1, Math.floor(watchdogMs(env) / 4000)),
     },
-    upload: await uploadTarget(env, settings, row.id, task),
+    upload: uploadTarget(env, access),
     twitch: { gql_url: workerConfig(env).twitchGqlUrl, usher_url: workerConfig(env).twitchUsherUrl },
-    // Workers AI through this Worker (routes/internal-ai.ts), with the same per-job token as callbacks (files have their own).
-    ai: workersAi(env) ? { url: `${job}/ai/v1`, token } : null,
+    // Workers AI through this Worker (routes/internal-ai.ts), for this attempt only.
+    ai: workersAi(env) ? { url: `${access.url}/ai/v1`, token: access.token } : null,
     // Only the analysis task reads a reused analysis; render tasks work from the plan it made.
     reuse: task.kind === "analyse" ? await reuseSource(env, settings, row) : null,
     task,

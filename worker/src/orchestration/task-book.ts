@@ -40,6 +40,12 @@ export interface TaskRecord {
    */
   scoped_storage?: boolean;
   /**
+   * Set when the current attempt was claimed by a Worker that hands each attempt its own token for its events and
+   * Workers AI too (task-call-scope.ts). Absent on attempts claimed before that: only those are served on the
+   * job-wide event and AI paths with the job's token. Goes with those paths, in the release after.
+   */
+  scoped_calls?: boolean;
+  /**
    * The task contract the current attempt was sent as (common/contract/task-contract.ts), set at its claim: the
    * analysis' instance is handed the next task only when its renderer took a contract that reads such an answer
    * (task-handoff.ts). Absent on attempts claimed before it existed.
@@ -58,6 +64,13 @@ export interface TaskRecord {
   heard_at: number | null;
   last_error: { code: string; message: string } | null;
 }
+
+/**
+ * What every path that records an attempt as dispatched sets (claimTask, and any hand-over of a task to a running
+ * instance): the attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts), so
+ * the job-wide legacy paths never serve it (task-storage-scope.ts, task-call-scope.ts).
+ */
+export const SCOPED_ATTEMPT = { scoped_storage: true, scoped_calls: true } as const;
 
 /** Failed or lost attempts of one task before the job fails (3 runs in all). */
 export const MAX_TASK_FAILURES = 3;

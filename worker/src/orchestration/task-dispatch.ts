@@ -3,7 +3,7 @@ import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
 import { failStep, isTerminal, startStep } from "./job-lifecycle";
 import { loadBook, loadPlan, loadState, logError, saveBook, type JobObject, type Locked } from "./job-storage";
 import { transition } from "./job-transitions";
-import { analysisTask, type TaskRecord } from "./task-book";
+import { analysisTask, SCOPED_ATTEMPT, type TaskRecord } from "./task-book";
 import { armTaskWatchdog } from "./watchdog";
 
 /**
@@ -30,9 +30,9 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   if (task.state !== "queued") return { ok: false, reason: `task is ${task.state}` };
   const plan = task.kind === "analyse" ? null : await loadPlan(o);
   const attempt = task.attempt + 1;
-  // scoped_storage: this attempt is handed its own storage URL and token (render-job.ts), never the job-wide paths.
+  // SCOPED_ATTEMPT: this attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts).
   // contract: the version its request speaks (render-job.ts sends this code's), which decides a hand-off (task-handoff.ts).
-  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), scoped_storage: true, contract: TASK_CONTRACT_VERSION });
+  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), ...SCOPED_ATTEMPT, contract: TASK_CONTRACT_VERSION });
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
   return { ok: true, attempt, kind: task.kind, plan };

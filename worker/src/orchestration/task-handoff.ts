@@ -6,7 +6,7 @@ import { findJobById } from "../storage/jobs";
 import { loadBook, loadPlan, loadState, logError, type JobObject } from "./job-storage";
 import { buildTaskRequest, dispatchSettings } from "./render-job";
 import { handOverInstance } from "./renderers";
-import type { TaskRecord } from "./task-book";
+import { SCOPED_ATTEMPT, type TaskRecord } from "./task-book";
 
 /**
  * A re-cut's one short on its analysis task's instance (common/plan/task-handoff.ts decides which jobs): instead
@@ -51,7 +51,7 @@ export async function handOffToAnalysisInstance(o: JobObject, analysis: TaskReco
     fraction: 0,
     instance: analysis.instance,
     heard_at: Date.now(),
-    scoped_storage: true,
+    ...SCOPED_ATTEMPT,
     contract: TASK_CONTRACT_VERSION,
     unreachable: 0,
     waiting_since: null,

@@ -27,7 +27,9 @@ export type TaskEventOutcome =
   | { outcome: "applied" | "duplicate"; state: JobLifecycle; next_task?: RenderTaskRequest }
   /** The job is settled, or this attempt was superseded: the renderer stops the task (409). */
   | { outcome: "terminal" | "stale"; state: JobLifecycle }
-  | { outcome: "not_found" };
+  | { outcome: "not_found" | "task_not_found" }
+  /** The job's token on the legacy path, for an attempt that has its own token (task-call-scope.ts): 403. */
+  | { outcome: "outside_scope" };
 
 /** How an attempt ended without a result: `fatal` when the input is the problem (e.g. no_highlights_found). */
 export type AttemptEnd = "failed" | "lost" | "interrupted" | "fatal";
@@ -67,7 +69,7 @@ async function currentAttempt(o: JobObject, taskId: string, attempt: number, seq
   if (isTerminal(state.status)) return { answer: { outcome: "terminal", state } };
   const book = await loadBook(o);
   const task = book.find((t) => t.id === taskId);
-  if (!task) return { answer: { outcome: "not_found" } };
+  if (!task) return { answer: { outcome: "task_not_found" } };
   if (task.attempt !== attempt || (task.state !== "running" && task.state !== "dispatching")) return { answer: { outcome: task.state === "done" && task.attempt === attempt ? "duplicate" : "stale", state } };
   if (seq !== null && seq <= task.seq) return { answer: { outcome: "duplicate", state } };
   return { book, task };

@@ -2,6 +2,7 @@ import { taskFiles } from "../../../common/plan/task-files";
 import { isTerminal } from "./job-lifecycle";
 import { loadBook, loadPlan, loadState, type JobObject } from "./job-storage";
 import type { TaskRecord } from "./task-book";
+import { currentAttempt as current, refuse, type CallVerdict, type TaskCaller } from "./task-call-scope";
 
 /**
  * What one task attempt may do in its job's folder (issue 23, point 6): the renderer parses media from the
@@ -18,16 +19,10 @@ import type { TaskRecord } from "./task-book";
 export type StorageAccess = "write" | "read" | "cleanup";
 
 /** The answer: allowed, or the refusal the route sends as it is (status, code, one sentence, extra fields). */
-export type StorageVerdict =
-  | { ok: true }
-  | { ok: false; status: 403 | 404 | 409; code: string; message: string; extra?: Record<string, unknown> };
+export type StorageVerdict = CallVerdict;
 
 /** Who asks: one attempt of one task (its own token), or a job-wide token (legacy, see legacyStorageAccess). */
-export type StorageCaller = { task_id: string; attempt: number } | { legacy: true };
-
-const refuse = (status: 403 | 404 | 409, code: string, message: string, extra?: Record<string, unknown>): StorageVerdict => ({ ok: false, status, code, message, ...(extra ? { extra } : {}) });
-
-const current = (t: TaskRecord) => t.state === "running" || t.state === "dispatching";
+export type StorageCaller = TaskCaller;
 
 export async function storageAccess(o: JobObject, caller: StorageCaller, name: string, access: StorageAccess): Promise<StorageVerdict> {
   const state = await loadState(o);

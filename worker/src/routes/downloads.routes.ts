@@ -21,5 +21,5 @@ export const downloadAll = declareRoute({
     schema: { contentType: "application/zip", schema: { type: "string", contentMediaType: "application/zip" } },
     headers: { "Content-Disposition": { description: 'attachment; filename="<job_id>.zip"', schema: { type: "string" } } },
   },
-  errors: ["job_not_found", "job_not_completed", "artifacts_expired", "links_unavailable"],
+  errors: ["job_not_found", "job_not_completed", "artifacts_expired", "range_not_satisfiable", "links_unavailable"],
 });

@@ -9,7 +9,7 @@ import { MANIFEST_FILE, type StoredResult } from "../artifacts/results";
 import type { AppEnv } from "../hono-env";
 import { ApiRouter } from "../openapi/api-router";
 import { downloadAll } from "./downloads.routes";
-import { ApiError, jobNotFound } from "../lib/api-error";
+import { ApiError, jobNotFound, rangeNotSatisfiable } from "../lib/api-error";
 import { findAccountByApiKey } from "../storage/accounts";
 import { openDb } from "../storage/db";
 import { findJob, findJobById } from "../storage/jobs";
@@ -78,10 +78,7 @@ downloadRoutes.openapi(downloadAll, async (c) => {
     ETag: etag,
     "Last-Modified": mtime.toUTCString(),
   });
-  if (range === "unsatisfiable") {
-    headers.set("Content-Range", `bytes */${layout.length}`);
-    return new Response(null, { status: 416, headers });
-  }
+  if (range === "unsatisfiable") throw rangeNotSatisfiable(layout.length, "archive");
   const span = range ?? { offset: 0, length: layout.length };
   headers.set("Content-Length", String(span.length));
   if (range) headers.set("Content-Range", `bytes ${span.offset}-${span.offset + span.length - 1}/${layout.length}`);

@@ -39,5 +39,5 @@ export const downloadFile = declareRoute({
     },
   },
   otherSuccess: [{ status: 206, description: "The requested byte range.", schema: file, headers: { "Content-Range": header("bytes <first>-<last>/<size>") } }],
-  errors: ["file_not_found", "artifacts_expired", "links_unavailable"],
+  errors: ["file_not_found", "artifacts_expired", "range_not_satisfiable", "links_unavailable"],
 });

@@ -152,7 +152,10 @@ export function transcriptsFrom(run: TranscribedRanges, captionPlan: CaptionPlan
     burn: captionPlan.burn,
     warnings: [...(captionPlan.warning ? [captionPlan.warning] : []), ...run.warnings],
     cuesFor: (start, end) =>
-      wordsToCues(inside(start, end).map((w) => ({ ...w, start: Math.max(0, w.start - start), end: Math.min(end - start, w.end - start) }))),
+      wordsToCues(
+        inside(start, end).map((w) => ({ ...w, start: Math.max(0, w.start - start), end: Math.min(end - start, w.end - start) })),
+        { duration: end - start },
+      ),
     textFor: (start, end) => inside(start, end).map((w) => w.word).join(" "),
     wordsFor: (start, end) => inside(start, end),
   };

@@ -54,6 +54,8 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
         start: piece.start,
         end: piece.end,
         titleText: piece.titleText,
+        // The reel opens on a picture, not a frame faded to black.
+        fadeIn: piece.position !== 0,
         chat: piece.chat && task.chat && run.req.request.parameters.reel_chat_overlay
           ? {
               lines: task.chat,

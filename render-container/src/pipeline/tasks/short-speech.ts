@@ -41,7 +41,7 @@ const COVER_SLACK_SECONDS = 0.05;
 export async function shortWords(run: RenderTaskRun, transcriber: Transcriber, input: ShortSpeechInput, onProgress: (f: number) => void): Promise<ShortWords> {
   const { range } = input;
   if (input.planned && plannedCovers(input.planned, transcriber, range)) {
-    return { ...shown(run, transcriber, wordsInRange(input.planned.words, range), input.chatProfanity), warning: null, from: "plan" };
+    return { ...shown(run, transcriber, wordsInRange(input.planned.words, range), input.chatProfanity, range), warning: null, from: "plan" };
   }
   const { ctx, plan } = run;
   const wav = path.join(ctx.workDir, "speech.wav");
@@ -55,7 +55,7 @@ export async function shortWords(run: RenderTaskRun, transcriber: Transcriber, i
       const at = locateInJoined(layout, w.start);
       if (at) words.push({ ...w, start: at.at, end: Math.min(range.end - range.start, at.at + (w.end - w.start)) });
     }
-    return { ...shown(run, transcriber, words, input.chatProfanity), warning: note, from: "transcribed" };
+    return { ...shown(run, transcriber, words, input.chatProfanity, range), warning: note, from: "transcribed" };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     ctx.log.warn("transcription failed; the short has no captions", { error: String(err), range });
@@ -86,8 +86,8 @@ export function wordsInRange(words: readonly Word[], range: { start: number; end
  * Burned words and the .srt: only what the recogniser was sure of (a wrong word burned in is worse than none); a
  * swear word only when chat typed it too during the moment (the plan carries those words).
  */
-function shown(run: RenderTaskRun, transcriber: Transcriber, words: Word[], chatProfanity: readonly string[]): Omit<ShortWords, "warning" | "from"> {
+function shown(run: RenderTaskRun, transcriber: Transcriber, words: Word[], chatProfanity: readonly string[], range: { start: number; end: number }): Omit<ShortWords, "warning" | "from"> {
   const language = heardLanguage(transcriber, run.plan.captions.language);
   const trusted = trustedWords(words, { maskProfanity: run.req.request.parameters.mask_profanity, corroboration: chatProfanity, language });
-  return { cues: wordsToCues(trusted.words), heard: words, shown: trusted.words };
+  return { cues: wordsToCues(trusted.words, { duration: range.end - range.start }), heard: words, shown: trusted.words };
 }
