@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const ran = await runJob(job, {
         runTask: processTasks(filesDir, scratch),
+        // A process per task: nothing runs where the analysis ran (its jobs are never a re-cut's one short anyway).
+        oneProcess: false,
         concurrency: processes,
         writeDocument: async (name, text) => {
           await writeFile(path.join(filesDir, name), text);

@@ -15,9 +15,10 @@ import { ArtifactRef, MomentSignals, RenderJob, RenderStage } from "./render";
  *                                                                                        409 contract_unsupported
  *                                                                                            (task-contract.ts)
  *                      POST {renderer}/tasks/{task_key}/cancel                          -> 200 {cancelled}
- * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent
+ * renderer -> Worker:  POST {callback.url}  Bearer {callback.token}  body TaskEvent -> 200 TaskEventAnswer
  *                      (callback.url = {base}/internal/jobs/{job_id}/tasks/{task_id}/attempts/{attempt}/events;
- *                      callback.token speaks for that attempt only)
+ *                      callback.token speaks for that attempt only); the answer to an analysis' `completed` may
+ *                      carry `next_task`, run at once on the same instance (contract 3)
  */
 
 export const JOB_PLAN_VERSION = 1 as const;
@@ -323,6 +324,23 @@ export const RenderTaskRequest = RenderJob.extend({
   plan: JobPlan.nullable(),
 });
 export type RenderTaskRequest = z.infer<typeof RenderTaskRequest>;
+
+/**
+ * The Worker's 200 answer to a task event. `next_task` (task contract 3, common/plan/task-handoff.ts): only in the
+ * answer to an analysis task's `completed` event, when the job's one short is handed to the instance that ran the
+ * analysis; the renderer runs it as if it had been POSTed to its /tasks (the same checks: contract version,
+ * schema, plan), in the slot the analysis frees. It is recorded as dispatched to that instance: a renderer that
+ * does not run it leaves it silent, and the task watchdog retries it elsewhere.
+ */
+export const TaskEventAnswer = z.object({
+  accepted: z.boolean(),
+  reason: z.literal("duplicate").optional(),
+  status: z.string(),
+  progress: z.number(),
+  /** Read as unknown by the renderer and checked as a POST /tasks body would be. */
+  next_task: z.unknown().optional(),
+});
+export type TaskEventAnswer = Omit<z.infer<typeof TaskEventAnswer>, "next_task"> & { next_task?: RenderTaskRequest };
 
 /** The renderer's key for a running task: one job may run several tasks on one process (local pool). */
 export const taskKey = (jobId: string, taskId: string): string => `${jobId}.${taskId}`;

@@ -85,6 +85,7 @@ export async function runJobInProcess(job: RenderJob, opts: Omit<InProcessOption
   const runTask = inProcessTasks({ ...opts, settings: { ...opts.settings, encodeConcurrency: 1 }, filesDir: opts.outDir, workRoot: opts.workDir });
   const run = await runJob(job, {
     runTask,
+    oneProcess: true,
     concurrency: opts.settings.encodeConcurrency,
     signal: opts.signal,
     writeDocument: async (name, body) => {

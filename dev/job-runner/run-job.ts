@@ -1,6 +1,7 @@
 import { ANALYSE_TASK_ID, type JobPlan, type RenderTaskRequest, type RenderTaskSpec, type TaskResult } from "../../common/contract/job-plan";
 import type { RenderJob } from "../../common/contract/render";
 import { finaliseJob, type FinalisedJob, type WriteDocument } from "../../common/plan/finalise";
+import { handedOffTask } from "../../common/plan/task-handoff";
 
 /**
  * One job run outside Cloudflare, the way production runs it: the analysis task (-> the job plan), then every
@@ -9,6 +10,11 @@ import { finaliseJob, type FinalisedJob, type WriteDocument } from "../../common
  * manifest.json (common/plan/finalise.ts, the code the Worker runs). It only schedules: each task is run by
  * `runTask`, which runs what the renderer's POST /tasks runs (in-process.ts), or hands it to a process of its
  * own (scripts/bench-fanout.ts). For the render CLI, the benchmarks and the evaluations.
+ *
+ * A re-cut's one short, which the Worker hands to the analysis task's instance in its answer to the analysis'
+ * completion (common/plan/task-handoff.ts, the same rule), runs here right after the analysis like any render
+ * task; with an executor that runs every task in this one process (`oneProcess`), that is where the analysis
+ * ran, as on the instance, and it is marked `handed_off` (no container start of its own).
  */
 
 /** Runs one task of the job to its result, with whatever figures the caller measures. */
@@ -20,6 +26,12 @@ export interface RunJobOptions<F> {
   concurrency: number;
   /** Where the finalising step writes metadata.json and manifest.json (the Worker: R2). */
   writeDocument: WriteDocument;
+  /**
+   * True when `runTask` runs every task in this process (in-process.ts), as one renderer instance runs the tasks
+   * it is given; false when it starts a process per task (bench-fanout): then no task runs where the analysis
+   * ran, and none is marked handed off.
+   */
+  oneProcess: boolean;
   signal?: AbortSignal;
 }
 
@@ -30,6 +42,8 @@ export interface TaskFigures<F> {
   seconds: number;
   start: number;
   end: number;
+  /** Ran in the analysis task's process right after it, as the Worker hands it to the analysis' instance: no start of its own. */
+  handed_off: boolean;
   figures: F;
 }
 
@@ -56,16 +70,19 @@ export async function runJob<F>(job: RenderJob, opts: RunJobOptions<F>): Promise
   const signal = opts.signal ?? new AbortController().signal;
   const t0 = performance.now();
   const clock = () => (performance.now() - t0) / 1000;
+  let handedOff: string | null = null;
   const timed = async (id: string, kind: TaskFigures<F>["kind"], req: RenderTaskRequest, taskSignal: AbortSignal) => {
     const start = clock();
     const { result, figures } = await opts.runTask(req, taskSignal);
     const end = clock();
-    return { result, figures: { id, kind, seconds: end - start, start, end, figures } };
+    return { result, figures: { id, kind, seconds: end - start, start, end, handed_off: id === handedOff, figures } };
   };
 
   const analysed = await timed(ANALYSE_TASK_ID, "analyse", taskRequest(job, null, { id: ANALYSE_TASK_ID, kind: "analyse" }), signal);
   if (analysed.result.kind !== "analyse") throw new Error(`the analysis task returned a ${analysed.result.kind} result`);
   const plan = analysed.result.plan;
+  // The one task a job's analysis instance runs next (null: every render task starts an instance of its own).
+  handedOff = opts.oneProcess ? (handedOffTask(plan)?.id ?? null) : null;
 
   const rendered = await runRenderTasks(plan, opts.concurrency, signal, (spec, s) => timed(spec.id, spec.kind, taskRequest(job, plan, spec), s));
   const finaliseStart = clock();

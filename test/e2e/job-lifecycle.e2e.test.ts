@@ -293,6 +293,12 @@ describe("re-cuts with chat on screen (parameters.chat_overlay, a reused analysi
       expect(planned, `job planned line of ${id}`).toMatchObject({ reused_from: firstJobId });
       expect(Object.keys(planned!.timings as Record<string, number>)).not.toContain("acquire_analyse");
       expect(lines.some((l) => l.msg === "source acquired")).toBe(false);
+      // One container start: the renderer process that ran the analysis was handed the short in the Worker's
+      // answer to the analysis' completion, and ran it (task contract 3, orchestration/task-handoff.ts).
+      const byRenderer = await Promise.all([0, 1].map((i) => rendererLog(i, id)));
+      const analysedOn = byRenderer.findIndex((l) => l.some((x) => x.msg === "task accepted" && x.task_key === `${id}.analyse`));
+      expect(byRenderer[analysedOn]!.find((x) => x.msg === "handed-over task accepted"), `hand-off of ${id}`).toMatchObject({ task_key: `${id}.short-01`, handed_over_by: `${id}.analyse` });
+      expect(byRenderer.flat().filter((x) => x.msg === "task accepted").map((x) => x.task_key)).toEqual([`${id}.analyse`]);
     }
     const files: string[] = [];
     for (const id of [off.id, on.id]) {

@@ -37,20 +37,25 @@ export class EventPoster<E extends { type: string }> {
     return this.settledByWorker;
   }
 
-  /** Queues an event behind the ones before it; resolves once it was delivered (or given up on). */
-  send(event: E, mustDeliver: boolean): Promise<void> {
+  /**
+   * Queues an event behind the ones before it; resolves once it was delivered (or given up on), with the
+   * Worker's JSON answer when it took it (null otherwise): the answer to a task's completion may hand over the
+   * next task (TaskEventAnswer in common/contract/job-plan.ts).
+   */
+  send(event: E, mustDeliver: boolean): Promise<unknown> {
     const body = this.body(event);
-    this.chain = this.chain.then(() => this.post(body, mustDeliver ? (this.opts.retries ?? 8) : 1));
-    return this.chain;
+    const sent = this.chain.then(() => this.post(body, mustDeliver ? (this.opts.retries ?? 8) : 1));
+    this.chain = sent.then(() => undefined);
+    return sent;
   }
 
   /**
    * Sends an event at once, beside whatever is still queued (its seq orders it for the Worker): for a shutdown,
    * which must not wait behind a slow progress post. Tries `attempts` times, `timeoutMs` each.
    */
-  sendNow(event: E, attempts: number, timeoutMs: number): Promise<void> {
+  async sendNow(event: E, attempts: number, timeoutMs: number): Promise<void> {
     this.stopHeartbeat();
-    return this.post(this.body(event), attempts, timeoutMs, 250);
+    await this.post(this.body(event), attempts, timeoutMs, 250);
   }
 
   /** Remembers a progress event (the heartbeat repeats it) and sends it. */
@@ -84,10 +89,10 @@ export class EventPoster<E extends { type: string }> {
     return JSON.stringify({ ...event, seq: ++this.seq });
   }
 
-  private async post(body: string, attempts: number, timeoutMs = 15_000, firstBackoffMs = 500): Promise<void> {
+  private async post(body: string, attempts: number, timeoutMs = 15_000, firstBackoffMs = 500): Promise<unknown> {
     const doFetch = this.opts.fetchImpl ?? fetch;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (this.settledByWorker) return;
+      if (this.settledByWorker) return null;
       try {
         const res = await doFetch(this.url, {
           method: "POST",
@@ -104,20 +109,28 @@ export class EventPoster<E extends { type: string }> {
             this.stopHeartbeat();
             this.opts.onSettled?.();
           }
-          return;
+          return null;
         }
-        if (res.ok) {
-          await res.body?.cancel();
-          return;
-        }
+        if (res.ok) return await answerOf(res);
         if (res.status >= 400 && res.status < 500 && res.status !== 429) {
           this.log.warn("callback rejected", { status: res.status, body: (await res.text()).slice(0, 300) });
-          return;
+          return null;
         }
       } catch (err) {
         if (attempt === attempts) this.log.warn("callback failed", { error: String(err) });
       }
       if (attempt < attempts) await new Promise((r) => setTimeout(r, Math.min(30_000, firstBackoffMs * 2 ** (attempt - 1))));
     }
+    return null;
+  }
+}
+
+/** The Worker's answer as JSON, or null when it is none (an empty body, or not JSON). */
+async function answerOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
   }
 }

@@ -1,4 +1,4 @@
-import type { TaskEvent, TaskResult } from "../../../common/contract/job-plan";
+import { TaskEventAnswer, type TaskEvent, type TaskResult } from "../../../common/contract/job-plan";
 import type { RenderStage } from "../../../common/contract/render";
 import type { Logger } from "../log";
 import { EventPoster, type EventPosterOptions } from "./event-poster";
@@ -29,9 +29,9 @@ export class TaskReporter {
     return this.poster.settled;
   }
 
-  started(): Promise<void> {
+  async started(): Promise<void> {
     this.poster.startHeartbeat();
-    return this.poster.send({ type: "started", attempt: this.attempt }, true);
+    await this.poster.send({ type: "started", attempt: this.attempt }, true);
   }
 
   progress(stage: RenderStage, fraction: number): void {
@@ -44,14 +44,19 @@ export class TaskReporter {
     this.poster.progress({ type: "progress", attempt: this.attempt, stage, fraction: f });
   }
 
-  completed(result: TaskResult): Promise<void> {
+  /**
+   * Reports the result; resolves with the next task the Worker handed to this instance in its answer (`next_task`
+   * of TaskEventAnswer, task contract 3: a re-cut's one short after its analysis), unchecked, or undefined.
+   */
+  async completed(result: TaskResult): Promise<unknown> {
     this.poster.stopHeartbeat();
-    return this.poster.send({ type: "completed", attempt: this.attempt, result }, true);
+    const answer = TaskEventAnswer.safeParse(await this.poster.send({ type: "completed", attempt: this.attempt, result }, true));
+    return answer.success ? answer.data.next_task : undefined;
   }
 
-  failed(code: string, message: string, retryable: boolean): Promise<void> {
+  async failed(code: string, message: string, retryable: boolean): Promise<void> {
     this.poster.stopHeartbeat();
-    return this.poster.send({ type: "failed", attempt: this.attempt, error: { code, message }, retryable }, true);
+    await this.poster.send({ type: "failed", attempt: this.attempt, error: { code, message }, retryable }, true);
   }
 
   /** Sent at once (not behind queued progress) and briefly retried: the process is about to stop. */

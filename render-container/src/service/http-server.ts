@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
-import { RenderTaskRequest, taskKey } from "../../../common/contract/job-plan";
-import { CONTRACT_UNSUPPORTED_CODE, CONTRACT_UNSUPPORTED_STATUS, contractOf, RENDERER_TASK_CONTRACTS } from "../../../common/contract/task-contract";
+import { taskKey } from "../../../common/contract/job-plan";
+import { CONTRACT_UNSUPPORTED_CODE, contractOf } from "../../../common/contract/task-contract";
 import type { Logger } from "../log";
-import { renderTaskSpec } from "../pipeline/render-task";
+import { checkTaskRequest } from "./task-request";
 import type { TaskRegistry } from "./task-registry";
 
 const MAX_BODY = 1024 * 1024;
@@ -40,25 +40,16 @@ function authorised(req: IncomingMessage, token: string | undefined): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Issues a well-formed task request can still have: its plan must hold the task it names. */
-function taskIssues(req: RenderTaskRequest): { field: string; message: string }[] {
-  if (req.task.kind === "analyse") return req.plan === null ? [] : [{ field: "plan", message: "An analysis task has no plan yet: send null." }];
-  if (req.plan === null) return [{ field: "plan", message: `A ${req.task.kind} task needs the job plan.` }];
-  if (req.plan.job_id !== req.job_id) return [{ field: "plan.job_id", message: `The plan belongs to job ${req.plan.job_id}, not ${req.job_id}.` }];
-  if (!renderTaskSpec(req)) return [{ field: "task.id", message: `The plan has no ${req.task.kind} task "${req.task.id}".` }];
-  return [];
-}
-
 /**
  * The renderer's HTTP interface (common/contract/job-plan.ts): start a task (returns at once, or 503 when this
  * process is busy), cancel a task, and health. In production only the Worker reaches it (through the Container
  * binding); RENDERER_TOKEN guards every route but /health. A task of a contract version this renderer does not
- * speak (`opts.contracts`, default RENDERER_TASK_CONTRACTS) is answered 409 contract_unsupported before its body is
+ * speak (`opts.contracts`, default the registry's: RENDERER_TASK_CONTRACTS) is answered 409 contract_unsupported before its body is
  * validated: during a rollout the Worker's code may be newer (or older) than this image, and the Worker waits for a
  * renderer that knows the task rather than failing the job.
  */
 export function createRenderServer(tasks: TaskRegistry, log: Logger, opts: { token?: string; version?: string; contracts?: readonly number[] } = {}): Server {
-  const contracts = opts.contracts ?? RENDERER_TASK_CONTRACTS;
+  const contracts = opts.contracts ?? tasks.contracts;
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://renderer");
     const parts = url.pathname.split("/").filter(Boolean);
@@ -71,23 +62,21 @@ export function createRenderServer(tasks: TaskRegistry, log: Logger, opts: { tok
       if (parts[0] === "tasks" && parts.length === 1) {
         if (req.method !== "POST") return send(res, 405, errorBody("method_not_allowed", "Use POST."));
         const body = await readJson(req);
-        const contract = contractOf(body);
-        if (!contracts.includes(contract as number)) {
-          log.warn("task refused: unknown task contract", { contract: String(contract), accepted: contracts.join(",") });
-          return send(res, CONTRACT_UNSUPPORTED_STATUS, errorBody(CONTRACT_UNSUPPORTED_CODE, `This renderer speaks task contract version ${contracts.join(", ")}, not ${String(contract)}.`, { accepted: contracts }));
+        const checked = checkTaskRequest(body, contracts);
+        if (!checked.ok) {
+          if (checked.code === CONTRACT_UNSUPPORTED_CODE) log.warn("task refused: unknown task contract", { contract: String(contractOf(body)), accepted: contracts.join(",") });
+          return send(res, checked.status, errorBody(checked.code, checked.message, checked.extra));
         }
-        const parsed = RenderTaskRequest.safeParse(body);
-        const detail = parsed.success ? taskIssues(parsed.data) : parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
-        if (!parsed.success || detail.length > 0) return send(res, 422, errorBody("invalid_task", "The task request is malformed.", { detail }));
-        const key = taskKey(parsed.data.job_id, parsed.data.task.id);
-        const outcome = tasks.start(parsed.data);
+        const task = checked.request;
+        const key = taskKey(task.job_id, task.task.id);
+        const outcome = tasks.start(task);
         if (outcome === "busy") {
           // Logged so an operator (and the capacity test) can see tasks waiting for a slot, not only running ones.
-          log.info("task refused: busy", { task_key: key, attempt: parsed.data.task.attempt, running_tasks: tasks.runningCount, max_tasks: tasks.capacity });
+          log.info("task refused: busy", { task_key: key, attempt: task.task.attempt, running_tasks: tasks.runningCount, max_tasks: tasks.capacity });
           res.setHeader("retry-after", "10");
           return send(res, 503, errorBody("busy", `This renderer already runs ${tasks.capacity} task(s); try again later.`));
         }
-        log.info(outcome === "started" ? "task accepted" : "duplicate task start ignored", { task_key: key, attempt: parsed.data.task.attempt });
+        log.info(outcome === "started" ? "task accepted" : "duplicate task start ignored", { task_key: key, attempt: task.task.attempt });
         return send(res, 202, { accepted: outcome === "started", task_key: key, status: tasks.status(key) });
       }
       if (parts[0] === "tasks" && parts.length === 3 && parts[2] === "cancel") {

@@ -1,6 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { taskKey, type RenderTaskRequest, type TaskKind } from "../../../common/contract/job-plan";
+import { RENDERER_TASK_CONTRACTS } from "../../../common/contract/task-contract";
 import type { RenderStage } from "../../../common/contract/render";
 import { TaskProcesses } from "../ffmpeg/task-processes";
 import type { Logger } from "../log";
@@ -8,6 +9,7 @@ import { TaskReporter } from "../output/task-events";
 import { createUploader } from "../output/uploader";
 import { isRetryable, JobError, toJobError } from "../pipeline/job-error";
 import type { TaskRunner } from "../pipeline/types";
+import { checkTaskRequest } from "./task-request";
 
 type Outcome = "completed" | "failed" | "cancelled" | "interrupted";
 
@@ -35,11 +37,15 @@ const FINISHED_MEMORY = 2000;
  * Owns the tasks this process runs: at most `maxTasks` at once (one more is refused as busy, so the Worker's queue
  * retries it later), one AbortController and one work folder per task (the folder always removed at the end),
  * and at most one run per task key and attempt, so a redelivered start renders nothing twice. A newer attempt of
- * a task that still runs here replaces it (the Worker has given up on the older one).
+ * a task that still runs here replaces it (the Worker has given up on the older one). A task the Worker hands
+ * over in its answer to a completion (`next_task`, task contract 3) runs next in the slot the completed task
+ * frees, as if it had been POSTed to /tasks (the same checks, the same start).
  */
 export class TaskRegistry {
   private readonly running = new Map<string, RunningTask>();
   private readonly finished = new Map<string, { attempt: number; outcome: Outcome }>();
+  /** Set once the process is being stopped: a task handed over after that is reported interrupted, not started. */
+  private stopping: string | null = null;
 
   constructor(
     private readonly workRoot: string,
@@ -50,8 +56,15 @@ export class TaskRegistry {
       fetchImpl?: typeof fetch;
       /** Test hook: holds a child's start (see TaskProcesses). */
       holdSpawn?: (taskKey: string, command: string, args: readonly string[]) => Promise<void> | undefined;
+      /** Task contract versions this renderer speaks (default RENDERER_TASK_CONTRACTS). */
+      contracts?: readonly number[];
     },
   ) {}
+
+  /** The task contract versions this renderer accepts, on POST /tasks and in a handed-over task. */
+  get contracts(): readonly number[] {
+    return this.opts.contracts ?? RENDERER_TASK_CONTRACTS;
+  }
 
   start(req: RenderTaskRequest): StartOutcome {
     const key = taskKey(req.job_id, req.task.id);
@@ -92,6 +105,8 @@ export class TaskRegistry {
     const task: RunningTask = { key, attempt, kind: req.task.kind, controller, processes, reporter, done: Promise.resolve(), stop: null, startedAt: Date.now() };
     task.done = (async () => {
       let outcome: Outcome = "failed";
+      // The Worker's answer to the completion may hand this instance the job's next task (unchecked here).
+      let handedOver: unknown = undefined;
       try {
         // The replaced attempt's processes are gone before this one starts its own.
         await after;
@@ -108,7 +123,7 @@ export class TaskRegistry {
           fetchImpl,
         }));
         controller.signal.throwIfAborted();
-        await reporter.completed(result);
+        handedOver = await reporter.completed(result);
         outcome = "completed";
         log.info("task completed", { ms: Date.now() - task.startedAt });
       } catch (err) {
@@ -129,9 +144,36 @@ export class TaskRegistry {
         await rm(workDir, { recursive: true, force: true });
         if (this.running.get(key) === task) this.running.delete(key);
         this.remember(key, attempt, outcome);
+        // In the same turn as the slot was freed, so no POST /tasks can take it in between.
+        if (outcome === "completed" && handedOver !== undefined) await this.startHandedOver(handedOver, key);
       }
     })();
     this.running.set(key, task);
+  }
+
+  /**
+   * Runs the task the Worker handed this instance (its answer to a completion) as POST /tasks would, after the
+   * same checks. What cannot run here is only logged: the Worker recorded it as running on this instance, so its
+   * watchdog (or, for a container, the stop of the instance) retries it elsewhere. During shutdown it is reported
+   * interrupted on its own callback instead, so the Worker retries it at once.
+   */
+  private async startHandedOver(body: unknown, fromKey: string): Promise<void> {
+    const log = this.log.child({ handed_over_by: fromKey });
+    const checked = checkTaskRequest(body, this.contracts);
+    if (!checked.ok) {
+      log.warn("handed-over task refused", { code: checked.code, error: checked.message, ...checked.extra });
+      return;
+    }
+    const req = checked.request;
+    const key = taskKey(req.job_id, req.task.id);
+    if (this.stopping) {
+      log.info("handed-over task not started: shutting down", { task_key: key, attempt: req.task.attempt });
+      await new TaskReporter(req.callback.url, req.callback.token, req.task.attempt, log, { fetchImpl: this.opts.fetchImpl }).interrupted(this.stopping);
+      return;
+    }
+    // Synchronous up to here: the start takes the slot the completed task has just freed.
+    const outcome = this.start(req);
+    log.info(outcome === "started" ? "handed-over task accepted" : `handed-over task not started: ${outcome}`, { task_key: key, task_kind: req.task.kind, attempt: req.task.attempt });
   }
 
   private remember(key: string, attempt: number, outcome: Outcome): void {
@@ -156,6 +198,7 @@ export class TaskRegistry {
    * was interrupted, so it is retried elsewhere at once, then its processes are stopped and its folder removed.
    */
   async interruptAll(reason: string): Promise<void> {
+    this.stopping = reason;
     const tasks = [...this.running.values()];
     for (const t of tasks) t.stop = "interrupted";
     await Promise.all(tasks.map((t) => (t.reporter.settled ? undefined : t.reporter.interrupted(reason))));

@@ -58,6 +58,8 @@ describe("a re-cut from a stored analysis", () => {
   it("the full analysis stores the VOD's signals, chat, transcripts and facecam beside the job's files", async () => {
     const stored = first.result.plan.analysis?.stored;
     expect(first.result.plan.analysis?.reused_from).toBeNull();
+    // A full analysis hands nothing over: its render tasks start instances of their own.
+    expect(first.result.tasks.some((t) => t.handed_off)).toBe(false);
     expect(stored).toMatchObject({ name: STORED_ANALYSIS_NAME, version: ANALYSIS_VERSION });
     const bytes = await readFile(path.join(first.out, STORED_ANALYSIS_NAME));
     expect(bytes.byteLength).toBe(stored!.size_bytes);
@@ -83,6 +85,8 @@ describe("a re-cut from a stored analysis", () => {
       const recut = await run({ ...job, reuse: link.reuse });
       expect(link.requests()).toBe(1);
       expect(recut.result.plan.analysis).toEqual({ reused_from: "job_first", stored: null });
+      // Its one short ran where its analysis ran, as the Worker hands it to the analysis' instance (common/plan/task-handoff.ts).
+      expect(recut.result.tasks.map((t) => [t.id, t.handed_off])).toEqual([["short-01", true]]);
       const stages = recut.result.analysis.figures.analysis!.stageSeconds;
       expect(stages.load_analysis).toBeGreaterThan(0);
       expect(stages.acquire_analyse).toBeUndefined();

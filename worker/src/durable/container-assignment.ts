@@ -36,6 +36,21 @@ export async function currentAssignment(storage: AssignmentStorage): Promise<Ass
   return (await storage.get<Assignment>(ASSIGNMENT_KEY)) ?? null;
 }
 
+const sameAssignment = (a: Assignment, b: Assignment): boolean => a.job_id === b.job_id && a.task_id === b.task_id && a.attempt === b.attempt;
+
+/**
+ * The instance's task ended and the job's object handed the instance its next task (a re-cut's one short after
+ * its analysis: orchestration/task-handoff.ts): the stored assignment becomes that task's, so the activity check
+ * asks about the task now running and a stop reports that one lost. Only when `from` is still the assignment: an
+ * instance whose task was already forgotten (stopped, reported lost) takes nothing over (false).
+ */
+export async function moveAssignment(storage: AssignmentStorage, from: Assignment, to: Assignment): Promise<boolean> {
+  const now = await currentAssignment(storage);
+  if (!now || !sameAssignment(now, from)) return false;
+  await storage.put(ASSIGNMENT_KEY, to);
+  return true;
+}
+
 /** The task ended (done, failed, cancelled, given up): forget it, so that stopping the instance reports nothing. */
 export async function unassign(storage: AssignmentStorage): Promise<void> {
   await storage.delete(ASSIGNMENT_KEY);
@@ -81,7 +96,7 @@ export async function onContainerStopped(storage: AssignmentStorage, ownerOf: Ow
   }
   // Only this assignment: a newer one stored meanwhile (the object reused for the task's next start) stays.
   const now = await currentAssignment(storage);
-  if (now && now.job_id === assignment.job_id && now.task_id === assignment.task_id && now.attempt === assignment.attempt) await unassign(storage);
+  if (now && sameAssignment(now, assignment)) await unassign(storage);
   return "told";
 }
 

@@ -1,6 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
-import { assign, clearEndedInstance, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { assign, clearEndedInstance, moveAssignment, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
 
 /**
  * Renderer settings forwarded from the Worker's vars/secrets into the container's environment, and nothing else:
@@ -78,6 +78,16 @@ export class RenderContainer extends Container<Env> {
     const stopped = res.ok && ((await res.json()) as { cancelled?: boolean }).cancelled === true;
     await this.finishTask();
     return stopped;
+  }
+
+  /**
+   * The running task's renderer is handed its next task in the answer to its `completed` event
+   * (orchestration/task-handoff.ts): the instance stays up and its assignment moves to that task. False when the
+   * container no longer runs or runs another assignment: the job's object then queues the task as usual.
+   */
+  async handOverTask(from: Assignment, to: Assignment): Promise<boolean> {
+    if (!this.ctx.container?.running) return false;
+    return moveAssignment(this.ctx.storage, from, to);
   }
 
   /** The task ended: forget it and stop the instance. */

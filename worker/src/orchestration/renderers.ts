@@ -1,6 +1,7 @@
 import { taskKey, type RenderTaskRequest } from "../../../common/contract/job-plan";
 import { CONTRACT_UNSUPPORTED_STATUS } from "../../../common/contract/task-contract";
 import { workerConfig } from "../config";
+import type { Assignment } from "../durable/container-assignment";
 import type { RenderContainer } from "../durable/render-container";
 
 export interface RendererBindings {
@@ -112,6 +113,15 @@ export async function cancelTask(env: RendererBindings, instance: string, key: s
   } catch {
     return false;
   }
+}
+
+/**
+ * A task's instance is handed the job's next task (task-handoff.ts): a container instance's assignment moves to
+ * it (false when the container stopped or runs something else meanwhile); a pool process keeps no assignment.
+ */
+export async function handOverInstance(env: RendererBindings, instance: string, from: Assignment, to: Assignment): Promise<boolean> {
+  if (!instance.startsWith(CONTAINER_PREFIX)) return true;
+  return taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).handOverTask(from, to);
 }
 
 /** A task ended: its container instance is stopped at once (a pool process just takes the next task). */

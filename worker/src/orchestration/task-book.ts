@@ -45,6 +45,12 @@ export interface TaskRecord {
    * job-wide event and AI paths with the job's token. Goes with those paths, in the release after.
    */
   scoped_calls?: boolean;
+  /**
+   * The task contract the current attempt was sent as (common/contract/task-contract.ts), set at its claim: the
+   * analysis' instance is handed the next task only when its renderer took a contract that reads such an answer
+   * (task-handoff.ts). Absent on attempts claimed before it existed.
+   */
+  contract?: number;
   /** Runs stopped by SIGTERM (rollout, eviction); retried at once, bounded by MAX_TASK_INTERRUPTIONS. */
   interruptions: number;
   /** Progress of the current attempt, 0..1 (1 when done). */

@@ -1,4 +1,5 @@
 import { ANALYSE_TASK_ID, type JobPlan, type TaskKind } from "../../../common/contract/job-plan";
+import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
 import { failStep, isTerminal, startStep } from "./job-lifecycle";
 import { loadBook, loadPlan, loadState, logError, saveBook, type JobObject, type Locked } from "./job-storage";
 import { transition } from "./job-transitions";
@@ -30,7 +31,8 @@ export async function claimTask(o: JobObject, taskId: string): Promise<TaskClaim
   const plan = task.kind === "analyse" ? null : await loadPlan(o);
   const attempt = task.attempt + 1;
   // SCOPED_ATTEMPT: this attempt is handed its own URLs and token for its files, events and Workers AI (render-job.ts).
-  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), ...SCOPED_ATTEMPT });
+  // contract: the version its request speaks (render-job.ts sends this code's), which decides a hand-off (task-handoff.ts).
+  Object.assign(task, { state: "dispatching", attempt, seq: 0, fraction: 0, instance: null, heard_at: Date.now(), ...SCOPED_ATTEMPT, contract: TASK_CONTRACT_VERSION });
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
   return { ok: true, attempt, kind: task.kind, plan };

@@ -1,6 +1,6 @@
 import type { JobError, JobErrorCode } from "../../../common/contract";
 import { JOB_ERROR_CODES } from "../../../common/contract/job-errors";
-import type { TaskEvent, TaskResult } from "../../../common/contract/job-plan";
+import type { RenderTaskRequest, TaskEvent, TaskResult } from "../../../common/contract/job-plan";
 import type { JobTransition } from "../domain/job-transition";
 import { finishJob } from "./job-completion";
 import { failStep, isTerminal, progressStep, startStep, type JobLifecycle } from "./job-lifecycle";
@@ -10,6 +10,7 @@ import { settleRealLength } from "./length-billing";
 import { releaseInstance } from "./renderers";
 import { handOffSlot, slotTaker } from "./slot-handoff";
 import { sendTasks } from "./task-dispatch";
+import { handOffToAnalysisInstance, repeatHandOff } from "./task-handoff";
 import { allRenderTasksDone, jobPercent, releaseReady, renderTasksOf, retryOrGiveUp, type TaskRecord } from "./task-book";
 import { armTaskWatchdog } from "./watchdog";
 
@@ -22,7 +23,8 @@ import { armTaskWatchdog } from "./watchdog";
 
 /** Answer to a task event (POST /internal/jobs/:id/tasks/:task/events). */
 export type TaskEventOutcome =
-  | { outcome: "applied" | "duplicate"; state: JobLifecycle }
+  /** `next_task`: the job's next task, handed to the instance that reported (task-handoff.ts), for the answer. */
+  | { outcome: "applied" | "duplicate"; state: JobLifecycle; next_task?: RenderTaskRequest }
   /** The job is settled, or this attempt was superseded: the renderer stops the task (409). */
   | { outcome: "terminal" | "stale"; state: JobLifecycle }
   | { outcome: "not_found" | "task_not_found" }
@@ -35,7 +37,11 @@ export type AttemptEnd = "failed" | "lost" | "interrupted" | "fatal";
 /** A started, progress or completed report. */
 export async function applyTaskReport(o: JobObject, taskId: string, event: Extract<TaskEvent, { type: "started" | "progress" | "completed" }>): Promise<Locked<TaskEventOutcome>> {
   const pre = await currentAttempt(o, taskId, event.attempt, event.seq);
-  if ("answer" in pre) return { result: pre.answer, transitions: [] };
+  if ("answer" in pre) {
+    // The renderer repeats a completion whose answer it did not get: a task handed over in it is handed again.
+    const again = pre.answer.outcome === "duplicate" && event.type === "completed" ? await repeatHandOff(o, taskId, event.attempt) : null;
+    return { result: again && pre.answer.outcome === "duplicate" ? { ...pre.answer, next_task: again } : pre.answer, transitions: [] };
+  }
   const { book, task } = pre;
   const transitions: JobTransition[] = [];
   const step = collectingStep(o, transitions);
@@ -43,16 +49,17 @@ export async function applyTaskReport(o: JobObject, taskId: string, event: Extra
   task.heard_at = Date.now();
   if (task.state === "dispatching") task.state = "running";
   if ((await loadState(o))!.status === "pending") await step("started", startStep);
+  let next: RenderTaskRequest | null = null;
   if (event.type === "progress") {
     task.fraction = Math.max(task.fraction, event.fraction);
     task.stage = event.stage;
     await step("progress", (s, now) => progressStep(s, event.stage, jobPercent(book), now));
   } else if (event.type === "completed") {
-    await completeTask(o, book, task, event.result, step);
+    next = await completeTask(o, book, task, event.result, step);
   }
   await saveBook(o, book);
   await armTaskWatchdog(o, book);
-  return { result: { outcome: "applied", state: (await loadState(o))! }, transitions };
+  return { result: { outcome: "applied", state: (await loadState(o))!, ...(next ? { next_task: next } : {}) }, transitions };
 }
 
 /** Checks shared by every task event: the job and task exist, the job is not settled, the attempt is current, the event is new. */
@@ -104,28 +111,43 @@ export async function endAttempt(o: JobObject, taskId: string, attempt: number, 
   return { result: { outcome: "applied", state: (await loadState(o))! }, transitions: [] };
 }
 
-/** A task's result: the plan (render tasks created and sent) or a render task's files (then its dependants, or the end). */
-async function completeTask(o: JobObject, book: TaskRecord[], task: TaskRecord, result: TaskResult, step: StepFn): Promise<void> {
+/**
+ * A task's result: the plan (render tasks created and sent, or the one handed to the analysis' instance, which is
+ * returned for the answer) or a render task's files (then its dependants, or the end).
+ */
+async function completeTask(o: JobObject, book: TaskRecord[], task: TaskRecord, result: TaskResult, step: StepFn): Promise<RenderTaskRequest | null> {
   Object.assign(task, { state: "done", fraction: 1 });
-  // Its slot goes to the job's task that has waited longest for one, at once (slot-handoff.ts).
-  o.waitUntil(handOffSlot(o, task.instance, slotTaker(book)));
+  // Its slot goes to the job's task that has waited longest for one, at once (slot-handoff.ts); unless the
+  // instance itself runs the job's next task (task-handoff.ts), it is released.
+  const taker = slotTaker(book);
+  let handedOff: RenderTaskRequest | null = null;
   const ready: TaskRecord[] = [];
-  if (result.kind === "analyse") {
-    await savePlan(o, result.plan);
-    // The real length is known now: it is paid for before any render task exists (or the job fails here).
-    if (!(await settleRealLength(o, result.plan.source.duration_seconds, step))) return;
-    const created = renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id));
-    book.push(...created);
-    ready.push(...created.filter((t) => t.state === "queued"));
-  } else {
+  try {
+    if (result.kind === "analyse") {
+      await savePlan(o, result.plan);
+      // The real length is known now: it is paid for before any render task exists (or the job fails here).
+      if (!(await settleRealLength(o, result.plan.source.duration_seconds, step))) return null;
+      const created = renderTasksOf(result.plan).filter((t) => !book.some((b) => b.id === t.id));
+      book.push(...created);
+      handedOff = await handOffToAnalysisInstance(o, task, created, result.plan);
+      ready.push(...created.filter((t) => t.state === "queued"));
+    }
+  } finally {
+    o.waitUntil(handOffSlot(o, handedOff ? null : task.instance, taker));
+  }
+  if (result.kind !== "analyse") {
     await saveResult(o, task.id, result);
   }
   ready.push(...releaseReady(book));
   for (const t of ready) t.heard_at = Date.now();
   await step("progress", (s, now) => progressStep(s, task.stage ?? "rendering", jobPercent(book), now));
   // The last render task done, or a plan with none: the finalising step completes the job.
-  if (allRenderTasksDone(book) || (result.kind === "analyse" && result.plan.tasks.length === 0)) return finishJob(o, book, step);
+  if (allRenderTasksDone(book) || (result.kind === "analyse" && result.plan.tasks.length === 0)) {
+    await finishJob(o, book, step);
+    return null;
+  }
   await sendTasks(o, ready);
+  return handedOff;
 }
 
 /** Task errors carry renderer codes; the job's error.code is always one of the documented ones. */

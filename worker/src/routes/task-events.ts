@@ -1,11 +1,12 @@
 import { parseJsonBody } from "../lib/json-body";
 import { Hono } from "hono";
-import { TaskEvent } from "../../../common/contract/job-plan";
+import { TaskEvent, type TaskEventAnswer } from "../../../common/contract/job-plan";
 import type { AppEnv } from "../hono-env";
 import { limitBody } from "../middleware/body-limit";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { filesOf, missingArtifacts } from "../orchestration/finalise";
 import { callerOf, rendererEventAuth, TASK_ATTEMPT_PREFIX } from "../orchestration/renderer-auth";
+import type { TaskEventOutcome } from "../orchestration/task-reports";
 
 /**
  * Renderer -> Worker: reports about one task of a job (common/contract/job-plan.ts). Not part of the public API.
@@ -17,6 +18,8 @@ import { callerOf, rendererEventAuth, TASK_ATTEMPT_PREFIX } from "../orchestrati
  *        the previous Worker version only (orchestration/task-call-scope.ts); remove with the next release
  *
  * 409 tells the renderer to stop the task: the job is settled or this attempt was superseded (retried elsewhere).
+ * The 200 answer to an analysis' completion may carry the job's next task for the same instance (`next_task`,
+ * task contract 3).
  */
 export const taskEventRoutes = new Hono<AppEnv>();
 
@@ -57,7 +60,8 @@ taskEventRoutes.on(
     }
 
     const stub = c.env.JOB_STATE.get(c.env.JOB_STATE.idFromName(jobId));
-    const outcome = await stub.taskEvent(taskId, event, caller);
+    // RPC results carry Disposable (and a plan's open records); the plain union narrows.
+    const outcome = (await stub.taskEvent(taskId, event, caller)) as TaskEventOutcome;
     switch (outcome.outcome) {
       case "not_found":
         throw jobNotFound();
@@ -69,10 +73,16 @@ taskEventRoutes.on(
         throw new ApiError(409, "job_settled", `The job is already ${outcome.state.status}; stop the task.`, { status: outcome.state.status });
       case "stale":
         throw new ApiError(409, "task_superseded", `Attempt ${event.attempt} of task ${taskId} is no longer current; stop it.`, { status: outcome.state.status });
-      case "duplicate":
-        return c.json({ accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress }, 200);
-      case "applied":
-        return c.json({ accepted: true, status: outcome.state.status, progress: outcome.state.progress }, 200);
+      case "duplicate": {
+        // A repeated completion whose first answer (with the handed-over task) was lost gets that task again.
+        const answer: TaskEventAnswer = { accepted: false, reason: "duplicate", status: outcome.state.status, progress: outcome.state.progress, ...(outcome.next_task ? { next_task: outcome.next_task } : {}) };
+        return c.json(answer, 200);
+      }
+      case "applied": {
+        // A re-cut's one short handed to the instance that ran the analysis (orchestration/task-handoff.ts): its renderer runs it next.
+        const answer: TaskEventAnswer = { accepted: true, status: outcome.state.status, progress: outcome.state.progress, ...(outcome.next_task ? { next_task: outcome.next_task } : {}) };
+        return c.json(answer, 200);
+      }
     }
   },
 );

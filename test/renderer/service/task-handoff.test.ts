@@ -1,0 +1,203 @@
+import { mkdtemp } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ANALYSE_TASK_ID, TaskEvent, type RenderTaskRequest, type ShortTask, type TaskResult } from "../../../common/contract/job-plan";
+import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
+import { localRenderJob } from "../../../dev/render-cli/local-job";
+import { createLogger, silentLogger } from "../../../render-container/src/log";
+import { runTask } from "../../../render-container/src/pipeline/run-task";
+import type { TaskRunner } from "../../../render-container/src/pipeline/types";
+import { createRenderServer } from "../../../render-container/src/service/http-server";
+import { TaskRegistry } from "../../../render-container/src/service/task-registry";
+import { SMALL_VOD } from "../../dev/fixture-vods";
+import { startRecorder } from "../../support/http-recorder";
+import { serveVodForTests } from "../../support/twitch-fixture";
+import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+
+/**
+ * The renderer's side of a task handed over in the Worker's answer to a completion (task contract 3,
+ * common/plan/task-handoff.ts): the process that ran a re-cut's analysis runs its one short next, in the slot the
+ * analysis frees, as if the request had been POSTed to /tasks (the same checks), reporting on the short's own
+ * callback and storing on its own upload target. Real renderer service (registry and HTTP server); the Worker is
+ * a local server answering as its task events route does. The analysis' runner only returns a plan (the analysis
+ * itself is tested in test/renderer/pipeline/); the handed-over short is rendered by the real task code.
+ */
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+const twitchServer = serveVodForTests(SMALL_VOD);
+const TOKEN = "svc-token";
+const SHORT: ShortTask = {
+  kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 38, peak: 34, snap: false, title_text: null,
+  title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 8,
+};
+
+/**
+ * The Worker's side: each task's events at /events/<task> (recorded), the analysis' completion answered with
+ * `next` (as TaskEventAnswer), uploads at /upload/<task>/<name> stored. `hold` delays the answer to the completion.
+ */
+async function startWorkerDouble(next: (base: string) => Promise<unknown>, hold: Promise<void> = Promise.resolve()) {
+  const events = new Map<string, TaskEvent[]>();
+  const stored = new Map<string, number>();
+  let base = "";
+  const rec = await startRecorder(async (q, res) => {
+    const m = /^\/events\/([^/]+)$/.exec(q.url);
+    if (m) {
+      const event = TaskEvent.parse(JSON.parse(q.body.toString()));
+      events.set(m[1]!, [...(events.get(m[1]!) ?? []), event]);
+      const answer: Record<string, unknown> = { accepted: true, status: "running", progress: 20 };
+      if (m[1] === ANALYSE_TASK_ID && event.type === "completed") {
+        await hold;
+        answer.next_task = await next(base);
+      }
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    }
+    if (q.method === "PUT") stored.set(decodeURIComponent(q.url.replace(/^\/upload\//, "")), q.body.length);
+    res.writeHead(201).end();
+  });
+  base = rec.url;
+  closers.push(rec.close);
+  const typesOf = (task: string) => (events.get(task) ?? []).map((e) => e.type);
+  return { url: rec.url, events, stored, typesOf };
+}
+
+/** The re-cut's two requests as the Worker sends them: each task with its own callback and upload target. */
+async function requests(base: string, jobId: string): Promise<{ analysis: RenderTaskRequest; short: RenderTaskRequest }> {
+  const job = await localRenderJob(
+    { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
+    { twitch: twitchServer(), jobId, callback: { url: `${base}/events/${ANALYSE_TASK_ID}`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker", url: `${base}/upload/${ANALYSE_TASK_ID}`, token: "up" } },
+  );
+  const plan = handMadePlan(jobId, SMALL_VOD.durationSeconds, [planMoment("m1", 30, 38, 34, { source: "manual" })], [SHORT], { analysis: { reused_from: "job_earlier", stored: null } });
+  const short = { ...taskRequest(job, plan, "short-01"), contract: TASK_CONTRACT_VERSION, callback: { url: `${base}/events/short-01`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker" as const, url: `${base}/upload/short-01`, token: "up" } };
+  return { analysis: { ...job, contract: TASK_CONTRACT_VERSION, task: { id: ANALYSE_TASK_ID, kind: "analyse", attempt: 1 }, plan: null }, short };
+}
+
+/** A renderer service of one slot; `lines` collects its log. */
+async function startService(runner: TaskRunner) {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({}, (l) => void lines.push(JSON.parse(l) as Record<string, unknown>));
+  const tasks = new TaskRegistry(await mkdtemp(path.join(os.tmpdir(), "renderer-handoff-")), runner, log, { maxTasks: 1 });
+  const server = createRenderServer(tasks, silentLogger, { token: TOKEN });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  closers.push(async () => {
+    for (const t of tasks.list()) await tasks.cancel(t.task_key);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const post = (body: unknown) => fetch(`${url}/tasks`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+  return { tasks, post, lines };
+}
+
+/** The analysis' stand-in result: the plan the handed-over short belongs to. */
+const planResult = (short: RenderTaskRequest): TaskResult => ({ kind: "analyse", plan: short.plan! });
+
+/** A runner whose tasks wait until released (or aborted), recording which ran. */
+function heldRunner(result: (req: RenderTaskRequest) => TaskResult) {
+  const runs: string[] = [];
+  const gates: (() => void)[] = [];
+  const runner: TaskRunner = (req, ctx) => {
+    runs.push(`${req.task.id}#${req.task.attempt}`);
+    return new Promise((resolve, reject) => {
+      gates.push(() => resolve(result(req)));
+      ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+    });
+  };
+  return { runner, runs, release: () => gates.shift()?.() };
+}
+
+describe("a task handed over in the answer to a completion", () => {
+  it("runs right after the analysis, in this process, as POST /tasks would: the short rendered, stored on its own target, reported on its own callback", async () => {
+    let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+    const worker = await startWorkerDouble(async () => pair!.short);
+    pair = await requests(worker.url, "job_handoff");
+    const ran: string[] = [];
+    const svc = await startService((req, ctx) => {
+      ran.push(req.task.id);
+      // The short is the real task code (real FFmpeg, real recogniser); the analysis only returns its plan.
+      return req.task.kind === "analyse" ? Promise.resolve(planResult(pair!.short)) : runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} });
+    });
+    expect((await svc.post(pair.analysis)).status).toBe(202);
+    await expect.poll(() => worker.typesOf("short-01").at(-1), { timeout: 240_000 }).toMatch(/completed|failed/);
+
+    expect(ran).toEqual([ANALYSE_TASK_ID, "short-01"]);
+    expect(worker.typesOf(ANALYSE_TASK_ID)).toEqual(["started", "completed"]);
+    const shortEvents = worker.events.get("short-01")!;
+    expect(shortEvents[0]).toMatchObject({ type: "started", attempt: 1 });
+    const done = shortEvents.at(-1)!;
+    if (done.type !== "completed" || done.result.kind !== "short") throw new Error(JSON.stringify(done));
+    // Its files went to its own upload target, as large as it reported them.
+    for (const a of done.result.artifacts) expect(worker.stored.get(`short-01/${a.name}`), a.name).toBe(a.size_bytes);
+    expect(done.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+    expect([...worker.stored.keys()].some((k) => k.startsWith(`${ANALYSE_TASK_ID}/`))).toBe(false);
+    expect(svc.lines.find((l) => l.msg === "handed-over task accepted")).toMatchObject({ task_key: "job_handoff.short-01", handed_over_by: "job_handoff.analyse", attempt: 1 });
+    await expect.poll(() => svc.tasks.status("job_handoff.short-01")).toBe("completed");
+  }, 300_000);
+
+  it("takes the slot the analysis frees: a task POSTed meanwhile is refused as busy, as with any running task", async () => {
+    let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+    const worker = await startWorkerDouble(async () => pair!.short);
+    pair = await requests(worker.url, "job_slot");
+    const held = heldRunner((req) => (req.task.kind === "analyse" ? planResult(pair!.short) : { kind: "short", artifacts: [], moment: { id: "m1", start: 30, end: 38 } }));
+    const svc = await startService(held.runner);
+    expect((await svc.post(pair.analysis)).status).toBe(202);
+    await expect.poll(() => held.runs.length).toBe(1);
+    held.release();
+    await expect.poll(() => held.runs).toEqual([`${ANALYSE_TASK_ID}#1`, "short-01#1"]);
+    expect(svc.tasks.list().map((t) => t.task_key)).toEqual(["job_slot.short-01"]);
+    const other = await requests(worker.url, "job_other");
+    expect((await svc.post(other.short)).status).toBe(503);
+    held.release();
+    await expect.poll(() => worker.typesOf("short-01").at(-1)).toBe("completed");
+  });
+
+  it("what it cannot run is not started, only logged, and leaves the slot free: another contract version, a request whose plan lacks its task", async () => {
+    for (const [name, broken] of [
+      ["contract_unsupported", (r: RenderTaskRequest) => ({ ...r, contract: TASK_CONTRACT_VERSION + 1 })],
+      ["invalid_task", (r: RenderTaskRequest) => ({ ...r, task: { ...r.task, id: "short-09" } })],
+    ] as const) {
+      let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+      const worker = await startWorkerDouble(async () => broken(pair!.short));
+      pair = await requests(worker.url, `job_${name}`);
+      const held = heldRunner((req) => (req.task.kind === "analyse" ? planResult(pair!.short) : { kind: "short", artifacts: [], moment: { id: "m1", start: 30, end: 38 } }));
+      const svc = await startService(held.runner);
+      expect((await svc.post(pair.analysis)).status).toBe(202);
+      await expect.poll(() => held.runs.length).toBe(1);
+      held.release();
+      await expect.poll(() => svc.lines.find((l) => l.msg === "handed-over task refused"), { timeout: 10_000 }).toMatchObject({ code: name });
+      expect(held.runs).toEqual([`${ANALYSE_TASK_ID}#1`]);
+      expect(worker.events.get("short-01")).toBeUndefined();
+      // The Worker's watchdog retries the short elsewhere; this slot is free for whatever comes.
+      expect(svc.tasks.runningCount).toBe(0);
+      expect((await svc.post(pair.short)).status).toBe(202);
+      await expect.poll(() => held.runs.length).toBe(2);
+      held.release();
+      await expect.poll(() => worker.typesOf("short-01").at(-1)).toBe("completed");
+    }
+  });
+
+  it("handed over while the process is stopping (SIGTERM): reported interrupted on its own callback, not started", async () => {
+    let answer!: () => void;
+    const hold = new Promise<void>((r) => (answer = r));
+    let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+    const worker = await startWorkerDouble(async () => pair!.short, hold);
+    pair = await requests(worker.url, "job_stop");
+    const held = heldRunner((req) => planResult(pair!.short));
+    const svc = await startService(held.runner);
+    expect((await svc.post(pair.analysis)).status).toBe(202);
+    await expect.poll(() => held.runs.length).toBe(1);
+    held.release();
+    // The completion is on its way; the stop comes before the Worker's answer does.
+    await expect.poll(() => worker.typesOf(ANALYSE_TASK_ID).at(-1)).toBe("completed");
+    const stopped = svc.tasks.interruptAll("renderer shutting down (SIGTERM)");
+    answer();
+    await stopped;
+    expect(held.runs).toEqual([`${ANALYSE_TASK_ID}#1`]);
+    expect(worker.events.get("short-01")).toEqual([expect.objectContaining({ type: "interrupted", attempt: 1, reason: "renderer shutting down (SIGTERM)" })]);
+  });
+});
