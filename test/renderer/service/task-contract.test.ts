@@ -1,19 +1,12 @@
-import { mkdtemp } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RenderTaskRequest, ShortTask } from "../../../common/contract/job-plan";
+import type { RenderTaskRequest } from "../../../common/contract/job-plan";
 import { CONTRACT_UNSUPPORTED_CODE, CONTRACT_UNSUPPORTED_STATUS, RENDERER_TASK_CONTRACTS, TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
-import { localRenderJob } from "../../../dev/render-cli/local-job";
-import { silentLogger } from "../../../render-container/src/log";
 import type { TaskRunner } from "../../../render-container/src/pipeline/types";
-import { createRenderServer } from "../../../render-container/src/service/http-server";
-import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+import { closeAll, closers, smallVodJob, smallVodShort, startRenderService } from "./service-fixtures";
 
 /**
  * The renderer's side of the versioned task contract (common/contract/task-contract.ts): during a rollout, Worker
@@ -22,17 +15,10 @@ import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures
  * a renderer that knows the version takes the task. Real renderer service; the runner only holds the task.
  */
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+afterEach(closeAll);
 
 const twitchServer = serveVodForTests(SMALL_VOD);
-const TOKEN = "svc-token";
-const SHORT: ShortTask = {
-  kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 50, peak: 38, snap: false, title_text: null,
-  title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 20,
-};
+const SHORT = smallVodShort();
 
 /** The Worker's side, answering every task event and upload 200 (a cancelled task reports, then lets go). */
 async function workerSide(): Promise<string> {
@@ -43,10 +29,7 @@ async function workerSide(): Promise<string> {
 
 async function shortRequest(jobId: string): Promise<RenderTaskRequest> {
   const base = await workerSide();
-  const job = await localRenderJob(
-    { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
-    { twitch: twitchServer(), jobId, callback: { url: `${base}/events`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker", url: `${base}/upload`, token: "up" } },
-  );
+  const job = await smallVodJob(twitchServer(), jobId, { events: `${base}/events`, upload: `${base}/upload` });
   return taskRequest(job, handMadePlan(jobId, SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]), "short-01");
 }
 
@@ -60,16 +43,7 @@ async function startRenderer(contracts?: readonly number[]) {
       ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
     });
   };
-  const tasks = new TaskRegistry(await mkdtemp(path.join(os.tmpdir(), "renderer-contract-")), runner, silentLogger, { maxTasks: 1 });
-  const server = createRenderServer(tasks, silentLogger, { token: TOKEN, contracts });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  closers.push(async () => {
-    for (const t of tasks.list()) await tasks.cancel(t.task_key);
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const post = (body: unknown) => fetch(`${url}/tasks`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+  const { url, tasks, post } = await startRenderService(runner, { contracts, prefix: "renderer-contract-" });
   return { url, tasks, runs, post };
 }
 

@@ -1,20 +1,14 @@
-import { mkdtemp } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ANALYSE_TASK_ID, TaskEvent, type RenderTaskRequest, type ShortTask, type TaskResult } from "../../../common/contract/job-plan";
+import { ANALYSE_TASK_ID, TaskEvent, type RenderTaskRequest, type TaskResult } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
-import { localRenderJob } from "../../../dev/render-cli/local-job";
-import { createLogger, silentLogger } from "../../../render-container/src/log";
+import { createLogger } from "../../../render-container/src/log";
 import { runTask } from "../../../render-container/src/pipeline/run-task";
 import type { TaskRunner } from "../../../render-container/src/pipeline/types";
-import { createRenderServer } from "../../../render-container/src/service/http-server";
-import { TaskRegistry } from "../../../render-container/src/service/task-registry";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+import { closeAll, closers, smallVodJob, smallVodShort, startRenderService } from "./service-fixtures";
 
 /**
  * The renderer's side of a task handed over in the Worker's answer to a completion (task contract 3,
@@ -25,17 +19,10 @@ import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures
  * itself is tested in test/renderer/pipeline/); the handed-over short is rendered by the real task code.
  */
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+afterEach(closeAll);
 
 const twitchServer = serveVodForTests(SMALL_VOD);
-const TOKEN = "svc-token";
-const SHORT: ShortTask = {
-  kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 38, peak: 34, snap: false, title_text: null,
-  title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 8,
-};
+const SHORT = smallVodShort({ end: 38, peak: 34, expected_encode_seconds: 8 });
 
 /**
  * The Worker's side: each task's events at /events/<task> (recorded), the analysis' completion answered with
@@ -68,10 +55,7 @@ async function startWorkerDouble(next: (base: string) => Promise<unknown>, hold:
 
 /** The re-cut's two requests as the Worker sends them: each task with its own callback and upload target. */
 async function requests(base: string, jobId: string): Promise<{ analysis: RenderTaskRequest; short: RenderTaskRequest }> {
-  const job = await localRenderJob(
-    { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
-    { twitch: twitchServer(), jobId, callback: { url: `${base}/events/${ANALYSE_TASK_ID}`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker", url: `${base}/upload/${ANALYSE_TASK_ID}`, token: "up" } },
-  );
+  const job = await smallVodJob(twitchServer(), jobId, { events: `${base}/events/${ANALYSE_TASK_ID}`, upload: `${base}/upload/${ANALYSE_TASK_ID}` });
   const plan = handMadePlan(jobId, SMALL_VOD.durationSeconds, [planMoment("m1", 30, 38, 34, { source: "manual" })], [SHORT], { analysis: { reused_from: "job_earlier", stored: null } });
   const short = { ...taskRequest(job, plan, "short-01"), contract: TASK_CONTRACT_VERSION, callback: { url: `${base}/events/short-01`, token: "cb", heartbeat_seconds: 30 }, upload: { mode: "worker" as const, url: `${base}/upload/short-01`, token: "up" } };
   return { analysis: { ...job, contract: TASK_CONTRACT_VERSION, task: { id: ANALYSE_TASK_ID, kind: "analyse", attempt: 1 }, plan: null }, short };
@@ -81,16 +65,7 @@ async function requests(base: string, jobId: string): Promise<{ analysis: Render
 async function startService(runner: TaskRunner) {
   const lines: Record<string, unknown>[] = [];
   const log = createLogger({}, (l) => void lines.push(JSON.parse(l) as Record<string, unknown>));
-  const tasks = new TaskRegistry(await mkdtemp(path.join(os.tmpdir(), "renderer-handoff-")), runner, log, { maxTasks: 1 });
-  const server = createRenderServer(tasks, silentLogger, { token: TOKEN });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  closers.push(async () => {
-    for (const t of tasks.list()) await tasks.cancel(t.task_key);
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const post = (body: unknown) => fetch(`${url}/tasks`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+  const { tasks, post } = await startRenderService(runner, { log, prefix: "renderer-handoff-" });
   return { tasks, post, lines };
 }
 

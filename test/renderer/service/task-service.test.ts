@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ANALYSE_TASK_ID, JobPlan, memberResults, TaskEvent, TaskResult, unitTasks, type RenderTaskRequest, type ShortTask } from "../../../common/contract/job-plan";
+import { ANALYSE_TASK_ID, JobPlan, memberResults, TaskEvent, TaskResult, unitTasks, type RenderTaskRequest } from "../../../common/contract/job-plan";
 import { Manifest } from "../../../common/contract/render";
 import { finaliseJob } from "../../../common/plan/finalise";
 import type { RenderJob } from "../../../common/contract/render";
@@ -19,27 +19,18 @@ import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
+import { closeAll, closers, smallVodJob, smallVodShort, TOKEN } from "./service-fixtures";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+afterEach(closeAll);
 
 const twitchServer = serveVodForTests(SMALL_VOD);
-const TOKEN = "svc-token";
 
-const SHORT: ShortTask = {
-  kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 50, peak: 38, snap: false, title_text: null,
-  title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 20,
-};
+const SHORT = smallVodShort();
 
 /** A real job for the synthetic VOD, its callbacks and uploads sent to `base`. */
 async function jobFor(base: string, jobId: string): Promise<RenderJob> {
-  return localRenderJob(
-    { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
-    { twitch: twitchServer(), jobId, callback: { url: `${base}/events`, token: "cb", heartbeat_seconds: 0.4 }, upload: { mode: "worker", url: `${base}/upload`, token: "up" } },
-  );
+  return smallVodJob(twitchServer(), jobId, { events: `${base}/events`, upload: `${base}/upload`, heartbeatSeconds: 0.4 });
 }
 
 async function shortRequest(base: string, jobId: string, attempt = 1): Promise<RenderTaskRequest> {
