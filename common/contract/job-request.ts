@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseVodUrl } from "../twitch/vod-url";
+import { classifyTwitchUrl, notAVodMessage } from "../twitch/vod-url";
 import { CaptionStyle, ChatOverlayStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
 import { plainText } from "./plain-text";
@@ -66,10 +66,18 @@ const profileList = z
 export const VodUrlInput = z
   .string()
   .max(2048, { error: "must be at most 2048 characters" })
-  .refine((value) => parseVodUrl(value) !== null, {
-    error: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789",
+  .check((ctx) => {
+    const found = classifyTwitchUrl(ctx.value);
+    // A clip, a channel or the live player is named as such: "not a VOD URL" alone leaves the user guessing.
+    if (found.kind !== "vod") ctx.issues.push({ code: "custom", input: ctx.value, message: notAVodMessage(found.kind) });
   })
-  .meta({ description: "Public Twitch VOD URL (https://www.twitch.tv/videos/<id>, also twitch.tv and m.twitch.tv)." });
+  .meta({
+    description:
+      "Public Twitch VOD URL: https://www.twitch.tv/videos/<id>, also on twitch.tv or m.twitch.tv, without the scheme, " +
+      "in the old forms /video/<id>, /<channel>/v/<id> and /<channel>/video/<id>, or an embed's " +
+      "https://player.twitch.tv/?video=v<id>. Stored as https://www.twitch.tv/videos/<id>. Clips, channels and live " +
+      "players are refused, naming what they are.",
+  });
 
 export const ManualHighlightInput = z
   .object({

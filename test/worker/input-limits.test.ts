@@ -253,7 +253,7 @@ describe("VOD ids in vod_url", () => {
     expect([meta.vod_id, meta.reason]).toEqual([beyond, "deleted"]);
     for (const id of ["1".repeat(20), "9".repeat(400)]) {
       const detail = await expect422(await estimate(`https://www.twitch.tv/videos/${id}`));
-      expect(detail.get("vod_url")).toEqual(["must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789"]);
+      expect(detail.get("vod_url")).toEqual(["has a video id of more than 19 digits; Twitch video ids are at most 19 digits"]);
     }
   });
 });

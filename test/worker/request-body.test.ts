@@ -125,7 +125,7 @@ describe("the 422 envelope", () => {
     const body = (await res.json()) as { error: { code: string; detail: unknown[] }; detail: unknown[] };
     expect(res.status).toBe(422);
     expect(body.detail).toEqual([
-      { field: "vod_url", message: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789" },
+      { field: "vod_url", message: "is not a Twitch URL; only Twitch VODs are accepted, such as https://www.twitch.tv/videos/123456789" },
       { field: "num_shorts", message: "must be between 0 and 10" },
     ]);
     expect(body.error.detail).toEqual(body.detail);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../common/contract";
-import { createAccount, expect422, FIXTURE_VODS, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
+import { createAccount, expect422, FIXTURE_VODS, get, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { callWithEnv } from "./job-steps";
 
 /**
@@ -39,6 +39,13 @@ describe("vod_url", () => {
       "https://www.twitch.tv/videos/1001",
       "https://twitch.tv/videos/1001?t=1h2m3s",
       "http://m.twitch.tv/videos/1001/",
+      // Old links Twitch still redirects, the embed player's address and a paste without the scheme.
+      "https://www.twitch.tv/video/1001",
+      "https://www.twitch.tv/synthrunner/v/1001",
+      "https://www.twitch.tv/synthrunner/video/01001",
+      "https://player.twitch.tv/?video=v1001&parent=example.com",
+      "https://m.twitch.tv/videos/1001",
+      "twitch.tv/videos/1001",
     ]) {
       const est = await ok({ vod_url: url, vod_length_hours: 1 });
       expect(est.request.vod_url).toBe("https://www.twitch.tv/videos/1001");
@@ -50,6 +57,27 @@ describe("vod_url", () => {
       await fails({ vod_url: url, vod_length_hours: 1 }, "vod_url");
     }
     await fails({ vod_length_hours: 1 }, "vod_url", "is required");
+  });
+  it.each([
+    ["https://clips.twitch.tv/FunnyClipSlug", /^is a Twitch clip URL, not a VOD; send the URL of the VOD the clip was cut from/],
+    ["https://www.twitch.tv/synthrunner/clip/FunnyClipSlug", /^is a Twitch clip URL, not a VOD; /],
+    ["https://www.twitch.tv/synthrunner", /^is a Twitch channel URL \(its live broadcast\), not a VOD; /],
+    ["https://www.twitch.tv/synthrunner/videos?filter=archives", /^is a Twitch channel's list of videos or clips, not one VOD; /],
+    ["https://player.twitch.tv/?channel=synthrunner&parent=example.com", /^is a Twitch player URL of a live channel, not a VOD; /],
+    ["https://www.youtube.com/watch?v=abc", /^is not a Twitch URL; only Twitch VODs are accepted/],
+  ])("refuses %s naming what it is", async (url, message) => {
+    await fails({ vod_url: url }, "vod_url", message);
+    const res = await get(pro.api_key, `/videos/metadata?vod_url=${encodeURIComponent(url)}`);
+    expect((await expect422(res)).get("vod_url")!.join()).toMatch(message);
+  });
+  it("stores the canonical URL of any accepted form in the job record", async () => {
+    const res = await postJob(pro.api_key, minimalJob({ vod_url: `https://player.twitch.tv/?video=v${FIXTURE_VODS.hour}&parent=example.com` }));
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const job = (await (await get(pro.api_key, `/jobs/${id}`)).json()) as { vod_url: string; vod_id: string; request: { vod_url: string } };
+    expect([job.vod_url, job.vod_id, job.request.vod_url]).toEqual([vodUrl(FIXTURE_VODS.hour), FIXTURE_VODS.hour, vodUrl(FIXTURE_VODS.hour)]);
+    const meta = (await (await get(pro.api_key, `/videos/metadata?vod_url=${encodeURIComponent(`twitch.tv/synthrunner/v/${FIXTURE_VODS.hour}`)}`)).json()) as { vod_url: string };
+    expect(meta.vod_url).toBe(vodUrl(FIXTURE_VODS.hour));
   });
 });
 
