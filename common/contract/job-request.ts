@@ -265,9 +265,14 @@ export const JobRequestInput = z
       .nullish()
       .meta({ description: "Subset of balanced, audience, streamer; no duplicates (default [balanced])." }),
     run_overrides: z
-      .record(z.string(), RunOverrideInput)
+      // A profile's entry may be null, meaning "no override" like every optional value: a client that fills a
+      // fixed set of keys (`{balanced: tuning ?? null}`) is not refused for the profiles it leaves alone.
+      .record(z.string(), RunOverrideInput.nullable())
       .nullish()
-      .meta({ description: "Per-profile tuning keyed by a selected profile name." }),
+      .meta({
+        description:
+          "Per-profile tuning keyed by a selected profile name. An entry of null means no override for that profile (as if the key were absent).",
+      }),
     parameters: ParametersInput.nullish(),
   })
   .meta({ description: "Body of POST /jobs and POST /jobs/estimate." });

@@ -286,6 +286,17 @@ describe("run_profiles and run_overrides", () => {
     const detail = await fails(minimalJob({ run_overrides: { audience: { audience_weight: 0.1 }, chaos: {} } }), "run_overrides.audience", /not selected/);
     expect(detail.get("run_overrides.chaos")!.join()).toMatch(/not a run profile/);
   });
+  it("reads a profile's null entry as no override, as every optional value's null, whatever the profile", async () => {
+    const est = await ok(
+      minimalJob({ run_profiles: ["balanced", "audience"], run_overrides: { balanced: null, audience: { audience_weight: 0.7 }, streamer: null } }),
+    );
+    const plain = await ok(minimalJob({ run_profiles: ["balanced", "audience"] }));
+    expect(est.request.profile_settings.balanced).toEqual(plain.request.profile_settings.balanced);
+    expect(est.request.profile_settings.audience).toMatchObject({ audience_weight: 0.7 });
+    expect(est.credit_cost).toBe(plain.credit_cost);
+    // An entry that is not an object nor null is still refused.
+    await fails(minimalJob({ run_overrides: { balanced: 5 } }), "run_overrides.balanced", "must be a JSON object");
+  });
   it("accepts but ignores overrides of selected profiles that a shorts-only job does not run", async () => {
     const est = await ok(
       minimalJob({ compilation_enabled: false, num_shorts: 1, run_profiles: ["balanced", "audience"], run_overrides: { audience: { audience_weight: 1 } } }),
