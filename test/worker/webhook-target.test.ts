@@ -65,6 +65,15 @@ const REFUSED: [string, RegExp][] = [
   ["https://user:secret@hooks.example.com/hook", /user name or password/],
   ["https://token@hooks.example.com/hook", /user name or password/],
   ["https://hooks.example.com:0/hook", /port from 1 to 65535/],
+  // An empty label escaped the name checks: `localhost..` was accepted as a public name.
+  ["http://localhost../hook", /must name a valid host \(localhost\.\. has an empty label\)/],
+  ["http://hooks..example.com/hook", /empty label/],
+  ["http://home.arpa./hook", /only resolves inside a network/],
+  // Names reserved never to resolve: the job would never get its webhook.
+  ["https://hooks.test/hook", /hooks\.test is a reserved name that never resolves on the internet/],
+  ["https://hooks.example/hook", /never resolves/],
+  ["https://hooks.invalid/hook", /never resolves/],
+  ["http://abcdefghijklmnop.onion/hook", /never resolves/],
 ];
 
 describe("webhook_url must be a public address", () => {

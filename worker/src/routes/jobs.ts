@@ -10,6 +10,7 @@ import { targetPolicy } from "../domain/webhook-target";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isValidIdempotencyKey, requestHash } from "../domain/idempotency-key";
 import { claimIdempotencyKey, recordIdempotentResponse, releaseIdempotencyKey } from "../storage/idempotency";
 import type { AppEnv } from "../hono-env";
+import { onMethodNotAllowed } from "../middleware/errors";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { publicBaseUrl } from "../lib/base-url";
 import { ApiRouter } from "../openapi/api-router";
@@ -210,6 +211,9 @@ async function ownedJob(env: AppEnv["Bindings"], account: AccountRow, id: string
 }
 
 jobsRoutes.openapi(declared.getJob, async (c) => {
+  // GET /jobs/estimate lands here as job "estimate": a client that used the wrong method hears so (405 with
+  // Allow), not "no job with this id".
+  if (c.req.param("id") === "estimate") return onMethodNotAllowed(c, ["POST"]) as never;
   return c.json(toJobRecord(await ownedJob(c.env, c.get("account"), c.req.param("id"))), 200);
 });
 
