@@ -67,6 +67,11 @@ function idempotencyKeyOf(header: string | undefined): string | null {
   return key;
 }
 
+const IDEMPOTENCY_REUSED_DETAIL = {
+  field: IDEMPOTENCY_HEADER,
+  message: "was already used with a different request body in the last 24 hours; use a new key for a new job",
+};
+
 /** A concurrent request with the same Idempotency-Key gave its job id up before this one could create the job. */
 class JobIdAbandoned extends Error {}
 
@@ -137,10 +142,12 @@ jobsRoutes.openapi(declared.createJob, async (c) => {
   for (let round = 0; round < 3; round++) {
     const claim = await claimIdempotencyKey(db, { accountId: account.id, key, requestHash: hash, newJobId: newJobId(), now: Date.now() });
     if (claim.kind === "mismatch") {
+      // Like every 422, it names the field in `detail` (the specification's "detail field" of a 422).
       throw new ApiError(
         422,
         "idempotency_key_reused",
         "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+        { detail: [IDEMPOTENCY_REUSED_DETAIL] },
       );
     }
     if (claim.kind === "replay") {
