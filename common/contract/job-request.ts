@@ -67,6 +67,8 @@ export const VodUrlInput = z
   .string()
   .max(2048, { error: "must be at most 2048 characters" })
   .check((ctx) => {
+    // Over the bound is reported once, by max() above, not also as "not a VOD URL".
+    if (ctx.value.length > 2048) return;
     const found = classifyTwitchUrl(ctx.value);
     // A clip, a channel or the live player is named as such: "not a VOD URL" alone leaves the user guessing.
     if (found.kind !== "vod") ctx.issues.push({ code: "custom", input: ctx.value, message: notAVodMessage(found.kind) });

@@ -48,6 +48,11 @@ describe("GET /openapi.json", () => {
 
     const again = await call("/openapi.json", { headers: { "If-None-Match": `W/"other", ${etag}` } });
     expect(again.status).toBe(304);
+    // Documented like every status a route answers (it was not listed).
+    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const path of ["/openapi.json", REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH]) {
+      expect(Object.keys(doc.paths[path]!.get!.responses), path).toContain("304");
+    }
     expect(again.headers.get("ETag")).toBe(etag);
     expect(await again.text()).toBe("");
 

@@ -57,6 +57,9 @@ describe("vod_url", () => {
       await fails({ vod_url: url, vod_length_hours: 1 }, "vod_url");
     }
     await fails({ vod_length_hours: 1 }, "vod_url", "is required");
+    // Too long is one problem, not also "not a VOD URL".
+    const long = await fails({ vod_url: `https://www.twitch.tv/videos/1?${"a".repeat(2048)}` }, "vod_url");
+    expect(long.get("vod_url")).toEqual(["must be at most 2048 characters"]);
   });
   it.each([
     ["https://clips.twitch.tv/FunnyClipSlug", /^is a Twitch clip URL, not a VOD; send the URL of the VOD the clip was cut from/],
