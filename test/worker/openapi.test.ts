@@ -314,6 +314,10 @@ describe("downloads, files and webhooks", { timeout: 30_000 }, () => {
     const byToken = await call(zip.pathname + zip.search);
     expect(byToken.status).toBe(200);
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", byToken);
+    // Resuming with a Range is documented too (its 206 was not listed).
+    const resumed = await call(zip.pathname + zip.search, { headers: { Range: "bytes=4-" } });
+    expect(resumed.status).toBe(206);
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", resumed);
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: key }));
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all?token=1.forged`));
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: { "X-API-Key": "hk_live_nope" } }));

@@ -52,7 +52,7 @@ filesRoutes.openapi(downloadFile, async (c) => {
       },
     });
   }
-  const served = await serveStoredObject(c.env.ARTIFACTS, objectKey, c.req.header("Range"), { "Content-Disposition": contentDisposition(name), "Cache-Control": "private, max-age=3600" });
+  const served = await serveStoredObject(c.env.ARTIFACTS, objectKey, { range: c.req.header("Range"), ifRange: c.req.header("If-Range") }, { "Content-Disposition": contentDisposition(name), "Cache-Control": "private, max-age=3600" });
   if (!served) throw new ApiError(404, "file_not_found", "No such file.");
   return served;
 });
