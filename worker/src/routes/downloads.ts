@@ -11,6 +11,7 @@ import { ApiRouter } from "../openapi/api-router";
 import { downloadAll } from "./downloads.routes";
 import { ApiError, jobNotFound, rangeNotSatisfiable } from "../lib/api-error";
 import { findAccountByApiKey } from "../storage/accounts";
+import { apiKeyHeader } from "../middleware/api-key-header";
 import { openDb } from "../storage/db";
 import { findJob, findJobById } from "../storage/jobs";
 import type { JobRow } from "../storage/schema";
@@ -25,7 +26,7 @@ export const downloadRoutes = new ApiRouter();
 
 async function authorisedJob(c: Context<AppEnv>, jobId: string): Promise<JobRow> {
   const db = openDb(c.env.DB);
-  const apiKey = c.req.header("X-API-Key")?.trim();
+  const apiKey = apiKeyHeader(c.req.header("X-API-Key"));
   if (apiKey) {
     const owner = await findAccountByApiKey(db, apiKey);
     if (!owner) throw new ApiError(401, "invalid_api_key", "The API key is not valid or has been revoked.");
