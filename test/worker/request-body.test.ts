@@ -116,6 +116,9 @@ describe("JSON text", () => {
     // The deepest allowed body is accepted (the body object is level 1).
     expect((await send("/jobs/estimate", deep(MAX_JSON_DEPTH - 1))).status).toBe(200);
     await expect422(await send("/jobs/estimate", deep(MAX_JSON_DEPTH)));
+    // A body that is itself a deep array is named `body` (it used to be `[0]`).
+    const arrays = await expect422(await send("/jobs/estimate", `${"[".repeat(40)}${"]".repeat(40)}`));
+    expect(Object.fromEntries(arrays)).toEqual({ body: [`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`] });
   });
 });
 
