@@ -222,6 +222,13 @@ describe("final_video_length_minutes and compilation_enabled", () => {
 });
 
 describe("num_shorts and plan caps", () => {
+  it("reports an integer too large to be exact once, as the field's range (it also said 'must be an integer')", async () => {
+    const detail = await expect422(await estimate(minimalJob({ num_shorts: 1e22, parameters: { max_highlight_duration: -1e22 } })));
+    expect(Object.fromEntries(detail)).toEqual({
+      num_shorts: ["must be between 0 and 10"],
+      "parameters.max_highlight_duration": [`must be at least ${Number.MIN_SAFE_INTEGER}`],
+    });
+  });
   it("accepts 0-10 and rejects other values", async () => {
     expect((await ok(minimalJob({ num_shorts: 10 }))).request.num_shorts).toBe(10);
     await fails(minimalJob({ num_shorts: 11 }), "num_shorts", "between 0 and 10");
