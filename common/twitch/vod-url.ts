@@ -92,8 +92,9 @@ export function classifyTwitchUrl(input: string): TwitchUrlKind {
   }
   if (lower[0] === "collections") return { kind: "collection" };
   if (segments.length >= 1 && LOGIN.test(segments[0]!) && !NOT_CHANNELS.has(lower[0]!)) {
-    // /<channel>/v/<id>, /<channel>/video/<id>: the old forms, which Twitch redirects to /videos/<id>.
-    if (segments.length === 3 && (lower[1] === "v" || lower[1] === "video")) {
+    // /<channel>/v/<id>, /<channel>/video/<id>: the old forms, which Twitch redirects to /videos/<id>;
+    // /<channel>/videos/<id> names one video as plainly (not to be read as the channel's list of videos).
+    if (segments.length === 3 && (lower[1] === "v" || lower[1] === "video" || lower[1] === "videos")) {
       return DIGITS.test(segments[2]!) ? vod(segments[2]!) : { kind: "other_twitch" };
     }
     if (lower[1] === "clip") return { kind: "clip" };

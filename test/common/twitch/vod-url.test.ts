@@ -16,6 +16,7 @@ describe("parseVodUrl", () => {
     ["https://www.twitch.tv/video/123", "123"],
     ["https://www.twitch.tv/some_channel/v/123", "123"],
     ["https://www.twitch.tv/SomeChannel/video/0123", "123"],
+    ["https://www.twitch.tv/somechannel/videos/123", "123"],
     ["https://player.twitch.tv/?video=v123&parent=example.com", "123"],
     ["https://player.twitch.tv/?parent=example.com&video=123&autoplay=false", "123"],
     ["https://m.twitch.tv/videos/123", "123"],
@@ -42,7 +43,6 @@ describe("parseVodUrl", () => {
     "https://user@www.twitch.tv/videos/1",
     "https://www.twitch.tv:8443/videos/1",
     "https://www.twitch.tv/videos/12/extra",
-    "https://www.twitch.tv/somechannel/videos/123",
     "https://www.twitch.tv/videos/12345678901234567890",
     "",
   ])("rejects %s", (input) => {
