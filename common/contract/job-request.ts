@@ -76,7 +76,7 @@ export const VodUrlInput = z
   .meta({
     description:
       "Public Twitch VOD URL: https://www.twitch.tv/videos/<id>, also on twitch.tv or m.twitch.tv, without the scheme, " +
-      "in the old forms /video/<id>, /<channel>/v/<id> and /<channel>/video/<id>, or an embed's " +
+      "in the old forms /video/<id>, /<channel>/v/<id> and /<channel>/video/<id>, as /<channel>/videos/<id>, or an embed's " +
       "https://player.twitch.tv/?video=v<id>. Stored as https://www.twitch.tv/videos/<id>. Clips, channels and live " +
       "players are refused, naming what they are.",
   });
