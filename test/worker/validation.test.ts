@@ -152,6 +152,15 @@ describe("probe of the VOD", () => {
 });
 
 describe("urls and text fields", () => {
+  it("says an empty URL or language code is empty (a form left blank), instead of calling it a wrong one", async () => {
+    const detail = await expect422(await estimate(minimalJob({ webhook_url: "", streamer_twitch_url: " ", stream_language: "", metadata_language: "" })));
+    expect(Object.fromEntries(detail)).toEqual({
+      webhook_url: ["is empty; omit it (or send null) when no webhook is wanted"],
+      streamer_twitch_url: ["is empty; omit it (or send null) when there is none"],
+      stream_language: ["is empty; omit it (or send null) when the language is to be detected"],
+      metadata_language: ["is empty; omit it (or send null) when the stream's language is wanted"],
+    });
+  });
   it("accepts http(s) URLs", async () => {
     const est = await ok(
       minimalJob({
