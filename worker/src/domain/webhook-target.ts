@@ -1,5 +1,6 @@
 import { workerConfig, type ConfigInput } from "../config";
 import { isIpv4, parseIpv6 } from "../lib/client-bucket";
+import { spelledAddress } from "./spelled-address";
 
 /**
  * Where a webhook may be sent. A webhook URL is chosen by the client and fetched by the service, so without a
@@ -165,5 +166,12 @@ export function checkWebhookTarget(raw: string, policy: TargetPolicy): TargetChe
   if (!name.includes(".")) return refused(host, "a name without a domain (only resolvable inside a network)");
   if (PRIVATE_NAME_SUFFIXES.some((suffix) => underSuffix(name, suffix))) return refused(host, "a name that only resolves inside a network");
   if (NEVER_RESOLVING_SUFFIXES.some((suffix) => underSuffix(name, suffix))) return refused(host, "a reserved name that never resolves on the internet");
+  // A name whose DNS answer is the address it spells (10.0.0.1.nip.io, localtest.me) is that address.
+  const spelled = spelledAddress(name.toLowerCase());
+  if (spelled) {
+    const problem = "v4" in spelled ? ipv4Problem(spelled.v4) : ipv6Problem(spelled.v6);
+    const shown = "v4" in spelled ? spelled.v4 : new URL(`http://[${spelled.v6.map((g) => g.toString(16)).join(":")}]/`).hostname;
+    if (problem && !(problem.loopback && policy.allowLoopback)) return refused(host, `a name that stands for ${shown}, ${problem.what}`);
+  }
   return { ok: true, url: url.href };
 }
