@@ -32,6 +32,26 @@ const INVISIBLE =
 /** An emoji tag sequence (🏴 U+1F3F4, tag letters/digits, cancel tag U+E007F): the flags of Scotland, Wales and England. */
 const EMOJI_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{1,7}\u{e007f}/gu;
 
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+const CONTROL_ALL = new RegExp(CONTROL.source, "g");
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, "g");
+
+/**
+ * Text from elsewhere (Twitch's VOD title, owner and game names) under the same rules, by removal: it cannot be
+ * sent back like a client's, yet it ends up in the same titles, files and payloads. Invisible formatting goes
+ * (emoji flags kept), control characters and line breaks become spaces, an unpaired surrogate becomes U+FFFD.
+ */
+export function cleanedText(text: string): string {
+  const clean = (piece: string) => piece.replace(INVISIBLE_ALL, "").replace(CONTROL_ALL, " ").replace(LONE_SURROGATE_ALL, "\ufffd");
+  let out = "";
+  let from = 0;
+  for (const flag of text.matchAll(EMOJI_FLAG)) {
+    out += clean(text.slice(from, flag.index)) + flag[0];
+    from = flag.index + flag[0].length;
+  }
+  return (out + clean(text.slice(from))).trim();
+}
+
 /** The first invisible formatting character, as `U+202E`, or null (emoji flags' tag characters are not counted). */
 export function invisibleCharacter(text: string): string | null {
   const found = INVISIBLE.exec(text.replace(EMOJI_FLAG, ""));

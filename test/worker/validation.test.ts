@@ -101,6 +101,15 @@ describe("probe of the VOD", () => {
     // The claim does not skip the probe: an unusable VOD is refused with a length too.
     await fails({ vod_url: vodUrl(id), vod_length_hours: 0.5 }, "vod_url", message);
   });
+  it("cleans Twitch's title and names of invisible formatting and control characters (they went into titles as sent)", async () => {
+    const est = await ok({ vod_url: vodUrl(FIXTURE_VODS.invisibleText) });
+    const flag = "\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}";
+    expect(est.vod).toMatchObject({ title: `Clutch gnp.exe run  night ${flag}`, streamer_name: "Spoofer", game_name: "Tetris" });
+    const res = await postJob(pro.api_key, { vod_url: vodUrl(FIXTURE_VODS.invisibleText) });
+    expect(res.status).toBe(202);
+    const job = (await (await get(pro.api_key, `/jobs/${((await res.json()) as { id: string }).id}`)).json()) as { vod_title: string; streamer_name: string; game_name: string };
+    expect([job.vod_title, job.streamer_name, job.game_name]).toEqual([`Clutch gnp.exe run  night ${flag}`, "Spoofer", "Tetris"]);
+  });
   it("rejects a VOD longer than 24 h", async () => {
     await fails({ vod_url: vodUrl(FIXTURE_VODS.tooLong) }, "vod_url", /maximum is 24 h/);
   });
