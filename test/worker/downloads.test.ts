@@ -132,6 +132,9 @@ describe("results and Worker-signed file links", () => {
     await expectError(await call(path(d.url).replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`)), 403, "invalid_link");
     await expectError(await call(path(d.url).replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 1}`)), 403, "invalid_link");
     await expectError(await call(path(d.url).replace(/&sig=.*/, "")), 403, "invalid_link");
+    // A parameter given twice, even with the valid copy first (it used to be served on the first copy).
+    await expectError(await call(`${path(d.url)}&expires=9999999999`), 403, "invalid_link");
+    await expectError(await call(`${path(d.url)}&sig=x`), 403, "invalid_link");
     // Another file of the same job with this file's signature.
     const other = results.deliverables[1]!;
     await expectError(await call(path(d.url).replace(`/${d.name}?`, `/${other.name}?`)), 403, "invalid_link");
@@ -177,6 +180,7 @@ describe("GET /jobs/{id}/download-all", { timeout: 60_000 }, () => {
     await expectError(await call(`${url}?token=garbage`), 401, "invalid_token");
     const token = new URL(results.zip_url).searchParams.get("token")!;
     await expectError(await call(`${url}?token=${token.slice(0, -2)}xx`), 401, "invalid_token");
+    await expectError(await call(`${url}?token=${token}&token=${token}`), 401, "invalid_token");
     const another = await startedJob(acct.api_key);
     await expectError(await call(`/jobs/${another.ack.id}/download-all?token=${token}`), 401, "invalid_token");
     const expired = await zipToken(LINK_ENV, render.job_id, Math.floor(Date.now() / 1000) - 1);
