@@ -73,7 +73,8 @@ export function classifyTwitchUrl(input: string): TwitchUrlKind {
   const lower = segments.map((s) => s.toLowerCase());
 
   if (host === "clips.twitch.tv") return { kind: "clip" };
-  if (host === "player.twitch.tv") {
+  // The player of an embed, and the "everything" embed (player and chat), both take ?video= or ?channel=.
+  if (host === "player.twitch.tv" || host === "embed.twitch.tv") {
     const video = url.searchParams.get("video");
     if (video !== null) {
       const digits = video.replace(/^v/i, "");
