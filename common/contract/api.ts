@@ -267,17 +267,28 @@ export const MAX_CREDIT_BALANCE = 1_000_000_000_000;
 
 const creditAmountRange = `must be between -${MAX_CREDIT_AMOUNT} and ${MAX_CREDIT_AMOUNT}`;
 
+/**
+ * An optional field of the operator API: omitted or null (the same meaning, as in the public API) is `fallback`.
+ * The document shows the fallback as the default.
+ */
+const orDefault = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
+  schema
+    .nullish()
+    .meta({ default: fallback })
+    .transform((value) => value ?? fallback);
+
 export const CreateAccountInput = z.object({
   name: plainText(200).min(1, { error: "is required" }),
-  plan: Plan.optional().default("free"),
-  credits: z
-    .int({ error: "must be an integer" })
-    .min(0, { error: "must be 0 or more" })
-    .max(MAX_CREDIT_AMOUNT, { error: `must be at most ${MAX_CREDIT_AMOUNT}` })
-    .optional()
-    .default(0),
+  plan: orDefault(Plan, "free"),
+  credits: orDefault(
+    z
+      .int({ error: "must be an integer" })
+      .min(0, { error: "must be 0 or more" })
+      .max(MAX_CREDIT_AMOUNT, { error: `must be at most ${MAX_CREDIT_AMOUNT}` }),
+    0,
+  ),
   /** Starting credits count as a purchase (lifts the "never purchased" shorts cap). */
-  purchase: z.boolean().optional().default(false),
+  purchase: orDefault(z.boolean(), false),
 });
 export type CreateAccountInput = z.infer<typeof CreateAccountInput>;
 
@@ -300,8 +311,8 @@ export const CreditsInput = z
       .meta({
         description: `Positive adds credits, negative removes them (adjustment only); at most ${MAX_CREDIT_AMOUNT} either way, and the balance stays at most ${MAX_CREDIT_BALANCE}.`,
       }),
-    reason: plainText(500).optional(),
-    purchase: z.boolean().optional().default(false),
+    reason: plainText(500).nullish(),
+    purchase: orDefault(z.boolean(), false),
   })
   .check((ctx) => {
     if (ctx.value.purchase && ctx.value.amount < 0) {

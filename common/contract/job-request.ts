@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseVodUrl } from "../twitch/vod-url";
+import { classifyTwitchUrl, notAVodMessage } from "../twitch/vod-url";
 import { CaptionStyle, ChatOverlayStyle, CropMode, ModelPreset, RunProfile } from "./enums";
 import { isIso6391 } from "./languages";
 import { plainText } from "./plain-text";
@@ -23,9 +23,17 @@ export const MAX_VOD_HOURS = 24;
  */
 const httpUrl = (what: string) =>
   z
-    .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: `must be an http(s) URL (${what})` })
+    .url({ protocol: /^https?$/, hostname: z.regexes.hostname, error: (issue) => orEmpty(issue.input, `must be an http(s) URL (${what})`, "there is none") })
     .max(2048, { error: "must be at most 2048 characters" })
     .transform((value) => new URL(value).href);
+
+/**
+ * The message for a value that failed its check, or, for an empty one, that it is empty: a form left blank sends
+ * `""`, and "must be an http(s) URL" then leaves its sender looking for a wrong URL instead of a missing one.
+ */
+function orEmpty(input: unknown, message: string, omitWhen: string): string {
+  return typeof input === "string" && input.trim() === "" ? `is empty; omit it (or send null) when ${omitWhen}` : message;
+}
 
 /** An http(s) URL with a host; IPv6 literals (`https://[2606:4700::1]/hook`) included, unlike z.url's hostname rule. */
 function isHttpUrl(value: string): boolean {
@@ -40,7 +48,7 @@ function isHttpUrl(value: string): boolean {
 export const WebhookUrlInput = z
   .string()
   .max(2048, { error: "must be at most 2048 characters" })
-  .refine(isHttpUrl, { error: "must be an http(s) URL (webhook receiver)" })
+  .refine(isHttpUrl, { error: (issue) => orEmpty(issue.input, "must be an http(s) URL (webhook receiver)", "no webhook is wanted") })
   .meta({
     description:
       "Receives job.running, job.completed and job.failed callbacks. Must point to a public internet address: " +
@@ -51,11 +59,12 @@ export const WebhookUrlInput = z
       "octal, short forms, IPv4-mapped IPv6). Public IPv6 literals are accepted. Stored and called in normalised form.",
   });
 
-const language = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine(isIso6391, { error: "must be an ISO 639-1 language code such as en, de or pt" });
+const language = (omitWhen: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine(isIso6391, { error: (issue) => orEmpty(issue.input, "must be an ISO 639-1 language code such as en, de or pt", omitWhen) });
 
 const ratio = z.number().min(0, { error: "must be between 0 and 1" }).max(1, { error: "must be between 0 and 1" });
 
@@ -66,10 +75,20 @@ const profileList = z
 export const VodUrlInput = z
   .string()
   .max(2048, { error: "must be at most 2048 characters" })
-  .refine((value) => parseVodUrl(value) !== null, {
-    error: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789",
+  .check((ctx) => {
+    // Over the bound is reported once, by max() above, not also as "not a VOD URL".
+    if (ctx.value.length > 2048) return;
+    const found = classifyTwitchUrl(ctx.value);
+    // A clip, a channel or the live player is named as such: "not a VOD URL" alone leaves the user guessing.
+    if (found.kind !== "vod") ctx.issues.push({ code: "custom", input: ctx.value, message: notAVodMessage(found.kind) });
   })
-  .meta({ description: "Public Twitch VOD URL (https://www.twitch.tv/videos/<id>, also twitch.tv and m.twitch.tv)." });
+  .meta({
+    description:
+      "Public Twitch VOD URL: https://www.twitch.tv/videos/<id>, also on twitch.tv or m.twitch.tv, without the scheme, " +
+      "in the old forms /video/<id>, /<channel>/v/<id> and /<channel>/video/<id>, as /<channel>/videos/<id>, or an embed's " +
+      "https://player.twitch.tv/?video=v<id>. Stored as https://www.twitch.tv/videos/<id>. Clips, channels and live " +
+      "players are refused, naming what they are.",
+  });
 
 export const ManualHighlightInput = z
   .object({
@@ -248,8 +267,8 @@ export const JobRequestInput = z
       .nullish()
       .meta({ description: "Up to 10 ranges that must become highlights." }),
     model_preset: ModelPreset.nullish().meta({ description: "Quality preset and per-hour rate (default auto_balance)." }),
-    stream_language: language.nullish().meta({ description: "ISO 639-1 code; overrides auto-detection." }),
-    metadata_language: language
+    stream_language: language("the language is to be detected").nullish().meta({ description: "ISO 639-1 code; overrides auto-detection." }),
+    metadata_language: language("the stream's language is wanted")
       .nullish()
       .meta({ description: "ISO 639-1 code for generated titles/descriptions/tags (default: the stream language)." }),
     run_profiles: profileList
@@ -257,9 +276,14 @@ export const JobRequestInput = z
       .nullish()
       .meta({ description: "Subset of balanced, audience, streamer; no duplicates (default [balanced])." }),
     run_overrides: z
-      .record(z.string(), RunOverrideInput)
+      // A profile's entry may be null, meaning "no override" like every optional value: a client that fills a
+      // fixed set of keys (`{balanced: tuning ?? null}`) is not refused for the profiles it leaves alone.
+      .record(z.string(), RunOverrideInput.nullable())
       .nullish()
-      .meta({ description: "Per-profile tuning keyed by a selected profile name." }),
+      .meta({
+        description:
+          "Per-profile tuning keyed by a selected profile name. An entry of null means no override for that profile (as if the key were absent).",
+      }),
     parameters: ParametersInput.nullish(),
   })
   .meta({ description: "Body of POST /jobs and POST /jobs/estimate." });

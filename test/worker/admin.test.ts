@@ -49,6 +49,17 @@ describe("accounts", () => {
     expect(d.keys).toEqual([{ key_id: created.key_id, prefix: (created.api_key as string).slice(0, 12), created_at: expect.any(String), revoked_at: null }]);
   });
 
+  it("reads null as omitted in every optional field, as the public API does (null used to be 422)", async () => {
+    const res = await admin("POST", "/accounts", { name: "Nulls", plan: null, credits: null, purchase: null });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as { account_id: string; plan: string; credits: number };
+    expect([created.plan, created.credits]).toEqual(["free", 0]);
+    const moved = await admin("POST", `/accounts/${created.account_id}/credits`, { amount: 5, reason: null, purchase: null });
+    expect(await moved.json()).toEqual({ credits: 5 });
+    const d = await detail(created.account_id);
+    expect([d.purchased, d.ledger[0]!.kind, d.ledger[0]!.reason]).toEqual([false, "adjustment", null]);
+  });
+
   it("validates the new account", async () => {
     const res = await admin("POST", "/accounts", { plan: "enterprise", credits: -5 });
     const d = await expect422(res);

@@ -91,6 +91,8 @@ describe("results and Worker-signed file links", () => {
   it("serves byte ranges (video players seek)", async () => {
     const reel = results.deliverables.find((d) => d.type === "reel")!;
     const bytes = files.find((f) => f.ref.name === reel.name)!.bytes;
+    const whole = await call(path(reel.url));
+    await whole.body?.cancel();
     const res = await call(path(reel.url), { headers: { Range: "bytes=1000-1999" } });
     expect(res.status).toBe(206);
     expect(res.headers.get("content-range")).toBe(`bytes 1000-1999/${bytes.byteLength}`);
@@ -103,6 +105,17 @@ describe("results and Worker-signed file links", () => {
     expect(open.status).toBe(206);
     expect(open.headers.get("content-length")).toBe("10");
     expect(sameBytes(new Uint8Array(await open.arrayBuffer()), bytes.subarray(bytes.byteLength - 10))).toBe(true);
+    // If-Range: the piece only of the version the client holds; another version's ETag or date gets the whole
+    // file (a resumed download must not splice two versions; file links used to ignore If-Range).
+    const etag = whole.headers.get("etag")!;
+    const same = await call(path(reel.url), { headers: { Range: "bytes=0-9", "If-Range": etag } });
+    expect([same.status, same.headers.get("content-range")]).toEqual([206, `bytes 0-9/${bytes.byteLength}`]);
+    await same.body?.cancel();
+    for (const other of ['"0000"', "Wed, 21 Oct 2015 07:28:00 GMT"]) {
+      const changed = await call(path(reel.url), { headers: { Range: "bytes=0-9", "If-Range": other } });
+      expect([other, changed.status, changed.headers.get("content-length")]).toEqual([other, 200, String(bytes.byteLength)]);
+      await changed.body?.cancel();
+    }
     const several = await call(path(reel.url), { headers: { Range: "bytes=0-1,5-6" } });
     expect(several.status).toBe(200);
     await several.body?.cancel();
@@ -119,6 +132,9 @@ describe("results and Worker-signed file links", () => {
     await expectError(await call(path(d.url).replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`)), 403, "invalid_link");
     await expectError(await call(path(d.url).replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 1}`)), 403, "invalid_link");
     await expectError(await call(path(d.url).replace(/&sig=.*/, "")), 403, "invalid_link");
+    // A parameter given twice, even with the valid copy first (it used to be served on the first copy).
+    await expectError(await call(`${path(d.url)}&expires=9999999999`), 403, "invalid_link");
+    await expectError(await call(`${path(d.url)}&sig=x`), 403, "invalid_link");
     // Another file of the same job with this file's signature.
     const other = results.deliverables[1]!;
     await expectError(await call(path(d.url).replace(`/${d.name}?`, `/${other.name}?`)), 403, "invalid_link");
@@ -164,6 +180,7 @@ describe("GET /jobs/{id}/download-all", { timeout: 60_000 }, () => {
     await expectError(await call(`${url}?token=garbage`), 401, "invalid_token");
     const token = new URL(results.zip_url).searchParams.get("token")!;
     await expectError(await call(`${url}?token=${token.slice(0, -2)}xx`), 401, "invalid_token");
+    await expectError(await call(`${url}?token=${token}&token=${token}`), 401, "invalid_token");
     const another = await startedJob(acct.api_key);
     await expectError(await call(`/jobs/${another.ack.id}/download-all?token=${token}`), 401, "invalid_token");
     const expired = await zipToken(LINK_ENV, render.job_id, Math.floor(Date.now() / 1000) - 1);

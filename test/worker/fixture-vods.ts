@@ -14,6 +14,8 @@ export const FIXTURE_VODS = {
   hour: "1008",
   /** 4 h public archive with the id of the OpenAPI document's example bodies (worker/src/openapi/examples.ts). */
   docsExample: "2345678901",
+  /** 1 h public archive whose title and names hold a direction override, zero-width and control characters. */
+  invisibleText: "1009",
   /** No folder at all: Twitch answers as for a deleted VOD. */
   missing: "1999",
 } as const;

@@ -32,12 +32,16 @@ describe("error envelope for HTTP-level problems", () => {
       ["GET", "/jobs/job_x/cancel", "OPTIONS, POST"],
       ["POST", "/pricing", "GET, HEAD, OPTIONS"],
       ["DELETE", "/videos/metadata", "GET, HEAD, OPTIONS"],
+      // It used to reach GET /jobs/{id} and answer 404 "No job with this id exists".
+      ["GET", "/jobs/estimate", "OPTIONS, POST"],
     ];
     for (const [method, path, allow] of cases) {
       const res = await call(path, { method, headers: { "X-API-Key": acct.api_key } });
       await expectError(res, 405, "method_not_allowed");
       expect(res.headers.get("Allow")!.split(", ").sort()).toEqual(allow.split(", ").sort());
     }
+    const head = await call("/jobs/estimate", { method: "HEAD", headers: { "X-API-Key": acct.api_key } });
+    expect([head.status, head.headers.get("Allow")]).toEqual([405, "POST, OPTIONS"]);
   });
 
   it("answers OPTIONS with 204 and the Allow header, no key needed (it used to be 405); unknown paths stay 404", async () => {

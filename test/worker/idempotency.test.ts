@@ -67,6 +67,11 @@ describe("POST /jobs with Idempotency-Key", () => {
     const before = await accountCredits(acct.account_id);
     const err = await expectError(await postWithKey(key, minimalJob({ num_shorts: 2 })), 422, "idempotency_key_reused");
     expect(err.message).toMatch(/different request body/);
+    // Every 422 names its field in detail (it used to have none), inside error and at the top level.
+    const detail = [{ field: "Idempotency-Key", message: "was already used with a different request body in the last 24 hours; use a new key for a new job" }];
+    expect(err.detail).toEqual(detail);
+    const again = (await (await postWithKey(key, minimalJob({ num_shorts: 2 }))).json()) as { detail: unknown };
+    expect(again.detail).toEqual(detail);
     expect(await accountCredits(acct.account_id)).toBe(before);
     // Keys belong to an account: another account may use the same key for its own job.
     const other = await createAccount({ plan: "pro", credits: 1000, purchase: true });

@@ -200,11 +200,43 @@ describe("free text: control characters and unpaired surrogates are refused, oth
   });
 
   it("stores names in any script, emoji and right-to-left text included, the same in the record and its request", async () => {
-    const name = "Zoë 東京 😀 \u202eمرحبا";
-    const res = await postJob(acct.api_key, minimalJob({ streamer_name: name, game_name: "🎮\u200d" }));
-    expect(res.status).toBe(202);
+    // Directional marks (RLM), the zero-width (non-)joiner of emoji and scripts, variation selectors and the tag
+    // characters of an emoji flag are text, kept as sent.
+    const name = "Zoë 東京 😀 \u200fمرحبا \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}";
+    const game = "👩\u200d💻 می\u200cخواهم ❤\ufe0f";
+    const res = await postJob(acct.api_key, minimalJob({ streamer_name: name, game_name: game }));
+    expect(res.status, await res.clone().text()).toBe(202);
     const job = (await (await get(acct.api_key, `/jobs/${((await res.json()) as JobAck).id}`)).json()) as JobRecord;
-    expect([job.streamer_name, job.request.streamer_name, job.game_name]).toEqual([name, name, "🎮\u200d"]);
+    expect([job.streamer_name, job.request.streamer_name, job.game_name]).toEqual([name, name, game]);
+  });
+
+  it("refuses invisible formatting characters (direction overrides, zero-width spaces) in every free-text field, naming the character", async () => {
+    const invisible = (code: string) =>
+      `must not contain invisible formatting characters such as direction overrides or zero-width spaces (it holds ${code})`;
+    const before = await accountCredits(acct.account_id);
+    const cases: [Record<string, unknown>, string, string][] = [
+      // "Trojan Source": the override shows "gnp.exe" the other way round in a title or a file name.
+      [{ streamer_name: "Zoe \u202egnp.exe" }, "streamer_name", invisible("U+202E")],
+      [{ game_name: "Cel\u2066este\u2069" }, "game_name", invisible("U+2066")],
+      [{ streamer_pronouns: "she\u200b/her" }, "streamer_pronouns", invisible("U+200B")],
+      [{ streamer_name: "\u3164" }, "streamer_name", invisible("U+3164")],
+      // Tag characters outside an emoji flag smuggle invisible ASCII (into the title writer's prompt, say).
+      [{ game_name: "Tetris\u{e0069}\u{e0067}\u{e006e}" }, "game_name", invisible("U+E0069")],
+      [{ streamer_name: "soft\u00adhyphen" }, "streamer_name", invisible("U+00AD")],
+      [{ streamer_name: "line\u2028separator" }, "streamer_name", CONTROL],
+      [{ num_shorts: 1, manual_highlights: [{ start_seconds: 0, end_seconds: 30, label: "clutch \u202dwin" }] }, "manual_highlights[0].label", invisible("U+202D")],
+    ];
+    for (const [extra, field, message] of cases) {
+      const detail = await expect422(await postJob(acct.api_key, minimalJob(extra)));
+      expect(Object.fromEntries(detail), field).toEqual({ [field]: [message] });
+    }
+    expect(await accountCredits(acct.account_id)).toBe(before);
+    const res = await postJob(acct.api_key, minimalJob());
+    const id = ((await res.json()) as JobAck).id;
+    const notes = await expect422(await post(acct.api_key, `/jobs/${id}/feedback`, { positive: false, reason: "other", notes: "cut \u2067here" }));
+    expect(Object.fromEntries(notes)).toEqual({ notes: [invisible("U+2067")] });
+    const name = await expect422(await admin("POST", "/accounts", { name: "Acme\u202e" }));
+    expect(Object.fromEntries(name)).toEqual({ name: [invisible("U+202E")] });
   });
 
   it("stores the social links normalised (a space or NUL used to be kept as typed and broke the description's link)", async () => {
@@ -253,7 +285,7 @@ describe("VOD ids in vod_url", () => {
     expect([meta.vod_id, meta.reason]).toEqual([beyond, "deleted"]);
     for (const id of ["1".repeat(20), "9".repeat(400)]) {
       const detail = await expect422(await estimate(`https://www.twitch.tv/videos/${id}`));
-      expect(detail.get("vod_url")).toEqual(["must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789"]);
+      expect(detail.get("vod_url")).toEqual(["has a video id of more than 19 digits; Twitch video ids are at most 19 digits"]);
     }
   });
 });

@@ -52,6 +52,18 @@ describe("authentication", () => {
     await expectError(await postJob(other.api_key, minimalJob()), 401, "invalid_api_key");
     await expectError(await get(other.api_key, "/jobs"), 401, "invalid_api_key");
   });
+
+  it("says so when X-API-Key arrives twice (joined with a comma) instead of calling a good key invalid", async () => {
+    const twice = new Headers();
+    twice.append("X-API-Key", acct.api_key);
+    twice.append("X-API-Key", acct.api_key);
+    for (const path of ["/jobs", `/jobs/job_x/download-all`]) {
+      const err = await expectError(await call(path, { headers: twice }), 401, "invalid_api_key");
+      expect(err.message).toBe("Send the API key once: the X-API-Key header arrived more than once (or holds a comma).");
+    }
+    // Spaces around one key are still forgiven.
+    expect((await call("/jobs", { headers: { "X-API-Key": `  ${acct.api_key} ` } })).status).toBe(200);
+  });
 });
 
 describe("POST /jobs acceptance", () => {

@@ -138,6 +138,9 @@ describe("Range header", () => {
     expect(parseByteRange("bytes=-5000", 1000)).toEqual({ offset: 0, length: 1000 });
     expect(parseByteRange("bytes=1000-", 1000)).toBe("unsatisfiable");
     expect(parseByteRange("bytes=-0", 1000)).toBe("unsatisfiable");
-    for (const ignored of [undefined, "", "bytes=-", "bytes=5-3", "bytes=0-1,5-6", "items=0-5"]) expect(parseByteRange(ignored, 1000)).toBeNull();
+    for (const ignored of [undefined, "", "bytes=-", "bytes=5-3", "bytes=0-1,5-6", "items=0-5", "bytes=0 -5", "bytes =0-5"]) expect(parseByteRange(ignored, 1000)).toBeNull();
+    // The unit in any case and blanks around the range, as RFC 9110's grammar allows (both used to be ignored).
+    expect(parseByteRange("BYTES=0-99", 1000)).toEqual({ offset: 0, length: 100 });
+    expect(parseByteRange("bytes= 990-\t", 1000)).toEqual({ offset: 990, length: 10 });
   });
 });

@@ -48,6 +48,11 @@ describe("GET /openapi.json", () => {
 
     const again = await call("/openapi.json", { headers: { "If-None-Match": `W/"other", ${etag}` } });
     expect(again.status).toBe(304);
+    // Documented like every status a route answers (it was not listed).
+    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const path of ["/openapi.json", REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH]) {
+      expect(Object.keys(doc.paths[path]!.get!.responses), path).toContain("304");
+    }
     expect(again.headers.get("ETag")).toBe(etag);
     expect(await again.text()).toBe("");
 
@@ -309,6 +314,10 @@ describe("downloads, files and webhooks", { timeout: 30_000 }, () => {
     const byToken = await call(zip.pathname + zip.search);
     expect(byToken.status).toBe(200);
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", byToken);
+    // Resuming with a Range is documented too (its 206 was not listed).
+    const resumed = await call(zip.pathname + zip.search, { headers: { Range: "bytes=4-" } });
+    expect(resumed.status).toBe(206);
+    await expectDocumented(doc, "get", "/jobs/{id}/download-all", resumed);
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: key }));
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all?token=1.forged`));
     await expectDocumented(doc, "get", "/jobs/{id}/download-all", await call(`/jobs/${id}/download-all`, { headers: { "X-API-Key": "hk_live_nope" } }));

@@ -116,6 +116,9 @@ describe("JSON text", () => {
     // The deepest allowed body is accepted (the body object is level 1).
     expect((await send("/jobs/estimate", deep(MAX_JSON_DEPTH - 1))).status).toBe(200);
     await expect422(await send("/jobs/estimate", deep(MAX_JSON_DEPTH)));
+    // A body that is itself a deep array is named `body` (it used to be `[0]`).
+    const arrays = await expect422(await send("/jobs/estimate", `${"[".repeat(40)}${"]".repeat(40)}`));
+    expect(Object.fromEntries(arrays)).toEqual({ body: [`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`] });
   });
 });
 
@@ -125,7 +128,7 @@ describe("the 422 envelope", () => {
     const body = (await res.json()) as { error: { code: string; detail: unknown[] }; detail: unknown[] };
     expect(res.status).toBe(422);
     expect(body.detail).toEqual([
-      { field: "vod_url", message: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789" },
+      { field: "vod_url", message: "is not a Twitch URL; only Twitch VODs are accepted, such as https://www.twitch.tv/videos/123456789" },
       { field: "num_shorts", message: "must be between 0 and 10" },
     ]);
     expect(body.error.detail).toEqual(body.detail);

@@ -49,6 +49,12 @@ const FOLDERS: Record<string, VideoFile> = {
     game: { id: "1", name: "Tetris", displayName: "Tetris" },
   }),
   [FIXTURE_VODS.public]: video({}),
+  [FIXTURE_VODS.invisibleText]: video({
+    lengthSeconds: 3600,
+    title: "Clutch \u202egnp.exe\u202c run\u200b\u0007\nnight \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}",
+    owner: { id: "80", login: "spoofer", displayName: "Spoo\u2066fer" },
+    game: { id: "2", name: "Tetris", displayName: "\u200bTetris\u00ad" },
+  }),
   [FIXTURE_VODS.deleted]: video({ access: { deleted: true } }),
   [FIXTURE_VODS.live]: video({ status: "RECORDING", title: "LIVE now" }),
   [FIXTURE_VODS.private]: video({ access: { private: true } }),

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../common/contract";
-import { createAccount, expect422, FIXTURE_VODS, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
+import { createAccount, expect422, FIXTURE_VODS, get, jsonInit, minimalJob, post, postJob, vodUrl, type TestAccount } from "./helpers";
 import { callWithEnv } from "./job-steps";
 
 /**
@@ -39,6 +39,13 @@ describe("vod_url", () => {
       "https://www.twitch.tv/videos/1001",
       "https://twitch.tv/videos/1001?t=1h2m3s",
       "http://m.twitch.tv/videos/1001/",
+      // Old links Twitch still redirects, the embed player's address and a paste without the scheme.
+      "https://www.twitch.tv/video/1001",
+      "https://www.twitch.tv/synthrunner/v/1001",
+      "https://www.twitch.tv/synthrunner/video/01001",
+      "https://player.twitch.tv/?video=v1001&parent=example.com",
+      "https://m.twitch.tv/videos/1001",
+      "twitch.tv/videos/1001",
     ]) {
       const est = await ok({ vod_url: url, vod_length_hours: 1 });
       expect(est.request.vod_url).toBe("https://www.twitch.tv/videos/1001");
@@ -50,6 +57,30 @@ describe("vod_url", () => {
       await fails({ vod_url: url, vod_length_hours: 1 }, "vod_url");
     }
     await fails({ vod_length_hours: 1 }, "vod_url", "is required");
+    // Too long is one problem, not also "not a VOD URL".
+    const long = await fails({ vod_url: `https://www.twitch.tv/videos/1?${"a".repeat(2048)}` }, "vod_url");
+    expect(long.get("vod_url")).toEqual(["must be at most 2048 characters"]);
+  });
+  it.each([
+    ["https://clips.twitch.tv/FunnyClipSlug", /^is a Twitch clip URL, not a VOD; send the URL of the VOD the clip was cut from/],
+    ["https://www.twitch.tv/synthrunner/clip/FunnyClipSlug", /^is a Twitch clip URL, not a VOD; /],
+    ["https://www.twitch.tv/synthrunner", /^is a Twitch channel URL \(its live broadcast\), not a VOD; /],
+    ["https://www.twitch.tv/synthrunner/videos?filter=archives", /^is a Twitch channel's list of videos or clips, not one VOD; /],
+    ["https://player.twitch.tv/?channel=synthrunner&parent=example.com", /^is a Twitch player URL of a live channel, not a VOD; /],
+    ["https://www.youtube.com/watch?v=abc", /^is not a Twitch URL; only Twitch VODs are accepted/],
+  ])("refuses %s naming what it is", async (url, message) => {
+    await fails({ vod_url: url }, "vod_url", message);
+    const res = await get(pro.api_key, `/videos/metadata?vod_url=${encodeURIComponent(url)}`);
+    expect((await expect422(res)).get("vod_url")!.join()).toMatch(message);
+  });
+  it("stores the canonical URL of any accepted form in the job record", async () => {
+    const res = await postJob(pro.api_key, minimalJob({ vod_url: `https://player.twitch.tv/?video=v${FIXTURE_VODS.hour}&parent=example.com` }));
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const job = (await (await get(pro.api_key, `/jobs/${id}`)).json()) as { vod_url: string; vod_id: string; request: { vod_url: string } };
+    expect([job.vod_url, job.vod_id, job.request.vod_url]).toEqual([vodUrl(FIXTURE_VODS.hour), FIXTURE_VODS.hour, vodUrl(FIXTURE_VODS.hour)]);
+    const meta = (await (await get(pro.api_key, `/videos/metadata?vod_url=${encodeURIComponent(`twitch.tv/synthrunner/v/${FIXTURE_VODS.hour}`)}`)).json()) as { vod_url: string };
+    expect(meta.vod_url).toBe(vodUrl(FIXTURE_VODS.hour));
   });
 });
 
@@ -69,6 +100,15 @@ describe("probe of the VOD", () => {
     await fails({ vod_url: vodUrl(id) }, "vod_url", message);
     // The claim does not skip the probe: an unusable VOD is refused with a length too.
     await fails({ vod_url: vodUrl(id), vod_length_hours: 0.5 }, "vod_url", message);
+  });
+  it("cleans Twitch's title and names of invisible formatting and control characters (they went into titles as sent)", async () => {
+    const est = await ok({ vod_url: vodUrl(FIXTURE_VODS.invisibleText) });
+    const flag = "\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}";
+    expect(est.vod).toMatchObject({ title: `Clutch gnp.exe run  night ${flag}`, streamer_name: "Spoofer", game_name: "Tetris" });
+    const res = await postJob(pro.api_key, { vod_url: vodUrl(FIXTURE_VODS.invisibleText) });
+    expect(res.status).toBe(202);
+    const job = (await (await get(pro.api_key, `/jobs/${((await res.json()) as { id: string }).id}`)).json()) as { vod_title: string; streamer_name: string; game_name: string };
+    expect([job.vod_title, job.streamer_name, job.game_name]).toEqual([`Clutch gnp.exe run  night ${flag}`, "Spoofer", "Tetris"]);
   });
   it("rejects a VOD longer than 24 h", async () => {
     await fails({ vod_url: vodUrl(FIXTURE_VODS.tooLong) }, "vod_url", /maximum is 24 h/);
@@ -121,6 +161,15 @@ describe("probe of the VOD", () => {
 });
 
 describe("urls and text fields", () => {
+  it("says an empty URL or language code is empty (a form left blank), instead of calling it a wrong one", async () => {
+    const detail = await expect422(await estimate(minimalJob({ webhook_url: "", streamer_twitch_url: " ", stream_language: "", metadata_language: "" })));
+    expect(Object.fromEntries(detail)).toEqual({
+      webhook_url: ["is empty; omit it (or send null) when no webhook is wanted"],
+      streamer_twitch_url: ["is empty; omit it (or send null) when there is none"],
+      stream_language: ["is empty; omit it (or send null) when the language is to be detected"],
+      metadata_language: ["is empty; omit it (or send null) when the stream's language is wanted"],
+    });
+  });
   it("accepts http(s) URLs", async () => {
     const est = await ok(
       minimalJob({
@@ -191,6 +240,13 @@ describe("final_video_length_minutes and compilation_enabled", () => {
 });
 
 describe("num_shorts and plan caps", () => {
+  it("reports an integer too large to be exact once, as the field's range (it also said 'must be an integer')", async () => {
+    const detail = await expect422(await estimate(minimalJob({ num_shorts: 1e22, parameters: { max_highlight_duration: -1e22 } })));
+    expect(Object.fromEntries(detail)).toEqual({
+      num_shorts: ["must be between 0 and 10"],
+      "parameters.max_highlight_duration": [`must be at least ${Number.MIN_SAFE_INTEGER}`],
+    });
+  });
   it("accepts 0-10 and rejects other values", async () => {
     expect((await ok(minimalJob({ num_shorts: 10 }))).request.num_shorts).toBe(10);
     await fails(minimalJob({ num_shorts: 11 }), "num_shorts", "between 0 and 10");
@@ -257,6 +313,17 @@ describe("run_profiles and run_overrides", () => {
   it("rejects overrides of profiles that are not selected or do not exist", async () => {
     const detail = await fails(minimalJob({ run_overrides: { audience: { audience_weight: 0.1 }, chaos: {} } }), "run_overrides.audience", /not selected/);
     expect(detail.get("run_overrides.chaos")!.join()).toMatch(/not a run profile/);
+  });
+  it("reads a profile's null entry as no override, as every optional value's null, whatever the profile", async () => {
+    const est = await ok(
+      minimalJob({ run_profiles: ["balanced", "audience"], run_overrides: { balanced: null, audience: { audience_weight: 0.7 }, streamer: null } }),
+    );
+    const plain = await ok(minimalJob({ run_profiles: ["balanced", "audience"] }));
+    expect(est.request.profile_settings.balanced).toEqual(plain.request.profile_settings.balanced);
+    expect(est.request.profile_settings.audience).toMatchObject({ audience_weight: 0.7 });
+    expect(est.credit_cost).toBe(plain.credit_cost);
+    // An entry that is not an object nor null is still refused.
+    await fails(minimalJob({ run_overrides: { balanced: 5 } }), "run_overrides.balanced", "must be a JSON object");
   });
   it("accepts but ignores overrides of selected profiles that a shorts-only job does not run", async () => {
     const est = await ok(

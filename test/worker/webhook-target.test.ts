@@ -65,6 +65,25 @@ const REFUSED: [string, RegExp][] = [
   ["https://user:secret@hooks.example.com/hook", /user name or password/],
   ["https://token@hooks.example.com/hook", /user name or password/],
   ["https://hooks.example.com:0/hook", /port from 1 to 65535/],
+  // An empty label escaped the name checks: `localhost..` was accepted as a public name.
+  ["http://localhost../hook", /must name a valid host \(localhost\.\. has an empty label\)/],
+  ["http://hooks..example.com/hook", /empty label/],
+  ["http://home.arpa./hook", /only resolves inside a network/],
+  // Names reserved never to resolve: the job would never get its webhook.
+  ["https://hooks.test/hook", /hooks\.test is a reserved name that never resolves on the internet/],
+  ["https://hooks.example/hook", /never resolves/],
+  ["https://hooks.invalid/hook", /never resolves/],
+  ["http://abcdefghijklmnop.onion/hook", /never resolves/],
+  // Names whose DNS answer is the address they spell (wildcard DNS) or always 127.0.0.1: that address, refused
+  // without resolving anything (they used to pass as public names).
+  ["http://127.0.0.1.nip.io/hook", /127\.0\.0\.1\.nip\.io is a name that stands for 127\.0\.0\.1, a loopback address/],
+  ["http://app.10.0.0.1.nip.io/hook", /stands for 10\.0\.0\.1, a private \(RFC 1918\) address/],
+  ["http://app-169-254-169-254.sslip.io/latest", /stands for 169\.254\.169\.254, a link-local address/],
+  ["http://app-c0a80102.nip.io/hook", /stands for 192\.168\.1\.2, a private/],
+  ["http://fe80--1.sslip.io/hook", /stands for \[fe80::1\], a link-local address/],
+  ["http://localtest.me/hook", /stands for 127\.0\.0\.1, a loopback address/],
+  ["http://hooks.lvh.me/hook", /stands for 127\.0\.0\.1/],
+  ["http://169.254.169.254.attacker.example.com/hook", /stands for 169\.254\.169\.254/],
 ];
 
 describe("webhook_url must be a public address", () => {
@@ -96,6 +115,9 @@ describe("webhook_url must be a public address", () => {
       ["http://8.8.8.8:8080/hook", "http://8.8.8.8:8080/hook"],
       ["http://134744072/hook", "http://8.8.8.8/hook"],
       ["http://172.32.0.1/hook", "http://172.32.0.1/hook"],
+      // A wildcard-DNS name of a public address is that public address.
+      ["https://app-8-8-8-8.sslip.io/hook", "https://app-8-8-8-8.sslip.io/hook"],
+      ["https://api.1.2.3.example.com/hook", "https://api.1.2.3.example.com/hook"],
     ]) {
       const res = await estimateAs(DEPLOYED, minimalJob({ webhook_url: given }));
       const body = (await res.json()) as CostEstimate;

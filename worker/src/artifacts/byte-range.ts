@@ -4,9 +4,11 @@ export type ByteRange = { offset: number; length: number } | "unsatisfiable" | n
 /**
  * `bytes=a-b`, `bytes=a-` and `bytes=-n` against a file of `size` bytes. Null (serve the whole file) for no
  * header, other units, several ranges or syntax errors, as a server may ignore a Range it does not support.
+ * Read as RFC 9110 writes it: the unit in any case (`BYTES=0-9`) and spaces or tabs around the range (its list
+ * syntax allows them: `bytes= 0-9`).
  */
 export function parseByteRange(header: string | undefined, size: number): ByteRange {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  const m = header ? /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(header.trim()) : null;
   if (!m || (m[1] === "" && m[2] === "")) return null;
   if (m[1] === "") {
     const suffix = Number(m[2]);

@@ -1,15 +1,22 @@
 import { rangeNotSatisfiable } from "../lib/api-error";
-import { parseByteRange } from "./byte-range";
+import { requestedRange } from "./byte-range";
+
+/** What a request says about the part of a file it wants: `Range`, and `If-Range` (send the part only if unchanged). */
+export interface RangeRequest {
+  range?: string;
+  ifRange?: string;
+}
 
 /**
  * A stored R2 object as an HTTP answer: the whole file (200) or the one byte range the client asked for (206; 416
  * when it lies past the end, thrown as the API's error), with its type, ETag and `Accept-Ranges`, plus the caller's own headers. Null when
- * the object does not exist (the caller says so in its own words).
+ * the object does not exist (the caller says so in its own words). An `If-Range` naming another version than the
+ * stored one gets the whole file (RFC 9110 13.1.5): a client resuming a download must not splice two versions.
  */
-export async function serveStoredObject(bucket: R2Bucket, key: string, rangeHeader: string | undefined, extraHeaders: Record<string, string> = {}): Promise<Response | null> {
+export async function serveStoredObject(bucket: R2Bucket, key: string, request: RangeRequest, extraHeaders: Record<string, string> = {}): Promise<Response | null> {
   // Only a Range request needs the size first; a plain GET opens the body once.
-  const head = rangeHeader ? await bucket.head(key) : null;
-  const range = head ? parseByteRange(rangeHeader, head.size) : null;
+  const head = request.range ? await bucket.head(key) : null;
+  const range = head ? requestedRange(request, head.size, head.httpEtag, head.uploaded) : null;
   if (range === "unsatisfiable") throw rangeNotSatisfiable(head!.size, "file");
   const object = await bucket.get(key, range ? { range } : {});
   if (!object) return null;

@@ -16,7 +16,7 @@ export interface NormaliseContext {
 const blankToNull = (v: string | null | undefined): string | null => (v === undefined || v === null || v === "" ? null : v);
 
 /** An explicit target in the overrides: seconds win over minutes. */
-function overrideTarget(o: RunOverrideInput | undefined): number | null {
+function overrideTarget(o: RunOverrideInput | null | undefined): number | null {
   if (!o) return null;
   if (o.target_duration_seconds != null) return o.target_duration_seconds;
   if (o.target_duration_minutes != null) return o.target_duration_minutes * 60;
@@ -31,7 +31,7 @@ function overrideTarget(o: RunOverrideInput | undefined): number | null {
 export function resolveProfileSettings(
   executed: RunProfile[],
   finalMinutes: number | null,
-  overrides: Record<string, RunOverrideInput>,
+  overrides: Record<string, RunOverrideInput | null>,
 ): Partial<Record<RunProfile, ProfileTuning>> {
   const ownTotal = executed.reduce((sum, p) => sum + PROFILE_DEFAULTS[p].target_duration_seconds, 0);
   const settings: Partial<Record<RunProfile, ProfileTuning>> = {};

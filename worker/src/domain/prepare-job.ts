@@ -1,5 +1,5 @@
 import type { AnalysisReused, CostBreakdown, ErrorDetailItem, NormalizedJobRequest, Plan, VodInfo } from "../../../common/contract";
-import { JobRequestInput } from "../../../common/contract/job-request";
+import { JobRequestInput, VodUrlInput } from "../../../common/contract/job-request";
 import { TwitchUnavailableError } from "../../../common/twitch/errors";
 import type { VodProbe } from "../../../common/twitch/probe";
 import { parseVodUrl } from "../../../common/twitch/vod-url";
@@ -132,7 +132,9 @@ async function resolveVodLength(raw: Record<string, unknown>, probe: ProbeFn): P
   // An invalid claim is reported by the schema; nothing can be priced without a valid one.
   if (claimGiven && claimedSeconds === null) return noLength(null, null);
 
-  const target = typeof raw.vod_url === "string" ? parseVodUrl(raw.vod_url) : null;
+  // Only a vod_url the schema accepts is looked up (an over-long one used to be probed all the same, adding a
+  // second problem about the VOD to "must be at most 2048 characters").
+  const target = VodUrlInput.safeParse(raw.vod_url).success ? parseVodUrl(raw.vod_url as string) : null;
   if (!target) return noLength(null, null);
   let result: VodProbe;
   try {

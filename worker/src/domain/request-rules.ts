@@ -31,7 +31,9 @@ export function crossFieldIssues(body: RawObject): ErrorDetailItem[] {
   const overrides = asObject(body.run_overrides);
   if (overrides) {
     const selected = selectedProfiles(body);
-    for (const key of Object.keys(overrides)) {
+    for (const [key, value] of Object.entries(overrides)) {
+      // null is "no override" (as if the key were absent): nothing is asked of that profile, so nothing to refuse.
+      if (value === null) continue;
       if (!isRunProfile(key)) {
         issues.push({ field: `run_overrides.${key}`, message: "is not a run profile (balanced, audience or streamer)" });
       } else if (selected && !selected.includes(key)) {

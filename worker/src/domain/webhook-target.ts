@@ -1,5 +1,6 @@
 import { workerConfig, type ConfigInput } from "../config";
 import { isIpv4, parseIpv6 } from "../lib/client-bucket";
+import { spelledAddress } from "./spelled-address";
 
 /**
  * Where a webhook may be sent. A webhook URL is chosen by the client and fetched by the service, so without a
@@ -28,6 +29,15 @@ export function targetPolicy(env: ConfigInput): TargetPolicy {
 
 /** Name suffixes that only resolve inside a network (RFC 6761, RFC 6762, RFC 8375, ICANN's .internal). */
 const PRIVATE_NAME_SUFFIXES = [".localhost", ".local", ".internal", ".localdomain", ".home.arpa", ".lan", ".intranet", ".corp", ".private"];
+
+/**
+ * Top-level names that never resolve on the public internet (RFC 6761 .test, .example, .invalid; RFC 7686 .onion;
+ * RFC 9476 .alt): no SSRF risk, but a job sent there would never get a webhook, so the client hears it now.
+ */
+const NEVER_RESOLVING_SUFFIXES = [".test", ".example", ".invalid", ".onion", ".alt"];
+
+/** `name` is `suffix` without its leading dot, or ends with it: `home.arpa` and `a.home.arpa` for `.home.arpa`. */
+const underSuffix = (name: string, suffix: string) => name === suffix.slice(1) || name.endsWith(suffix);
 
 type Range4 = readonly [base: string, bits: number, what: string];
 
@@ -146,11 +156,22 @@ export function checkWebhookTarget(raw: string, policy: TargetPolicy): TargetChe
     if (problem && !(problem.loopback && policy.allowLoopback)) return refused(host, problem.what);
     return { ok: true, url: url.href };
   }
+  // One trailing dot is the fully qualified spelling of the same name; an empty label anywhere else (`a..b`,
+  // `localhost..`) is no name a resolver accepts, and would escape the suffix checks below.
   const name = host.replace(/\.$/, "");
+  if (name.split(".").some((label) => label === "")) return { ok: false, message: `must name a valid host (${host} has an empty label)` };
   if (name === "localhost" || name.endsWith(".localhost")) {
     return policy.allowLoopback ? { ok: true, url: url.href } : refused(host, "a loopback name");
   }
   if (!name.includes(".")) return refused(host, "a name without a domain (only resolvable inside a network)");
-  if (PRIVATE_NAME_SUFFIXES.some((suffix) => name.endsWith(suffix))) return refused(host, "a name that only resolves inside a network");
+  if (PRIVATE_NAME_SUFFIXES.some((suffix) => underSuffix(name, suffix))) return refused(host, "a name that only resolves inside a network");
+  if (NEVER_RESOLVING_SUFFIXES.some((suffix) => underSuffix(name, suffix))) return refused(host, "a reserved name that never resolves on the internet");
+  // A name whose DNS answer is the address it spells (10.0.0.1.nip.io, localtest.me) is that address.
+  const spelled = spelledAddress(name.toLowerCase());
+  if (spelled) {
+    const problem = "v4" in spelled ? ipv4Problem(spelled.v4) : ipv6Problem(spelled.v6);
+    const shown = "v4" in spelled ? spelled.v4 : new URL(`http://[${spelled.v6.map((g) => g.toString(16)).join(":")}]/`).hostname;
+    if (problem && !(problem.loopback && policy.allowLoopback)) return refused(host, `a name that stands for ${shown}, ${problem.what}`);
+  }
   return { ok: true, url: url.href };
 }

@@ -81,7 +81,8 @@ export function inspectJsonText(text: string, maxDepth = MAX_JSON_DEPTH): JsonTe
       skipWs();
       const ch = text[i];
       if (ch === "{" || ch === "[") {
-        if (stack.length >= maxDepth) return { kind: "too_deep", path: pathOf(stack.slice(0, 1)) || "body" };
+        // Named by its top-level member; a body that is itself an array has none (`[0]` read as a field), so `body`.
+        if (stack.length >= maxDepth) return { kind: "too_deep", path: stack[0]!.type === "array" ? "body" : pathOf(stack.slice(0, 1)) || "body" };
         i++;
         skipWs();
         if (ch === "[") {

@@ -71,5 +71,22 @@ function article(type: string): string {
 }
 
 export function issuesToDetail(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey> = []): ErrorDetailItem[] {
-  return issues.map((issue) => ({ field: fieldPath([...prefix, ...issue.path]), message: issue.message }));
+  const detail: ErrorDetailItem[] = [];
+  for (const issue of issues) {
+    const field = fieldPath([...prefix, ...issue.path]);
+    if (!isSafeIntegerCheck(issue)) {
+      detail.push({ field, message: issue.message });
+      continue;
+    }
+    // z.int() reports an integer beyond 2^53 (1e22) with the schema's "must be an integer", which it is: said once
+    // as the field's own range when it has one, else as the bound of exact integers.
+    if (issues.some((other) => other !== issue && fieldPath([...prefix, ...other.path]) === field)) continue;
+    detail.push({ field, message: issue.code === "too_big" ? `must be at most ${Number.MAX_SAFE_INTEGER}` : `must be at least ${Number.MIN_SAFE_INTEGER}` });
+  }
+  return detail;
+}
+
+/** The safe-integer bound z.int() checks on its own (origin "int"), as opposed to a schema's min() or max(). */
+function isSafeIntegerCheck(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int";
 }

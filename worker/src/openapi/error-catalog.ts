@@ -99,6 +99,9 @@ export const ERROR_CODES = {
     example: {
       code: "idempotency_key_reused",
       message: "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+      detail: [
+        { field: "Idempotency-Key", message: "was already used with a different request body in the last 24 hours; use a new key for a new job" },
+      ],
     },
   },
   rate_limited: {

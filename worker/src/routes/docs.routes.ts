@@ -5,6 +5,22 @@ import { REFERENCE_SCRIPT_PATH, REFERENCE_STYLESHEET_PATH } from "../openapi/ref
 
 const text = (contentType: string, description: string) => ({ status: 200, description, schema: { contentType, schema: { type: "string" } } });
 
+/** The answer to a matching If-None-Match: documented like every status a route gives. */
+const notModified = (etag: string) => ({
+  status: 304,
+  description: "Not modified: If-None-Match names the current ETag. No body.",
+  headers: { ETag: { description: etag, schema: { type: "string" } } },
+});
+
+/** The conditional request those routes read. */
+const ifNoneMatch = {
+  name: "If-None-Match",
+  in: "header" as const,
+  description: "ETags the client holds (comma-separated, weak ones compared weakly); one matching answers 304.",
+  required: false,
+  schema: { type: "string" },
+};
+
 export const getOpenApiDocument = declareRoute({
   method: "get",
   path: "/openapi.json",
@@ -22,6 +38,8 @@ export const getOpenApiDocument = declareRoute({
       "Cache-Control": { description: "public, max-age=300", schema: { type: "string" } },
     },
   },
+  otherSuccess: [notModified("The document's ETag.")],
+  handlerParams: [ifNoneMatch],
   errors: [],
 });
 
@@ -46,6 +64,8 @@ export const getReferenceScript = declareRoute({
   description: "Swagger UI's browser bundle (npm package swagger-ui-dist), served by this deployment so /docs needs no CDN.",
   auth: "public",
   success: text("text/javascript", "JavaScript."),
+  otherSuccess: [notModified("swagger-ui-<package version>, quoted.")],
+  handlerParams: [ifNoneMatch],
   errors: [],
 });
 
@@ -58,5 +78,7 @@ export const getReferenceStylesheet = declareRoute({
   description: "Swagger UI's stylesheet (npm package swagger-ui-dist), served by this deployment.",
   auth: "public",
   success: text("text/css", "CSS."),
+  otherSuccess: [notModified("swagger-ui-<package version>, quoted.")],
+  handlerParams: [ifNoneMatch],
   errors: [],
 });

@@ -11,6 +11,7 @@ import { ApiRouter } from "../openapi/api-router";
 import { downloadAll } from "./downloads.routes";
 import { ApiError, jobNotFound, rangeNotSatisfiable } from "../lib/api-error";
 import { findAccountByApiKey } from "../storage/accounts";
+import { apiKeyHeader } from "../middleware/api-key-header";
 import { openDb } from "../storage/db";
 import { findJob, findJobById } from "../storage/jobs";
 import type { JobRow } from "../storage/schema";
@@ -25,7 +26,7 @@ export const downloadRoutes = new ApiRouter();
 
 async function authorisedJob(c: Context<AppEnv>, jobId: string): Promise<JobRow> {
   const db = openDb(c.env.DB);
-  const apiKey = c.req.header("X-API-Key")?.trim();
+  const apiKey = apiKeyHeader(c.req.header("X-API-Key"));
   if (apiKey) {
     const owner = await findAccountByApiKey(db, apiKey);
     if (!owner) throw new ApiError(401, "invalid_api_key", "The API key is not valid or has been revoked.");
@@ -37,7 +38,11 @@ async function authorisedJob(c: Context<AppEnv>, jobId: string): Promise<JobRow>
   if (!token) throw new ApiError(401, "missing_api_key", "Send your API key in the X-API-Key header, or use the zip_url of the job's results.");
   const key = c.env.LINK_SIGNING_KEY;
   if (!key) throw new ApiError(503, "links_unavailable", "Download links are not configured on this deployment.");
-  const verdict = await verifyZipToken({ LINK_SIGNING_KEY: key, LINK_SIGNING_KEY_PREVIOUS: c.env.LINK_SIGNING_KEY_PREVIOUS }, jobId, token);
+  // A token given twice is an altered link (which copy counts would depend on who reads it).
+  const verdict =
+    (c.req.queries("token") ?? []).length > 1
+      ? "invalid"
+      : await verifyZipToken({ LINK_SIGNING_KEY: key, LINK_SIGNING_KEY_PREVIOUS: c.env.LINK_SIGNING_KEY_PREVIOUS }, jobId, token);
   if (verdict === "invalid") throw new ApiError(401, "invalid_token", "The download token is not valid for this job.");
   if (verdict === "expired") {
     throw new ApiError(403, "link_expired", `This download link has expired. Request GET /jobs/${jobId}/results for a fresh zip_url.`);

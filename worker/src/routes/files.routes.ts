@@ -26,6 +26,7 @@ export const downloadFile = declareRoute({
     { name: "expires", in: "query", required: true, description: "Unix time the link stops working.", schema: { type: "string", pattern: "^\\d+$" } },
     { name: "sig", in: "query", required: true, description: "Signature of the link (base64url).", schema: { type: "string" } },
     { name: "Range", in: "header", required: false, description: "One byte range, e.g. bytes=0-1023.", schema: { type: "string" } },
+    { name: "If-Range", in: "header", required: false, description: "The ETag (or Last-Modified date) the client holds: the range is sent only if the file is that version, else the whole file (200).", schema: { type: "string" } },
   ],
   success: {
     status: 200,

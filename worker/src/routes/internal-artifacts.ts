@@ -291,7 +291,7 @@ internalArtifactRoutes.on("GET", ROUTES, rendererStorageAuth, async (c) => {
   checkName(name);
   await requireStorageAccess(c, name, "read");
   const key = artifactKey(jobId, name);
-  const served = await serveStoredObject(c.env.ARTIFACTS, key, c.req.header("Range"));
+  const served = await serveStoredObject(c.env.ARTIFACTS, key, { range: c.req.header("Range"), ifRange: c.req.header("If-Range") });
   if (!served) throw new ApiError(404, "file_not_found", `This job has no stored file named ${name}.`);
   return served;
 });

@@ -10,6 +10,7 @@ import { targetPolicy } from "../domain/webhook-target";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, isValidIdempotencyKey, requestHash } from "../domain/idempotency-key";
 import { claimIdempotencyKey, recordIdempotentResponse, releaseIdempotencyKey } from "../storage/idempotency";
 import type { AppEnv } from "../hono-env";
+import { onMethodNotAllowed } from "../middleware/errors";
 import { ApiError, jobNotFound, validationError } from "../lib/api-error";
 import { publicBaseUrl } from "../lib/base-url";
 import { ApiRouter } from "../openapi/api-router";
@@ -65,6 +66,11 @@ function idempotencyKeyOf(header: string | undefined): string | null {
   }
   return key;
 }
+
+const IDEMPOTENCY_REUSED_DETAIL = {
+  field: IDEMPOTENCY_HEADER,
+  message: "was already used with a different request body in the last 24 hours; use a new key for a new job",
+};
 
 /** A concurrent request with the same Idempotency-Key gave its job id up before this one could create the job. */
 class JobIdAbandoned extends Error {}
@@ -136,10 +142,12 @@ jobsRoutes.openapi(declared.createJob, async (c) => {
   for (let round = 0; round < 3; round++) {
     const claim = await claimIdempotencyKey(db, { accountId: account.id, key, requestHash: hash, newJobId: newJobId(), now: Date.now() });
     if (claim.kind === "mismatch") {
+      // Like every 422, it names the field in `detail` (the specification's "detail field" of a 422).
       throw new ApiError(
         422,
         "idempotency_key_reused",
         "This Idempotency-Key was already used with a different request body in the last 24 hours; use a new key for a new job.",
+        { detail: [IDEMPOTENCY_REUSED_DETAIL] },
       );
     }
     if (claim.kind === "replay") {
@@ -210,6 +218,9 @@ async function ownedJob(env: AppEnv["Bindings"], account: AccountRow, id: string
 }
 
 jobsRoutes.openapi(declared.getJob, async (c) => {
+  // GET /jobs/estimate lands here as job "estimate": a client that used the wrong method hears so (405 with
+  // Allow), not "no job with this id".
+  if (c.req.param("id") === "estimate") return onMethodNotAllowed(c, ["POST"]) as never;
   return c.json(toJobRecord(await ownedJob(c.env, c.get("account"), c.req.param("id"))), 200);
 });
 

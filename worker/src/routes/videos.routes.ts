@@ -19,8 +19,8 @@ export const getVideoMetadata = declareRoute({
   errorExamples: {
     validation_failed: {
       code: "validation_failed",
-      message: "Invalid request: vod_url must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789.",
-      detail: [{ field: "vod_url", message: "must be a Twitch VOD URL such as https://www.twitch.tv/videos/123456789" }],
+      message: "Invalid request: vod_url is not a Twitch URL; only Twitch VODs are accepted, such as https://www.twitch.tv/videos/123456789.",
+      detail: [{ field: "vod_url", message: "is not a Twitch URL; only Twitch VODs are accepted, such as https://www.twitch.tv/videos/123456789" }],
     },
   },
 });
