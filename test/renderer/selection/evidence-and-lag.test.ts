@@ -73,6 +73,22 @@ describe("chat's lag, read from the stream", () => {
     expect(credited[498]).toBe(0);
   });
 
+  it("with no lag shown, a burst with no shout in the usual range but one 20-30 s back is credited to that shout", () => {
+    const one = estimateReactionLag([burst(300), burst(700)], streamerAt([280, 500]));
+    expect(one.source).toBe("default");
+    // A shout at 200, chat's burst 27 s later and nothing of the streamer's between: chat reacting late.
+    const late = audienceFromBursts([burst(227)], SECONDS, one, [200]);
+    expect(late[202]).toBeGreaterThan(0.8);
+    expect(late[215]).toBe(0);
+    // A shout inside the usual range keeps the usual credit (that shout, or something near it, is what chat saw).
+    const usual = audienceFromBursts([burst(227)], SECONDS, one, [200, 218]);
+    expect(usual[215]).toBeGreaterThan(0.8);
+    expect(usual[202]).toBe(0);
+    // Beyond reach, or on a stream that showed its lag, nothing moves.
+    expect(audienceFromBursts([burst(245)], SECONDS, one, [200])[235]).toBeGreaterThan(0.8);
+    expect(audienceFromBursts([burst(227)], SECONDS, { min: 3, max: 15, reach: 15 }, [200])[202]).toBe(0);
+  });
+
   it("reads a lag of a second or two: bursts that start as the shout is first heard, or a second before its onset", () => {
     const shouts = [100, 250, 400, 600];
     const bursts = shouts.map((t, i) => burst(t + [0, -1, 1, -2][i]!));
