@@ -17,7 +17,8 @@ import { z } from "zod";
  * selection on old signals would not match what a fresh analysis finds.
  */
 // 2: the voice's rise measured on voiced power (render-container/src/analysis/voice-activity/periodicity.ts).
-export const ANALYSIS_VERSION = 2;
+// 3: speech windows holding one pitch (music's held notes) leave the voice's rise (voice-activity/measure-voice.ts).
+export const ANALYSIS_VERSION = 3;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -1,5 +1,5 @@
 import { reactionKind } from "./chat-lexicon";
-import { crowdVoices } from "./chat-voices";
+import { crowdVoices, PASTED_VOICE } from "./chat-voices";
 import { median, ramp } from "./stats";
 import type { ChatBurst, ChatCommentInput } from "./types";
 
@@ -32,6 +32,15 @@ export const BURST_RULES = {
   reactionShift: [0.15, 0.5] as [number, number],
   /** What a burst keeps of its score when it does not shift chat towards reactions at all. */
   unshiftedWeight: 0.3,
+  /**
+   * Share of a burst's messages that are pasted lines (crowdVoices: one line posted by several accounts) above
+   * which it is a paste wave rather than a crowd reacting: a raid arriving with its channel's raid lines, a
+   * copypasta, a bot network. Counting each line once (crowdVoices) is not enough in a small chat, where a raid's
+   * four or five different lines are already a crowd. A crowd's reactions are its own words or short emote lines
+   * (never counted as pasted), so a reaction keeps its score; from the first value on the burst is discounted,
+   * at the second it keeps a tenth.
+   */
+  pastedShare: [0.4, 0.7] as [number, number],
 } as const;
 
 /** Chat-time seconds [0, span) with the distinct chatters in the window around each, in one sliding pass. */
@@ -122,6 +131,7 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     while (first < sorted.length && sorted[first]!.offset_seconds < g.from) first++;
     let messages = 0;
     let reactions = 0;
+    let pasted = 0;
     // The onset: the first second from the first active one where distinct chatters clearly beat a second's share.
     let onset = -1;
     for (let i = g.from; i <= peak && onset < 0; i++) {
@@ -133,6 +143,7 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
       const c = sorted[k]!;
       messages++;
       if (reactionKind(c.text, c.emote_count) !== null) reactions++;
+      if (voices[k]?.startsWith(PASTED_VOICE)) pasted++;
       const key = chatterKey(c, k);
       perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
     }
@@ -150,7 +161,8 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
     // How much of chat's usual conversation gave way to reactions (1 - conversation share / usual share).
     const shift = Math.max(0, 1 - (1 - reactionShare) / Math.max(0.05, 1 - usualShare));
     const reacting = r.unshiftedWeight + (1 - r.unshiftedWeight) * ramp(shift, r.reactionShift[0], r.reactionShift[1]);
-    const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike);
+    const pasteWave = ramp(messages > 0 ? pasted / messages : 0, r.pastedShare[0], r.pastedShare[1]);
+    const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike) * (1 - 0.9 * pasteWave);
     bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, usualReactionShare: usualShare, score });
   }
   return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);

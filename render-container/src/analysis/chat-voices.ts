@@ -51,6 +51,9 @@ function isShortReaction(c: ChatCommentInput, normalized: string): boolean {
   return kind === "laughter" || kind === "hype" || isPureReaction(c.text, c.emote_count);
 }
 
+/** The voice a pasted line counts as starts with this (the rest is the line's normalised text). */
+export const PASTED_VOICE = "copy:";
+
 const accountOf = (c: ChatCommentInput, index: number) => (c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${index}`);
 
 /**
@@ -111,7 +114,7 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
         else inWindow.set(k, left);
         lo++;
       }
-      if (inWindow.size >= r.copyAccounts && voices[i] !== null) voices[i] = `copy:${text}`;
+      if (inWindow.size >= r.copyAccounts && voices[i] !== null) voices[i] = `${PASTED_VOICE}${text}`;
     }
   }
   return voices;

@@ -8,7 +8,8 @@ import { momentDuration } from "./types";
  * - a longer one is shortened to the budget, both ends in pauses between sentences when the pauses are known:
  *   the reaction after the moment is kept first (up to `minPayoffSeconds` after `payoffFrom`: the peak, or for
  *   a moment only chat reacted to, the latest time chat's lag allows), then the setup, then the rest of the
- *   reaction; never into the minimum lead-in before the onset nor closer than `tailSeconds` after the peak;
+ *   reaction; never into the minimum lead-in before the onset nor closer than `tailSeconds` after `payoffFrom`
+ *   (a clip led by chat alone that ended inside chat's lag range could end before its moment: nothing in it);
  * - when no such window fits, the shortest one (ends in pauses) that keeps the setup's lead-in is taken if
  *   overshooting the target by it leaves the reel closer to the target than leaving the moment out (so a reel
  *   never runs over its target by a whole clip); otherwise null. A reel runs a few seconds over rather than
@@ -37,10 +38,10 @@ export function fitToBudget(w: Span, peak: number, onset: number, budget: number
 }
 
 /** Where a shortened window may start and end: its own ends and the pauses inside it that keep the event. */
-function shortenedEnds(w: Span, peak: number, onset: number, ctx: WindowContext, sentences: boolean): { starts: number[]; ends: number[] } {
+function shortenedEnds(w: Span, ev: Event, onset: number, ctx: WindowContext, sentences: boolean): { starts: number[]; ends: number[] } {
   const r = BOUNDARY_RULES;
   const latestStart = Math.max(0, onset - r.minLeadSeconds);
-  const earliestEnd = peak + r.tailSeconds;
+  const earliestEnd = earliestEndOf(ev);
   const speech = (t: number) => insideSpeech(t, ctx.pauses);
   // The window's own ends are always candidates (they were placed as well as the content allowed).
   const starts = [w.start, ...cutPoints(ctx, "start", sentences).filter((p) => p > w.start && p <= latestStart && !speech(p))].filter((s) => s <= latestStart + 1e-9);
@@ -53,6 +54,9 @@ interface Event {
   /** Where the reaction worth keeping is counted from (>= peak). */
   payoffFrom: number;
 }
+
+/** A shortened clip ends at least `tailSeconds` after the latest its moment may be. */
+const earliestEndOf = (ev: Event): number => Math.max(ev.peak, ev.payoffFrom) + BOUNDARY_RULES.tailSeconds;
 
 /** What a shortened window keeps, in order of importance: the first seconds of reaction, the setup, more reaction. */
 function worth(s: number, e: number, ev: Event): number {
@@ -68,7 +72,7 @@ function worth(s: number, e: number, ev: Event): number {
  */
 function inPauses(w: Span, ev: Event, onset: number, length: number, ctx: WindowContext, sentences: boolean, pick: "best" | "shortest"): Span | null {
   const min = Math.min(ctx.minDuration, ctx.durationSeconds);
-  const { starts, ends } = shortenedEnds(w, ev.peak, onset, ctx, sentences);
+  const { starts, ends } = shortenedEnds(w, ev, onset, ctx, sentences);
   let best: Span | null = null;
   for (const s of starts)
     for (const e of ends) {
@@ -85,7 +89,7 @@ function shrinkTo(w: Span, ev: Event, onset: number, length: number, taken: read
   const min = Math.min(ctx.minDuration, ctx.durationSeconds);
   if (length < min - 1e-9) return null;
   const { peak } = ev;
-  const end = Math.min(w.end, Math.max(w.start + length, peak + BOUNDARY_RULES.tailSeconds));
+  const end = Math.min(w.end, Math.max(w.start + length, earliestEndOf(ev)));
   const start = Math.max(w.start, end - length);
   if (start > Math.max(0, onset - BOUNDARY_RULES.minLeadSeconds) + 1e-9) return null;
   const snapped = snapWindow({ start, end, peak }, ctx.quietPoints, ctx.sceneCuts, { ...ctx, maxDuration: length }, ctx.pauses);
@@ -98,7 +102,7 @@ function tightest(w: Span, ev: Event, onset: number, ctx: WindowContext): Span {
   const min = Math.min(ctx.minDuration, ctx.durationSeconds);
   const { peak } = ev;
   let start = Math.min(Math.max(w.start, onset - BOUNDARY_RULES.minLeadSeconds), peak);
-  const end = Math.min(w.end, Math.max(peak + BOUNDARY_RULES.tailSeconds, start + min));
+  const end = Math.min(w.end, Math.max(earliestEndOf(ev), start + min));
   start = Math.max(w.start, Math.min(start, end - min));
   return { start, end };
 }

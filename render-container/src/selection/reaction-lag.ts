@@ -20,6 +20,11 @@ export const LAG_RULES = {
    * the score is credited over the usual range, where most streams' moments are.
    */
   unknownReachSeconds: 30,
+  /**
+   * Within that reach, a burst with no streamer event in the usual range but one further back is credited to that
+   * event (second-scores.ts lateEventFor): from its onset, this many seconds (a shout's length).
+   */
+  lateEventCreditSeconds: 5,
   /** The longest lag looked for. */
   maxLagSeconds: 32,
   /**

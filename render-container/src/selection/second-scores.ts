@@ -3,7 +3,7 @@ import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import { NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
 import { streamerEventLevel } from "./evidence";
-import { estimateReactionLag, LAG_RULES, type ReactionLag } from "./reaction-lag";
+import { estimateReactionLag, LAG_RULES, streamerEventOnsets, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
 
 /**
@@ -100,14 +100,32 @@ export function voicedness(speechRate: number, voiceShare = -1): number {
  * from the stream itself by estimateReactionLag, else 3-15 s). The whole range gets the burst's score, so the audio decides where in it the moment is when the
  * streamer reacted too, and a clip covering the range keeps the moment when only chat did.
  */
-export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number, lag: Pick<ReactionLag, "min" | "max"> = LAG_RULES.defaultRange): number[] {
+export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number, lag: Pick<ReactionLag, "min" | "max"> & Partial<Pick<ReactionLag, "reach">> = LAG_RULES.defaultRange, streamerEvents: readonly number[] = []): number[] {
   const out = new Array<number>(seconds).fill(0);
+  const credit = (from: number, to: number, score: number) => {
+    for (let i = Math.max(0, Math.floor(from)); i <= Math.min(seconds - 1, Math.floor(to)); i++) out[i] = Math.max(out[i]!, score);
+  };
   for (const b of bursts) {
-    const from = Math.max(0, Math.floor(b.onset - lag.max));
-    const to = Math.min(seconds - 1, Math.floor(b.onset - lag.min));
-    for (let i = from; i <= to; i++) out[i] = Math.max(out[i]!, b.score);
+    const late = lateEventFor(b.onset, lag, streamerEvents);
+    if (late !== null) credit(late, late + LAG_RULES.lateEventCreditSeconds, b.score);
+    else credit(b.onset - lag.max, b.onset - lag.min, b.score);
   }
   return out;
+}
+
+/**
+ * On a stream that does not show its lag (reach beyond the usual range), a burst with no streamer event in the
+ * usual range but one further back, within reach, is chat reacting late to that event: the onset of the latest
+ * such event, else null. Crediting the usual range instead would make chat's late reaction a clip of its own,
+ * beside the shout's and holding nothing but chat.
+ */
+export function lateEventFor(burstOnset: number, lag: Pick<ReactionLag, "min" | "max"> & Partial<Pick<ReactionLag, "reach">>, streamerEvents: readonly number[]): number | null {
+  const reach = lag.reach ?? lag.max;
+  if (reach <= lag.max || streamerEvents.length === 0) return null;
+  const slack = LAG_RULES.onsetSlackSeconds;
+  if (streamerEvents.some((e) => e >= burstOnset - lag.max - slack && e <= burstOnset - lag.min + slack)) return null;
+  const late = streamerEvents.filter((e) => e >= burstOnset - reach && e < burstOnset - lag.max - slack);
+  return late.length > 0 ? Math.max(...late) : null;
 }
 
 /** The audience's reaction: a burst of messages from many chatters, full of emotes and laughter. */
@@ -142,11 +160,12 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));
   // The streamer's events the lag is read from are the ones evidence calls events: judged against this stream.
-  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer, LAG_RULES, streamerEventLevel(streamer)) : undefined;
+  const eventLevel = streamerEventLevel(streamer);
+  const lag = chatAvailable && chat!.bursts ? estimateReactionLag(chat!.bursts, streamer, LAG_RULES, eventLevel) : undefined;
   const audience = !chatAvailable
     ? new Array<number>(seconds).fill(0)
     : chat!.bursts
-      ? audienceFromBursts(chat!.bursts, seconds, lag)
+      ? audienceFromBursts(chat!.bursts, seconds, lag, lag && lag.reach > lag.max ? streamerEventOnsets(streamer, eventLevel) : [])
       : Array.from({ length: seconds }, (_, i) =>
           audienceScore(chat!.rateRatio[i] ?? 0, chat!.uniqueChattersRatio[i] ?? 0, chat!.uniqueChatters[i] ?? 0, chat!.hypeDensity[i] ?? 0, chat!.burstZ[i] ?? 0),
         );

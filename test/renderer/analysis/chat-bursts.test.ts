@@ -46,6 +46,22 @@ describe("chat bursts", () => {
     expect(crowd.bursts![0]!.score).toBeGreaterThan(0.8);
   });
 
+  it("a raid into a small chat is no reaction: its accounts paste a few different raid lines", () => {
+    // 48 new accounts in 12 s, each pasting one of four raid lines (the channel's name, "raid", an emote): each
+    // line counts once, but four or five voices are already a crowd in a chat of one message every 5 s.
+    const lines = ["bigchannel raid VoHiYo", "bigchannel RAID TwitchUnity", "RAID FROM bigchannel VoHiYo VoHiYo", "bigchannel sent us VoHiYo"];
+    const raid = Array.from({ length: 48 }, (_, i) => ({ offset_seconds: 400 + Math.floor(i / 4), commenter_login: `raider${i}`, text: lines[(i * 7) % 4]!, emote_count: 1 + (i % 2) }));
+    const hellos = ["hi", "hello", "yo", "hey chat"].map((text, i) => ({ offset_seconds: 412 + 2 * i, commenter_login: `raider${i}`, text, emote_count: 0 }));
+    const small = background(900, 0.2, 20);
+    const chat = analyzeChat([...small, ...raid, ...hellos], 900);
+    expect(Math.max(0, ...chat.bursts!.filter((b) => b.onset >= 395 && b.onset <= 420).map((b) => b.score))).toBeLessThan(0.3);
+    // The same accounts each typing their own reaction (emotes and short words, a few repeated: KEKW is KEKW) are a crowd.
+    const own = ["KEKW", "LUL", "no way", "OMEGALUL", "what", "WHAT", "LMAO", "KEKW KEKW"];
+    const crowd = analyzeChat([...small, ...raid.map((c, i) => ({ ...c, text: own[i % own.length]! }))], 900);
+    expect(crowd.bursts![0]!.score).toBeGreaterThan(0.6);
+    expect(Math.abs(crowd.bursts![0]!.onset - 400)).toBeLessThanOrEqual(1);
+  });
+
   it("a few accounts posting on a loop beside a lively chat are no crowd", () => {
     // Three accounts, a message every 3 s each for 30 s, over a chat that is busier than usual there.
     const loop = Array.from({ length: 30 }, (_, i) => ({ offset_seconds: 400 + i, commenter_login: `looper${i % 3}`, text: ["1", "follow my channel", "giveaway now"][i % 3]!, emote_count: 0 }));

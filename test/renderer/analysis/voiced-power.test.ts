@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { candidateStretches, CANDIDATE_RULES } from "../../../render-container/src/analysis/voice-activity/candidate-stretches";
+import { heldPitchRuns, HELD_PITCH } from "../../../render-container/src/analysis/voice-activity/measure-voice";
 import { voicedPower } from "../../../render-container/src/analysis/voice-activity/periodicity";
 
 const RATE = 8000;
@@ -34,7 +35,7 @@ describe("voiced power: the voice's own power in a window", () => {
     const tone = voicedPower(voiced(N, 0.1), 0, N, RATE);
     expect(tone.periodicity).toBeGreaterThan(0.8);
     for (const seed of [1, 2, 3, 4, 5]) expect(voicedPower(noise(seed, N, 0.3), 0, N, RATE).periodicity).toBeLessThan(0.25);
-    expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0 });
+    expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0, period: 0 });
   });
 
   it("gives calm talk through noise louder than it about the talk's own voiced power, not the noise's", () => {
@@ -56,6 +57,49 @@ describe("voiced power: the voice's own power in a window", () => {
     const at16 = new Float32Array(2 * N + 20);
     for (let i = 0; i < 2 * N; i++) for (let h = 1; h * 160 < 2000; h++) at16[20 + i]! += (0.1 / h) * Math.sin((2 * Math.PI * h * 160 * i) / 16000);
     expect(voicedPower(at16, 20, 2 * N, 16000).periodicity).toBeGreaterThan(0.8);
+  });
+});
+
+describe("held pitch: an instrument's note under the talk is not the voice", () => {
+  const R = 16000;
+  const W = 512;
+  /** `seconds` of sound whose pitch follows `f0(t)` (harmonics to 2 kHz), by phase accumulation. */
+  const tone = (seconds: number, amplitude: number, f0: (t: number) => number, square = false) => {
+    const out = new Float32Array(Math.round(seconds * R));
+    let phase = 0;
+    for (let i = 0; i < out.length; i++) {
+      const f = f0(i / R);
+      phase += (2 * Math.PI * f) / R;
+      if (square) out[i] = amplitude * Math.sign(Math.sin(phase));
+      else for (let h = 1; h * f < 2000; h++) out[i]! += (amplitude / h) * Math.sin(h * phase);
+    }
+    return out;
+  };
+  const periods = (x: Float32Array) => {
+    const out: number[] = [];
+    for (let w = 0; (w + 1) * W <= x.length; w++) {
+      const v = voicedPower(x, w * W, W, R);
+      out.push(v.periodicity >= HELD_PITCH.minPeriodicity ? v.period : 0);
+    }
+    return out;
+  };
+  const heldShare = (x: Float32Array) => {
+    const p = periods(x);
+    return heldPitchRuns(p).reduce((n, r) => n + r.to - r.from, 0) / p.length;
+  };
+  // A voice: its pitch glides (intonation, 120 -> 170 Hz over the second) and wavers (5 Hz vibrato of 3 %).
+  const voice = (amplitude: number) => tone(2, amplitude, (t) => (120 + 25 * t) * (1 + 0.03 * Math.sin(2 * Math.PI * 5 * t)));
+
+  it("finds no held pitch in a voice, calm or shouting, and finds one where a note is held under it", () => {
+    expect(heldShare(voice(0.05))).toBe(0);
+    expect(heldShare(voice(0.3))).toBe(0);
+    // A held square-wave note (a music sting's chord tone) louder than the calm talk: most windows hold its period.
+    const note = tone(2, 0.1, () => 196, true);
+    const calm = voice(0.05);
+    expect(heldShare(note.map((v, i) => v + calm[i]!))).toBeGreaterThan(0.7);
+    // A flat stretch of voice shorter than the run a note needs (a held vowel of 0.2 s) is still the voice.
+    const vowel = tone(2, 0.05, (t) => (t > 0.9 && t < 1.1 ? 150 : 120 + 25 * t) * (t > 0.9 && t < 1.1 ? 1 : 1 + 0.03 * Math.sin(2 * Math.PI * 5 * t)));
+    expect(heldShare(vowel)).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
-import { BOUNDARY_RULES } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, type WindowContext } from "../../../render-container/src/selection/boundaries";
+import { fitToBudget } from "../../../render-container/src/selection/budget";
 import { profileEvidence, streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { chanceOfSupport, estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
 import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
@@ -70,6 +71,22 @@ describe("chat's lag, read from the stream", () => {
     expect(credited[487]).toBeGreaterThan(0.8);
     expect(credited[472]).toBe(0);
     expect(credited[498]).toBe(0);
+  });
+
+  it("with no lag shown, a burst with no shout in the usual range but one 20-30 s back is credited to that shout", () => {
+    const one = estimateReactionLag([burst(300), burst(700)], streamerAt([280, 500]));
+    expect(one.source).toBe("default");
+    // A shout at 200, chat's burst 27 s later and nothing of the streamer's between: chat reacting late.
+    const late = audienceFromBursts([burst(227)], SECONDS, one, [200]);
+    expect(late[202]).toBeGreaterThan(0.8);
+    expect(late[215]).toBe(0);
+    // A shout inside the usual range keeps the usual credit (that shout, or something near it, is what chat saw).
+    const usual = audienceFromBursts([burst(227)], SECONDS, one, [200, 218]);
+    expect(usual[215]).toBeGreaterThan(0.8);
+    expect(usual[202]).toBe(0);
+    // Beyond reach, or on a stream that showed its lag, nothing moves.
+    expect(audienceFromBursts([burst(245)], SECONDS, one, [200])[235]).toBeGreaterThan(0.8);
+    expect(audienceFromBursts([burst(227)], SECONDS, { min: 3, max: 15, reach: 15 }, [200])[202]).toBe(0);
   });
 
   it("reads a lag of a second or two: bursts that start as the shout is first heard, or a second before its onset", () => {
@@ -173,6 +190,24 @@ describe("no clip without its own evidence", () => {
   it("lets a profile without chat take moments on the streamer's voice (its only signal)", () => {
     const scores = computeSecondScores(a, null, TUNING.audience, SECONDS);
     expect(profileEvidence(scores, TUNING.audience).own).toEqual(["streamer"]);
+  });
+});
+
+describe("a clip led by chat alone, shortened to the reel's target", () => {
+  // Chat's burst at 130 credits 115-127 (the stream's lag: 3-15 s): the moment is somewhere in that range, so
+  // the window runs from a setup before it to a payoff after its latest second. The streamer talks on, with
+  // pauses between sentences at these places (one long pause before the range, short ones inside it).
+  const pauses = [[97.5, 100.5], [107.6, 108.5], [111.6, 113.1], [115.8, 116.3], [123.4, 124.7], [127.4, 128.4], [130.9, 131.4], [135.4, 136.5]].map(([start, end]) => ({ start: start!, end: end! }));
+  const ctx: WindowContext = { scores: [], speechActivity: [], quietPoints: [], pauses, durationSeconds: 900, minDuration: 20, maxDuration: 60 };
+
+  it("never ends before the latest second chat's range allows: a clip ending there may hold nothing", () => {
+    const w = { start: 100.06, end: 135.86 };
+    const fitted = fitToBudget(w, 115.5, 115, 25.65, [], ctx, 127)!;
+    expect(fitted.end).toBeGreaterThanOrEqual(127 + BOUNDARY_RULES.tailSeconds);
+    expect(fitted.start).toBeLessThanOrEqual(115 - BOUNDARY_RULES.minLeadSeconds);
+    // Led by the streamer (the moment is at its peak), the same budget keeps the setup and ends sooner.
+    const led = fitToBudget(w, 115.5, 115, 25.65, [], ctx)!;
+    expect(led.end).toBeLessThan(127);
   });
 });
 

@@ -22,6 +22,8 @@ export interface VoiceActivityResult {
 
 /** voiceRiseDb where the second was not measured, or held too little speech to say. */
 export const NO_VOICE_RISE = -99;
+/** The lowest rise a measured second gets (its speech windows held no voiced power: music's held notes). */
+const MIN_VOICE_RISE = -60;
 
 /**
  * The usual talking level is read on this many short pieces of ordinary stretches (within a few dB of the
@@ -77,12 +79,14 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const probs = await speechProbabilities(model, all);
 
   // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
-  const measured: { start: number; energy: Float64Array; speech: Float64Array; powers: number[][] }[] = [];
+  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][] }[] = [];
   const usual: number[] = [];
   let firstWindow = 0;
   for (const p of pieces) {
     const n = p.stretch.end - p.stretch.start;
-    const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
+    const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), speechWindows: new Uint16Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
+    // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
+    const perWindow: { s: number; voiced: number; period: number; periodicity: number }[] = [];
     for (let w = 0; w < windowsOf(p); w++) {
       const s = Math.floor(p.from + (w * W + W / 2) / rate) - p.stretch.start;
       if (s < 0 || s >= n) continue;
@@ -94,10 +98,18 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       // The voice's own level: the window's voiced power (periodicity.ts), so gunfire or an impact under calm
       // talk does not pass for a raised voice.
       const vp = voicedPower(p.samples, w * W, Math.min(W, p.samples.length - w * W), rate);
-      const voiced = vp.power * vp.periodicity;
-      if (p.reference) usual.push(voiced);
-      else m.powers[s]!.push(voiced);
+      perWindow.push({ s, voiced: vp.power * vp.periodicity, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
     }
+    const held = new Uint8Array(perWindow.length);
+    for (const run of heldPitchRuns(perWindow.map((x) => x.period))) held.fill(1, run.from, run.to);
+    perWindow.forEach((x, k) => {
+      if (p.reference) {
+        if (!held[k]) usual.push(x.voiced);
+      } else {
+        m.speechWindows[x.s]!++;
+        if (!held[k]) m.powers[x.s]!.push(x.voiced);
+      }
+    });
     if (!p.reference) measured.push(m);
     firstWindow += windowsOf(p);
   }
@@ -106,10 +118,35 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     for (let s = 0; s < m.energy.length; s++) {
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
       const powers = m.powers[s]!;
-      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower);
+      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower));
+      // Speech heard, but held notes fill the second: the voice never rises above the music there.
+      else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
     }
   }
   return { voiceShare, voiceRiseDb, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+}
+
+/**
+ * A voice never holds its pitch: even a sustained shout wavers by a few per cent within a tenth of a second. An
+ * instrument does (a music sting's notes, a synth pad, a siren's tone): consecutive speech windows whose period stays
+ * within `tolerance` for at least `minWindows` are music playing under the talk, and their periodic power is not
+ * the voice's.
+ */
+export const HELD_PITCH = { minWindows: 10, tolerance: 0.02, minPeriodicity: 0.3 } as const;
+
+/** Runs [from, to) of consecutive windows (indexes into `periods`, 0: no period) holding one period. */
+export function heldPitchRuns(periods: readonly number[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  let from = 0;
+  for (let i = 1; i <= periods.length; i++) {
+    const a = periods[from]!;
+    const b = periods[i];
+    const same = b !== undefined && a > 0 && b > 0 && Math.abs(b - a) <= HELD_PITCH.tolerance * a + 1e-9;
+    if (same) continue;
+    if (i - from >= HELD_PITCH.minWindows && a > 0) out.push({ from, to: i });
+    from = i;
+  }
+  return out;
 }
 
 /** Short ordinary stretches (near the baseline loudness, outside the loud ones) spread evenly over the VOD. */

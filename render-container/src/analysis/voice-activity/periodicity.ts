@@ -18,6 +18,8 @@ export interface VoicedPower {
   power: number;
   /** 0..1, with chance correlation taken off (below). */
   periodicity: number;
+  /** The period (in samples at `rate`) the periodicity was found at; 0 when none was looked for. */
+  period: number;
 }
 
 /**
@@ -43,18 +45,22 @@ export function voicedPower(samples: Float32Array, from: number, length: number,
   const power = n > 0 ? prefix[n]! / n : 0;
   const minLag = Math.max(1, Math.floor(r / PITCH_HZ.max));
   const maxLag = Math.min(n - 8, Math.ceil(r / PITCH_HZ.min));
-  if (maxLag < minLag || power <= 0) return { power, periodicity: 0 };
+  if (maxLag < minLag || power <= 0) return { power, periodicity: 0, period: 0 };
   let best = 0;
+  let bestLag = 0;
   for (let lag = minLag; lag <= maxLag; lag++) {
     let xy = 0;
     for (let i = 0; i + lag < n; i++) xy += x[i]! * x[i + lag]!;
     const xx = prefix[n - lag]!;
     const yy = prefix[n]! - prefix[lag]!;
-    if (xx > 0 && yy > 0) best = Math.max(best, xy / Math.sqrt(xx * yy));
+    if (xx > 0 && yy > 0 && xy / Math.sqrt(xx * yy) > best) {
+      best = xy / Math.sqrt(xx * yy);
+      bestLag = lag;
+    }
   }
   // A window of noise correlates by chance too: over n samples a correlation's standard error is about
   // 1/sqrt(n), and the best of ~50 lags lands near 2-3 of them. Three standard errors count as none and the rest
   // is rescaled, so gunfire under calm talk keeps little of its power while a voice keeps nearly all of its own.
   const chance = 3 / Math.sqrt(n);
-  return { power, periodicity: Math.min(1, Math.max(0, (best - chance) / (1 - chance))) };
+  return { power, periodicity: Math.min(1, Math.max(0, (best - chance) / (1 - chance))), period: halve ? 2 * bestLag : bestLag };
 }
