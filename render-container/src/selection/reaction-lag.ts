@@ -25,6 +25,8 @@ export const LAG_RULES = {
    * event (second-scores.ts lateEventFor): from its onset, this many seconds (a shout's length).
    */
   lateEventCreditSeconds: 5,
+  /** A burst starting this soon after the previous one ends is a second wave of the same reaction. */
+  waveGapSeconds: 5,
   /** The longest lag looked for. */
   maxLagSeconds: 32,
   /**

@@ -105,9 +105,13 @@ export function audienceFromBursts(bursts: readonly ChatBurst[], seconds: number
   const credit = (from: number, to: number, score: number) => {
     for (let i = Math.max(0, Math.floor(from)); i <= Math.min(seconds - 1, Math.floor(to)); i++) out[i] = Math.max(out[i]!, score);
   };
-  for (const b of bursts) {
-    const late = lateEventFor(b.onset, lag, streamerEvents);
-    if (late !== null) credit(late, late + LAG_RULES.lateEventCreditSeconds, b.score);
+  // A crowd reacts in waves: a burst starting within a few seconds of the previous one's end is the same reaction,
+  // and which event it reacts to is read from the first wave's onset.
+  let chain: { onset: number; end: number; late: number | null } | null = null;
+  for (const b of [...bursts].sort((x, y) => x.onset - y.onset)) {
+    if (!chain || b.onset > chain.end + LAG_RULES.waveGapSeconds) chain = { onset: b.onset, end: b.end, late: lateEventFor(b.onset, lag, streamerEvents) };
+    else chain.end = Math.max(chain.end, b.end);
+    if (chain.late !== null) credit(chain.late, chain.late + LAG_RULES.lateEventCreditSeconds, b.score);
     else credit(b.onset - lag.max, b.onset - lag.min, b.score);
   }
   return out;

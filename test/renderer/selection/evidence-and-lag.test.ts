@@ -84,6 +84,11 @@ describe("chat's lag, read from the stream", () => {
     const usual = audienceFromBursts([burst(227)], SECONDS, one, [200, 218]);
     expect(usual[215]).toBeGreaterThan(0.8);
     expect(usual[202]).toBe(0);
+    // A second wave of the same reaction (starting a few seconds after the first ends, 33 s after the shout) goes
+    // with the first.
+    const waves = audienceFromBursts([burst(222, 0.5), { ...burst(233), end: 240 }], SECONDS, one, [200]);
+    expect(waves[202]).toBeGreaterThan(0.8);
+    expect(waves[220]).toBe(0);
     // Beyond reach, or on a stream that showed its lag, nothing moves.
     expect(audienceFromBursts([burst(245)], SECONDS, one, [200])[235]).toBeGreaterThan(0.8);
     expect(audienceFromBursts([burst(227)], SECONDS, { min: 3, max: 15, reach: 15 }, [200])[202]).toBe(0);
