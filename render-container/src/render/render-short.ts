@@ -11,7 +11,7 @@ import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { facecamPixels, facecamRegionFromEnv } from "./facecam";
 import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
 import { encodeCut } from "./encode-piece";
-import { buildShortLayout, captionBottomMargin } from "./short-layout";
+import { buildShortLayout, captionBottomMargin, shortTitleFontSize, shortTitleTop } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
@@ -83,12 +83,12 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
     removeOnFailure(o.out, async () => {
       const overlays: string[] = [];
       if (o.titleText) {
-        const fontSize = Math.round(size.width * 0.06);
         const title = await titleOverlayFilters({
           text: o.titleText,
           frameWidth: size.width,
-          fontSize,
-          ...(layout.panelHeight !== null ? { centerY: layout.panelHeight } : { top: Math.round(size.height * 0.1) }),
+          fontSize: shortTitleFontSize(size),
+          top: shortTitleTop(size, layout.panelHeight),
+          maxBottom: size.height,
           showSeconds: SHORT_TITLE_SECONDS,
           maxLines: 3,
           workDir: dir,
@@ -129,7 +129,7 @@ async function chatLayer(
 ): Promise<string | null> {
   const look = chatLook(at.size, chat.style);
   const region = shortChatRegion(
-    { layout: at.layoutName, size: at.size, panelHeight: at.layout.panelHeight, videoTop: at.layout.videoTop ?? null, titleSeconds: at.title ? SHORT_TITLE_SECONDS : 0, titleFontSize: Math.round(at.size.width * 0.06) },
+    { layout: at.layoutName, size: at.size, panelHeight: at.layout.panelHeight, videoTop: at.layout.videoTop ?? null, titleSeconds: at.title ? SHORT_TITLE_SECONDS : 0, titleFontSize: shortTitleFontSize(at.size) },
     look,
   );
   if (!region) {
