@@ -1,4 +1,5 @@
 import type { CropMode } from "../../../common/contract/enums";
+import { CAPTION_FONT_SCALE } from "../captions/ass";
 import { shortTitleTop } from "../render/short-layout";
 import { titleBoxPad, titleLineHeight } from "../render/title-overlay";
 import type { Size } from "../render/types";
@@ -9,7 +10,7 @@ export const MAX_CHAT_ROWS = 6;
 
 /**
  * What the short already shows, that chat must never cover: burned captions (bottom-centre, baseline at 80 %
- * of the height, up to three lines of 3.8 % of the height: captions/ass.ts), the facecam panel (split), the
+ * of the height, up to two lines of CAPTION_FONT_SCALE of the height: captions/ass.ts), the facecam panel (split), the
  * title flashed at the start (top 10 % in crop and fit, under the seam in split, up to three lines: short-layout.ts).
  */
 export interface ShortFurniture {
@@ -24,10 +25,13 @@ export interface ShortFurniture {
   titleFontSize: number;
 }
 
-/** Top of the burned captions' band: three lines above their baseline (ass.ts defaults), with room for the outline. */
+/**
+ * Top of the burned captions' band: two lines above their baseline (ass.ts defaults; a short's captions are broken
+ * into two lines at most, captions/caption-lines.ts), with room for the outline.
+ */
 export function captionBandTop(size: Size): number {
-  const font = size.height * 0.038;
-  return Math.floor(size.height * 0.8 - 3 * font * 1.25 - font * 0.3);
+  const font = size.height * CAPTION_FONT_SCALE;
+  return Math.floor(size.height * 0.8 - 2 * font * 1.25 - font * 0.3);
 }
 
 /**

@@ -9,7 +9,8 @@ import { audioTrim, cutRange, videoTrim } from "./cut";
 import { audioSourceArgs, sourceSize } from "./source-input";
 import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { facecamPixels, facecamRegionFromEnv } from "./facecam";
-import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { BOLD_FONT_FILE, CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { FontMetrics } from "../chat-overlay/font-metrics";
 import { encodeCut } from "./encode-piece";
 import { buildShortLayout, captionBottomMargin, shortTitleFontSize, shortTitleTop } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
@@ -20,6 +21,13 @@ import { prepareChatOverlay } from "../chat-overlay/draw-chat";
 import type { FetchLike } from "../chat-overlay/emotes";
 import { chatLook, type ChatStyle } from "../chat-overlay/layout";
 import { shortChatRegion } from "../chat-overlay/placement";
+
+let captionFont: FontMetrics | null = null;
+/** The caption font's widths (bold DejaVu, as libass draws the captions), read once per process. */
+function captionWidth(text: string, size: number): number {
+  captionFont ??= new FontMetrics(BOLD_FONT_FILE);
+  return captionFont.width(text, size);
+}
 
 export const SHORT_SIZE: Size = { width: 1080, height: 1920 };
 /** How long the generated title is shown at the start of a short. */
@@ -99,7 +107,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
       if (cues.length) {
         const assPath = path.join(dir, "captions.ass");
-        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain", bottomMargin: captionBottomMargin(size, layout.panelHeight) }), "utf8");
+        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain", bottomMargin: captionBottomMargin(size, layout.panelHeight), measure: captionWidth }), "utf8");
         overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
       const chatGraph = o.chat ? await chatLayer(o.chat, { start: o.start, duration: range.duration, size, layout, layoutName: o.layout, title: Boolean(o.titleText), dir, signal: o.signal }) : null;

@@ -1,4 +1,5 @@
 import type { CropMode, FrameColor } from "../../../common/contract/enums";
+import { CAPTION_FONT_SCALE } from "../captions/ass";
 import { centredCrop, clampRect, cropClearOf, cropFilter, evenPixels, fullFrame, insetRect } from "./geometry";
 import { titleBoxPad } from "./title-overlay";
 import type { Rect, Size } from "./types";
@@ -63,7 +64,7 @@ export const CAPTION_BOTTOM_MARGIN = 0.2;
  */
 export function captionBottomMargin(output: Size, panelHeight: number | null): number {
   if (panelHeight === null) return CAPTION_BOTTOM_MARGIN;
-  const font = output.height * 0.038;
+  const font = output.height * CAPTION_FONT_SCALE;
   const twoLines = 2 * font * 1.25 + font * 0.3;
   const lowest = output.height - font * 0.5;
   const bottom = Math.max(output.height * (1 - CAPTION_BOTTOM_MARGIN), Math.min(lowest, panelHeight + twoLines));
