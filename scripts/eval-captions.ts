@@ -5,7 +5,9 @@
  * The speech (scripts/caption-eval/speech-material.ts): tuning = synthetic VODs of dev/synth-vod (its own
  * sentences over the game bed, shouting over noise in loud moments, one with loud game audio); held-out = the
  * same mixer with sentences the generator never says, other seeds, and those sentences alone in other voices.
- * The caption filter's thresholds were chosen on the tuning split; the held-out split shows whether they carry.
+ * The caption filter's thresholds were chosen on the tuning split; the held-out split shows whether they carry, and
+ * the fresh split (other seeds, other voices) was kept unread for the 2026-11-27 change. `--splits tuning,fresh`
+ * scores only those; `--brief` only the first tuning VOD and the first fresh one beside the voices.
  *
  * Each wav is transcribed by pocketsphinx as the renderer runs it: the accurate search, and the fast searches over
  * the audio delayed 5 and 15 ms that cross-check it (cached per wav content; `--fresh` runs them again), plus the
@@ -65,12 +67,13 @@ function errorListing(sample: SpeechSample, words: readonly Word[], wrong: Capti
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false }, errors: { type: "boolean", default: false }, out: { type: "string" } } });
+  const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false }, errors: { type: "boolean", default: false }, out: { type: "string" }, splits: { type: "string", default: "tuning,held-out,fresh" }, brief: { type: "boolean", default: false } } });
   const root = path.join(synthCacheRoot(), "eval-captions");
   const cacheDir = path.join(root, "transcripts");
   await mkdir(cacheDir, { recursive: true });
   const load = os.loadavg();
-  const samples = await speechMaterial(root, synthCacheRoot());
+  const splits = values.splits.split(",") as Split[];
+  const samples = await speechMaterial(root, synthCacheRoot(), splits, values.brief);
   const rows: Row[] = [];
   const listing: string[] = [];
   for (const sample of samples) {
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
     console.log(`| ${r.sample} | ${r.split} | ${round(r.seconds, 0)} | ${round(r.cpu.accurate, 1)}, ${round(r.cpu.fast, 1)}, ${round(r.cpu.checks, 1)} | ${VARIANTS.map((v) => cell(r.scores[v], r.spoken)).join(" | ")} | ${r.scores["burned, cross-checked"].unsaidProfanity} |`);
   }
   const totals: Record<string, unknown> = {};
-  for (const split of ["tuning", "held-out"] as const) {
+  for (const split of splits) {
     const rs = rows.filter((r) => r.split === split);
     const spoken = rs.reduce((n, r) => n + r.spoken, 0);
     const seconds = rs.reduce((n, r) => n + r.seconds, 0);
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
     console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)}, ${round(cpuC, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[3]!.unsaidProfanity} |`);
   }
   console.log("");
-  for (const split of ["tuning", "held-out"] as const) {
+  for (const split of splits) {
     const rs = rows.filter((r) => r.split === split);
     const add = (k: "spoken" | "recognised" | "burned") => rs.reduce((n, r) => n + r.shouted[k], 0);
     const spoken = add("spoken");

@@ -15,12 +15,17 @@ import { encodeAudioTrack } from "../../dev/synth-vod/audio-track";
 import { exists, hashOf } from "../../dev/synth-vod/cache-dir";
 import { placeSpeech, planTimeline } from "../../dev/synth-vod/plan";
 import { synthesizeSpeech } from "../../dev/synth-vod/speech";
+import { CALM_SENTENCES, EXCITED_SENTENCES } from "../../dev/synth-vod/phrases";
 import { HELD_OUT_CALM, HELD_OUT_SHOUTED } from "./held-out-sentences";
 import type { SpokenSentence } from "./score";
 
 const run = promisify(execFile);
 
-export type Split = "tuning" | "held-out";
+/**
+ * `fresh`: held out for the 2026-11-27 change of the caption rules (new seeds, new voices), chosen before that
+ * change was tuned and read once after it; `held-out` had been read by the earlier rounds.
+ */
+export type Split = "tuning" | "held-out" | "fresh";
 
 export interface SpeechSample {
   name: string;
@@ -62,25 +67,36 @@ export const HELD_OUT_VODS: VodSpec[] = [
   { seed: 125, gameLevel: 1, moments: [...moments("hype"), { kind: "game_noise", peak: 100 }] },
 ];
 
+/** Generator sentences in other seeds, and held-out sentences in another: never looked at while tuning the 2026-11-27 rules. */
+export const FRESH_GENERATOR_VODS: VodSpec[] = [
+  { seed: 1301, gameLevel: 1, moments: moments("hype") },
+  { seed: 1313, gameLevel: 2, moments: [...moments("loud_only"), { kind: "game_noise", peak: 100 }] },
+];
+export const FRESH_HELD_OUT_VODS: VodSpec[] = [{ seed: 1325, gameLevel: 1, moments: moments("hype") }];
+
+/** Voices the sentences are read in alone (espeak-ng voice+variant, words per minute), by split. */
+export const TUNING_VOICES = [["en-us+f2", 170], ["en-gb-x-rp", 160], ["en-us+m3", 180]] as const;
+export const FRESH_VOICES = [["en-us+f4", 165], ["en-gb-scotland", 160], ["en-029", 175], ["en-us+m6", 185]] as const;
+
 async function toWav(input: string, out: string): Promise<void> {
   await run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", input, "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", out]);
 }
 
-export async function tuningVod(root: string, work: string, spec: VodSpec, index: number): Promise<SpeechSample> {
+export async function tuningVod(root: string, work: string, spec: VodSpec, index: number, split: Split = "tuning"): Promise<SpeechSample> {
   const { dir, truth } = await generateSyntheticVod({
-    root, vodId: String(870000001 + index), durationSeconds: DURATION, width: 320, height: 180, seed: spec.seed,
+    root, vodId: String((split === "fresh" ? 870000101 : 870000001) + index), durationSeconds: DURATION, width: 320, height: 180, seed: spec.seed,
     moments: spec.moments, ...(spec.gameLevel !== 1 ? { gameLevel: spec.gameLevel } : {}),
   });
-  const wav = path.join(work, `tuning-${spec.seed}-${truth.params_hash}.wav`);
+  const wav = path.join(work, `${split}-${spec.seed}-${truth.params_hash}.wav`);
   if (!(await exists(wav))) await toWav(path.join(dir, "audio_only", "index-dvr.m3u8"), wav);
-  return { name: `synthetic VOD, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split: "tuning", wav, seconds: truth.duration_seconds, sentences: truth.sentences };
+  return { name: `synthetic VOD, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split, wav, seconds: truth.duration_seconds, sentences: truth.sentences };
 }
 
 /**
  * A VOD-like track of the held-out sentences, mixed by the generator's own mixer (same bed, same shouting over
  * noise in loud moments, AAC like a Twitch rendition), so the held-out part differs in words, not in conditions.
  */
-export async function heldOutVod(cache: string, work: string, spec: VodSpec): Promise<SpeechSample> {
+export async function heldOutVod(cache: string, work: string, spec: VodSpec, split: Split = "held-out"): Promise<SpeechSample> {
   const key = hashOf({ v: 1, spec, DURATION, HELD_OUT_CALM, HELD_OUT_SHOUTED });
   const plan = planTimeline(DURATION, spec.seed, spec.moments);
   const calm = await Promise.all(HELD_OUT_CALM.map((t) => synthesizeSpeech(t, "calm", cache)));
@@ -101,29 +117,37 @@ export async function heldOutVod(cache: string, work: string, spec: VodSpec): Pr
     end: Math.round(p.end * 1000) / 1000,
     loud: p.style === "excited",
   }));
-  return { name: `held-out sentences over the game bed, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split: "held-out", wav, seconds: DURATION, sentences };
+  return { name: `held-out sentences over the game bed, seed ${spec.seed}${spec.gameLevel !== 1 ? `, game audio x${spec.gameLevel}` : ""}`, split, wav, seconds: DURATION, sentences };
 }
 
 /** The held-out sentences one after another with 1.2 s pauses, other voices and speeds, no game audio. */
 export async function heldOutClean(work: string): Promise<SpeechSample> {
   const texts = [...HELD_OUT_CALM.slice(0, 12), ...HELD_OUT_SHOUTED.slice(0, 3)];
-  const name = "held-out sentences alone (en-us/en-gb voices, 160-185 wpm)";
-  // Kept once made: espeak-ng's output is not byte-for-byte the same from run to run, and the transcript cache
-  // is keyed by the wav's bytes.
-  const key = hashOf({ v: 1, texts });
-  const wav = path.join(work, `held-out-clean-${key}.wav`);
-  const index = path.join(work, `held-out-clean-${key}.json`);
+  const voices = texts.map((_, i) => [i % 2 ? "en-gb" : "en-us", i % 3 === 0 ? 185 : 160] as const);
+  return sentencesAlone(work, "held-out sentences alone (en-us/en-gb voices, 160-185 wpm)", "held-out", texts, voices, { v: 1, texts });
+}
+
+/**
+ * Sentences read one after another by espeak-ng with 1.2 s pauses, no game audio, the i-th in voices[i]
+ * (voice+variant, words per minute). Kept once made: espeak-ng's output is not byte-for-byte the same from run
+ * to run, and the transcript cache is keyed by the wav's bytes.
+ */
+export async function sentencesAlone(work: string, name: string, split: Split, texts: readonly string[], voices: readonly (readonly [string, number])[], keyOf: unknown = { v: 2, texts, voices }): Promise<SpeechSample> {
+  const key = hashOf(keyOf);
+  const wav = path.join(work, `${split}-clean-${key}.wav`);
+  const index = path.join(work, `${split}-clean-${key}.json`);
   if ((await exists(wav)) && (await exists(index))) {
     const saved = JSON.parse(await readFile(index, "utf8")) as { sentences: SpokenSentence[]; seconds: number };
-    return { name, split: "held-out", wav, ...saved };
+    return { name, split, wav, ...saved };
   }
   const sentences: SpokenSentence[] = [];
   const parts: string[] = [];
   let t = 0.5;
   for (const [i, text] of texts.entries()) {
-    const raw = path.join(work, `clean-${i}.wav`);
-    await run("espeak-ng", ["-v", i % 2 ? "en-gb" : "en-us", "-s", i % 3 === 0 ? "185" : "160", "-w", raw, text]);
-    const part = path.join(work, `clean-${i}-16k.wav`);
+    const raw = path.join(work, `clean-${key}-${i}.wav`);
+    const [voice, wpm] = voices[i % voices.length]!;
+    await run("espeak-ng", ["-v", voice, "-s", String(wpm), "-w", raw, text]);
+    const part = path.join(work, `clean-${key}-${i}-16k.wav`);
     // Silence trimmed like the generator does, then a pause before the next sentence.
     await run("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", part, "silence", "1", "0.01", "0.5%", "reverse", "silence", "1", "0.01", "0.5%", "reverse", "pad", "0", "1.2"]);
     const { stdout } = await run("soxi", ["-D", part]);
@@ -136,16 +160,33 @@ export async function heldOutClean(work: string): Promise<SpeechSample> {
   await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", lead, "trim", "0", "0.5"]);
   await run("sox", [lead, ...parts, wav]);
   await writeFile(index, JSON.stringify({ sentences, seconds: t }));
-  return { name, split: "held-out", wav, seconds: t, sentences };
+  return { name, split, wav, seconds: t, sentences };
 }
 
-/** Every sample of both splits; VODs and wavs are cached under `root`. */
-export async function speechMaterial(root: string, cache: string): Promise<SpeechSample[]> {
+const voiceNames = (voices: readonly (readonly [string, number])[]) => voices.map(([v]) => v).join(", ");
+
+/**
+ * Every sample of the splits asked for; VODs and wavs are cached under `root`. `brief`: the first tuning VOD
+ * and the first fresh one beside the voices (a third of the recogniser's CPU), for a machine too busy for all.
+ */
+export async function speechMaterial(root: string, cache: string, splits: readonly Split[] = ["tuning", "held-out", "fresh"], brief = false): Promise<SpeechSample[]> {
   const work = path.join(root, "wavs");
   await mkdir(work, { recursive: true });
   const out: SpeechSample[] = [];
-  for (const [i, spec] of TUNING_VODS.entries()) out.push(await tuningVod(root, work, spec, i));
-  for (const spec of HELD_OUT_VODS) out.push(await heldOutVod(cache, work, spec));
-  out.push(await heldOutClean(work));
+  if (splits.includes("tuning")) {
+    for (const [i, spec] of TUNING_VODS.entries()) if (!brief || i < 1) out.push(await tuningVod(root, work, spec, i));
+    const texts = [...CALM_SENTENCES.slice(0, 18), ...EXCITED_SENTENCES.slice(0, 3)];
+    out.push(await sentencesAlone(work, `generator sentences alone (${voiceNames(TUNING_VOICES)})`, "tuning", texts, TUNING_VOICES));
+  }
+  if (splits.includes("held-out")) {
+    for (const spec of HELD_OUT_VODS) out.push(await heldOutVod(cache, work, spec));
+    out.push(await heldOutClean(work));
+  }
+  if (splits.includes("fresh")) {
+    for (const [i, spec] of FRESH_GENERATOR_VODS.entries()) if (!brief || i < 1) out.push(await tuningVod(root, work, spec, i, "fresh"));
+    if (!brief) for (const spec of FRESH_HELD_OUT_VODS) out.push(await heldOutVod(cache, work, spec, "fresh"));
+    const texts = [...CALM_SENTENCES.slice(18), ...HELD_OUT_CALM.slice(12), ...EXCITED_SENTENCES.slice(3), ...HELD_OUT_SHOUTED.slice(3)];
+    out.push(await sentencesAlone(work, `sentences alone (${voiceNames(FRESH_VOICES)})`, "fresh", texts, FRESH_VOICES));
+  }
   return out;
 }

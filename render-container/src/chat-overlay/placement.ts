@@ -1,4 +1,7 @@
 import type { CropMode } from "../../../common/contract/enums";
+import { CAPTION_FONT_SCALE } from "../captions/ass";
+import { shortTitleTop } from "../render/short-layout";
+import { titleBoxPad, titleLineHeight } from "../render/title-overlay";
 import type { Size } from "../render/types";
 import type { ChatLook, ChatRegion } from "./layout";
 
@@ -7,8 +10,8 @@ export const MAX_CHAT_ROWS = 6;
 
 /**
  * What the short already shows, that chat must never cover: burned captions (bottom-centre, baseline at 80 %
- * of the height, up to three lines of 3.8 % of the height: captions/ass.ts), the facecam panel (split), the
- * title flashed at the start (top 10 % in crop and fit, on the seam in split, up to three lines).
+ * of the height, up to two lines of CAPTION_FONT_SCALE of the height: captions/ass.ts), the facecam panel (split), the
+ * title flashed at the start (top 10 % in crop and fit, under the seam in split, up to three lines: short-layout.ts).
  */
 export interface ShortFurniture {
   layout: CropMode;
@@ -22,10 +25,13 @@ export interface ShortFurniture {
   titleFontSize: number;
 }
 
-/** Top of the burned captions' band: three lines above their baseline (ass.ts defaults), with room for the outline. */
+/**
+ * Top of the burned captions' band: two lines above their baseline (ass.ts defaults; a short's captions are broken
+ * into two lines at most, captions/caption-lines.ts), with room for the outline.
+ */
 export function captionBandTop(size: Size): number {
-  const font = size.height * 0.038;
-  return Math.floor(size.height * 0.8 - 3 * font * 1.25 - font * 0.3);
+  const font = size.height * CAPTION_FONT_SCALE;
+  return Math.floor(size.height * 0.8 - 2 * font * 1.25 - font * 0.3);
 }
 
 /**
@@ -39,25 +45,22 @@ export function shortChatRegion(f: ShortFurniture, look: ChatLook): ChatRegion |
   const { width: W, height: H } = f.size;
   const margin = Math.round(W * 0.04);
   const gap = Math.round(H * 0.008);
-  const titleLine = Math.round(f.titleFontSize * 1.45);
-  const titleBox = 3 * titleLine + Math.round(f.titleFontSize * 0.5);
+  const titleBox = 3 * titleLineHeight(f.titleFontSize) + titleBoxPad(f.titleFontSize);
+  // The title's box bottom (three lines at most) and a gap: no chat above it while the title shows.
+  const titleBottom = shortTitleTop(f.size, f.layout === "split" ? (f.panelHeight ?? Math.round(H / 2)) : null) + titleBox + gap;
   const captions = captionBandTop(f.size);
   const rowsHeight = MAX_CHAT_ROWS * look.lineHeight + 2 * look.pad;
   let region: Omit<ChatRegion, "keepOut" | "maxRows">;
-  let titleBottom: number;
   if (f.layout === "split") {
     const panel = f.panelHeight ?? Math.round(H / 2);
     // Not the panel's whole width: the gameplay stays visible on the right.
     region = { x: margin, w: Math.round(W * 0.84), top: panel + gap, bottom: captions - gap };
-    titleBottom = panel + Math.ceil(titleBox / 2) + gap;
   } else if (f.layout === "fit") {
     const videoTop = f.videoTop ?? Math.round(H / 3);
     region = { x: margin, w: W - 2 * margin, top: Math.round(H * 0.06), bottom: videoTop - gap };
-    titleBottom = Math.round(H * 0.1) + titleBox + gap;
   } else {
     const bottom = captions - gap;
     region = { x: margin, w: Math.round(W * 0.74), top: Math.max(Math.round(H * 0.3), bottom - rowsHeight), bottom };
-    titleBottom = Math.round(H * 0.1) + titleBox + gap;
   }
   if (region.bottom - region.top < look.lineHeight + 2 * look.pad) return null;
   return { ...region, maxRows: MAX_CHAT_ROWS, keepOut: f.titleSeconds > 0 ? [{ until: f.titleSeconds, top: titleBottom }] : [] };

@@ -9,9 +9,10 @@ import { audioTrim, cutRange, videoTrim } from "./cut";
 import { audioSourceArgs, sourceSize } from "./source-input";
 import { AUDIO_FORMAT, OUTPUT_FPS } from "./encode";
 import { facecamPixels, facecamRegionFromEnv } from "./facecam";
-import { CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { BOLD_FONT_FILE, CAPTION_FONT_NAME, FONTS_DIR } from "./fonts";
+import { FontMetrics } from "../chat-overlay/font-metrics";
 import { encodeCut } from "./encode-piece";
-import { buildShortLayout, captionBottomMargin } from "./short-layout";
+import { buildShortLayout, captionBottomMargin, shortTitleFontSize, shortTitleTop } from "./short-layout";
 import { titleOverlayFilters } from "./title-overlay";
 import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
@@ -20,6 +21,13 @@ import { prepareChatOverlay } from "../chat-overlay/draw-chat";
 import type { FetchLike } from "../chat-overlay/emotes";
 import { chatLook, type ChatStyle } from "../chat-overlay/layout";
 import { shortChatRegion } from "../chat-overlay/placement";
+
+let captionFont: FontMetrics | null = null;
+/** The caption font's widths (bold DejaVu, as libass draws the captions), read once per process. */
+function captionWidth(text: string, size: number): number {
+  captionFont ??= new FontMetrics(BOLD_FONT_FILE);
+  return captionFont.width(text, size);
+}
 
 export const SHORT_SIZE: Size = { width: 1080, height: 1920 };
 /** How long the generated title is shown at the start of a short. */
@@ -83,12 +91,12 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
     removeOnFailure(o.out, async () => {
       const overlays: string[] = [];
       if (o.titleText) {
-        const fontSize = Math.round(size.width * 0.06);
         const title = await titleOverlayFilters({
           text: o.titleText,
           frameWidth: size.width,
-          fontSize,
-          ...(layout.panelHeight !== null ? { centerY: layout.panelHeight } : { top: Math.round(size.height * 0.1) }),
+          fontSize: shortTitleFontSize(size),
+          top: shortTitleTop(size, layout.panelHeight),
+          maxBottom: size.height,
           showSeconds: SHORT_TITLE_SECONDS,
           maxLines: 3,
           workDir: dir,
@@ -99,7 +107,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
       const cues = (o.captions ?? []).filter((c) => c.end > 0 && c.start < range.duration && c.text.trim());
       if (cues.length) {
         const assPath = path.join(dir, "captions.ass");
-        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain", bottomMargin: captionBottomMargin(size, layout.panelHeight) }), "utf8");
+        await fs.writeFile(assPath, buildAssScript(cues, { ...size, fontName: CAPTION_FONT_NAME, look: o.captionLook ?? "plain", bottomMargin: captionBottomMargin(size, layout.panelHeight), measure: captionWidth }), "utf8");
         overlays.push(`subtitles=filename=${escapeFilterValue(assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)}`);
       }
       const chatGraph = o.chat ? await chatLayer(o.chat, { start: o.start, duration: range.duration, size, layout, layoutName: o.layout, title: Boolean(o.titleText), dir, signal: o.signal }) : null;
@@ -129,7 +137,7 @@ async function chatLayer(
 ): Promise<string | null> {
   const look = chatLook(at.size, chat.style);
   const region = shortChatRegion(
-    { layout: at.layoutName, size: at.size, panelHeight: at.layout.panelHeight, videoTop: at.layout.videoTop ?? null, titleSeconds: at.title ? SHORT_TITLE_SECONDS : 0, titleFontSize: Math.round(at.size.width * 0.06) },
+    { layout: at.layoutName, size: at.size, panelHeight: at.layout.panelHeight, videoTop: at.layout.videoTop ?? null, titleSeconds: at.title ? SHORT_TITLE_SECONDS : 0, titleFontSize: shortTitleFontSize(at.size) },
     look,
   );
   if (!region) {

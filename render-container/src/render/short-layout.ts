@@ -1,5 +1,7 @@
 import type { CropMode, FrameColor } from "../../../common/contract/enums";
+import { CAPTION_FONT_SCALE } from "../captions/ass";
 import { centredCrop, clampRect, cropClearOf, cropFilter, evenPixels, fullFrame, insetRect } from "./geometry";
+import { titleBoxPad } from "./title-overlay";
 import type { Rect, Size } from "./types";
 
 /** Outline colours of the facecam panel (`parameters.shorts_facecam_frame_color`). Violet is CSS blueviolet. */
@@ -62,11 +64,27 @@ export const CAPTION_BOTTOM_MARGIN = 0.2;
  */
 export function captionBottomMargin(output: Size, panelHeight: number | null): number {
   if (panelHeight === null) return CAPTION_BOTTOM_MARGIN;
-  const font = output.height * 0.038;
+  const font = output.height * CAPTION_FONT_SCALE;
   const twoLines = 2 * font * 1.25 + font * 0.3;
   const lowest = output.height - font * 0.5;
   const bottom = Math.max(output.height * (1 - CAPTION_BOTTOM_MARGIN), Math.min(lowest, panelHeight + twoLines));
   return (output.height - bottom) / output.height;
+}
+
+/** A short's title font: 6 % of the width (65 px on 1080). */
+export function shortTitleFontSize(output: Size): number {
+  return Math.round(output.width * 0.06);
+}
+
+/**
+ * Top of a short's title text (its dark box starts titleBoxPad above it): 10 % down the frame in crop and fit;
+ * in split just under the seam, in the top of the gameplay panel, so the box covers none of the facecam panel
+ * (centred on the seam it hid the bottom of the streamer's face for the title's 2.5 s).
+ */
+export function shortTitleTop(output: Size, panelHeight: number | null): number {
+  const font = shortTitleFontSize(output);
+  if (panelHeight === null) return Math.round(output.height * 0.1);
+  return panelHeight + titleBoxPad(font) + Math.round(output.height * 0.006);
 }
 
 export function splitPanelHeight(output: Size, ratio: number): number {

@@ -9,9 +9,10 @@ export interface TitleOverlayOptions {
   /** Frame width the text is laid out for. */
   frameWidth: number;
   fontSize: number;
-  /** Top of the text block, pixels; `centerY` places the block's middle instead. */
-  top?: number;
-  centerY?: number;
+  /** Top of the text block, pixels. */
+  top: number;
+  /** The box's bottom stays above this (a split's short gameplay panel): the block moves up as far as it must. */
+  maxBottom?: number;
   /** Horizontal placement: centred (shorts) or left-aligned at this x (reel lower thirds). */
   left?: number;
   /** Seconds the title stays; it fades out over the last 0.3 s of that. */
@@ -21,6 +22,16 @@ export interface TitleOverlayOptions {
   workDir: string;
   /** Distinguishes the files of several overlays in one folder. */
   name: string;
+}
+
+/** Height of one title line: the font size and the room between lines. */
+export function titleLineHeight(fontSize: number): number {
+  return Math.round(fontSize * 1.45);
+}
+
+/** The dark box reaches this far beyond the text on every side (drawtext's boxborderw). */
+export function titleBoxPad(fontSize: number): number {
+  return Math.round(fontSize * 0.25);
 }
 
 /**
@@ -36,9 +47,10 @@ export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<strin
   const usable = o.frameWidth * (o.left !== undefined ? 0.9 : 0.88) - (o.left ?? 0);
   const maxChars = Math.max(8, Math.floor(usable / (o.fontSize * font.emPerChar)));
   const lines = balancedWrap(clean, maxChars, o.maxLines);
-  const lineHeight = Math.round(o.fontSize * 1.45);
+  const lineHeight = titleLineHeight(o.fontSize);
   const blockHeight = lines.length * lineHeight;
-  const top = o.centerY !== undefined ? Math.round(o.centerY - blockHeight / 2) : (o.top ?? 0);
+  const pad = titleBoxPad(o.fontSize);
+  const top = o.maxBottom !== undefined ? Math.max(pad, Math.min(o.top, o.maxBottom - pad - blockHeight)) : o.top;
   const fadeStart = Math.max(0, o.showSeconds - 0.3);
   const alpha = `if(lt(t\\,${fadeStart})\\,1\\,max(0\\,(${o.showSeconds}-t)/0.3))`;
   const filters: string[] = [];
@@ -55,7 +67,7 @@ export async function titleOverlayFilters(o: TitleOverlayOptions): Promise<strin
         "fontcolor=white",
         "box=1",
         "boxcolor=black@0.6",
-        `boxborderw=${Math.round(o.fontSize * 0.25)}`,
+        `boxborderw=${titleBoxPad(o.fontSize)}`,
         "borderw=2",
         "bordercolor=black@0.8",
         `x=${x}`,

@@ -128,7 +128,7 @@ describe("ASS", () => {
     );
     expect(ass).toContain("PlayResX: 1080");
     expect(ass).toContain("PlayResY: 1920");
-    expect(ass).toMatch(/^Style: Default,DejaVu Sans,73,/m);
+    expect(ass).toMatch(/^Style: Default,DejaVu Sans,96,/m);
     const events = ass.split("\n").filter((l) => l.startsWith("Dialogue:"));
     expect(events).toEqual([
       "Dialogue: 0,0:00:00.00,0:00:01.50,Default,,0,0,0,,first",

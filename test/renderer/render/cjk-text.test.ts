@@ -49,7 +49,7 @@ describe("CJK text in titles and captions", () => {
   const b = "한국어방송끝";
 
   it("draws titles with real glyphs (DejaVu alone draws the same boxes for both)", async () => {
-    const title = async (text: string, name: string) => frame(await titleOverlayFilters({ text, frameWidth: W, fontSize: 48, centerY: H / 2, showSeconds: 5, maxLines: 2, workDir: dir, name }));
+    const title = async (text: string, name: string) => frame(await titleOverlayFilters({ text, frameWidth: W, fontSize: 48, top: Math.round(H / 2 - 70), showSeconds: 5, maxLines: 2, workDir: dir, name }));
     const [fa, fb] = [await title(a, "a"), await title(b, "b")];
     expect(lit(fa)).toBeGreaterThan(500);
     expect(lit(fb)).toBeGreaterThan(500);
@@ -66,7 +66,7 @@ describe("CJK text in titles and captions", () => {
 
   it("wraps a long CJK title within the frame", async () => {
     const long = "今日の配信で一番面白かった瞬間をまとめました本当にありがとう";
-    const f = await frame(await titleOverlayFilters({ text: long, frameWidth: W, fontSize: 40, centerY: H / 2, showSeconds: 5, maxLines: 2, workDir: dir, name: "long" }));
+    const f = await frame(await titleOverlayFilters({ text: long, frameWidth: W, fontSize: 40, top: Math.round(H / 2 - 58), showSeconds: 5, maxLines: 2, workDir: dir, name: "long" }));
     // Nothing drawn in the outermost 2 % on either side: the lines were wrapped for full-width characters.
     const margin = Math.floor(W * 0.02);
     for (let y = 0; y < H; y++) for (const x of [...Array(margin).keys(), ...Array.from({ length: margin }, (_, i) => W - 1 - i)]) expect(f[y * W + x]).toBeLessThan(64);

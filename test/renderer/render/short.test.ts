@@ -183,6 +183,24 @@ describe("renderShort split", () => {
     expect(white({ x: 40, y: 820, w: 460, h: 135 })).toBeGreaterThan(200);
   });
 
+  it("flashes the title under the seam, covering none of the facecam panel", async () => {
+    // Half size: the panel ends at 480. A two-line title centred on the seam hid its last ~70 rows (the face's chin).
+    const out = path.join(dir, "split-title.mp4");
+    const size = { width: 540, height: 960 };
+    await renderShort({ clip, start: SOURCE_START + 2, end: SOURCE_START + 5, layout: "split", splitRatio: 0.5, size, out, titleText: "The boss fight that went wrong in every single way" });
+    const f = await readFrameRgb(out, 0.5, size);
+    const panelBottom = regionMean(f, { x: 20, y: 430, w: 500, h: 48 });
+    expect(colorDistance(panelBottom, FACECAM_GREEN), `panel's last rows ${panelBottom}`).toBeLessThan(25);
+    // The title is there, in the gameplay panel's top (white letters on the dark box), and gone after 2.5 s.
+    const white = (frame: typeof f) => {
+      let n = 0;
+      for (let y = 482; y < 640; y++) for (let x = 20; x < 520; x++) if (colorDistance(pixelAt(frame, x, y), [255, 255, 255]) < 40) n++;
+      return n;
+    };
+    const [withTitle, after] = [white(f), white(await readFrameRgb(out, 2.8, size))];
+    expect(withTitle, `white pixels under the seam: ${withTitle} with the title, ${after} after it`).toBeGreaterThan(after + 500);
+  });
+
   it("uses the other colours, and no outline when disabled", async () => {
     const cases = [
       { frame: { enabled: true, color: "white" as const }, expected: [255, 255, 255] },
