@@ -15,10 +15,8 @@ import { writtenCase } from "./written-case";
  * rules, each removing errors the others let through:
  *   - context: the words around it (same phrase, two each side) must be confident as well (this rule alone:
  *     0.83 precision at recall 0.17);
- *   - border: no word right next to one the recogniser all but rejected (below 0.15), nor next to one the checking
- *     searches did not hear and it doubted (below 0.7): the edge of a misheard stretch is where a confident wrong
- *     word sits ("just a little bit *of* [that 0.14]"); the second half (2026-11-27) took 2 of 3 wrong words and
- *     5 of 51 right ones on the speech it was chosen on, 3 of 8 wrong and 14 of 60 right on speech held out;
+ *   - border: no word right next to one the recogniser all but rejected (below 0.15): the edge of a misheard
+ *     stretch is where a confident wrong word sits ("just a little bit *of* [that 0.14]");
  *   - cross-check: when the recogniser ran more searches (pocketsphinx's fast one, twice, over the audio delayed 5
  *     and 15 ms: other frames than the accurate search's), each must have heard the same word at the same time;
  *     this removes two thirds of the wrong words the rules above let through and a quarter of the right ones
@@ -35,8 +33,6 @@ export const TRUST = {
   alone: 0.9,
   /** Neither neighbour right next to a word (in its phrase) may be below this. */
   border: 0.15,
-  /** ...nor below this when the checking searches did not hear that neighbour (the edge of a misheard stretch). */
-  uncheckedBorder: 0.7,
   /** A profane word: the recogniser must be this sure of it and of its neighbours... */
   profaneWord: 0.9,
   profaneContext: 0.7,
@@ -96,22 +92,15 @@ function contextConfidence(words: readonly Word[], i: number): number | null {
   return n ? sum / n : null;
 }
 
-/** The words right before and after words[i] in its phrase. */
-function phraseNeighbours(words: readonly Word[], i: number): Word[] {
+/** Lowest confidence of the words right before and after words[i] in its phrase; null when it has none. */
+function borderConfidence(words: readonly Word[], i: number): number | null {
+  let low: number | null = null;
   const w = words[i]!;
   const before = words[i - 1];
   const after = words[i + 1];
-  return [...(before && w.start - before.end <= PHRASE_GAP_SECONDS ? [before] : []), ...(after && after.start - w.end <= PHRASE_GAP_SECONDS ? [after] : [])];
-}
-
-/**
- * Whether words[i] sits on the edge of a misheard stretch: a neighbour in its phrase the recogniser all but
- * rejected (below TRUST.border), or one the checking searches did not hear that it doubted (below
- * TRUST.uncheckedBorder). The confident wrong words sit there: "to *be* really [cool]" for "has been really
- * cold", "*come* to the stream" for "welcome to the stream".
- */
-function onMisheardEdge(words: readonly Word[], i: number): boolean {
-  return phraseNeighbours(words, i).some((n) => (n.confidence ?? 1) < TRUST.border || (n.crossChecked === false && (n.confidence ?? 1) < TRUST.uncheckedBorder));
+  if (before && w.start - before.end <= PHRASE_GAP_SECONDS) low = before.confidence ?? 1;
+  if (after && after.start - w.end <= PHRASE_GAP_SECONDS) low = Math.min(low ?? 1, after.confidence ?? 1);
+  return low;
 }
 
 function corroboratedBy(texts: readonly string[], word: string): boolean {
@@ -157,9 +146,9 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
     const ctx = contextConfidence(sorted, i);
     // Checking searches that did not all hear the word there outvote any confidence (absent: none ran).
     const heardTwice = w.crossChecked !== false;
-    const edge = onMisheardEdge(sorted, i);
+    const border = borderConfidence(sorted, i) ?? 1;
     if (isProfane(w.word)) {
-      const sure = w.confidence !== undefined && own >= TRUST.profaneWord && (ctx ?? 0) >= TRUST.profaneContext && heardTwice && !edge;
+      const sure = w.confidence !== undefined && own >= TRUST.profaneWord && (ctx ?? 0) >= TRUST.profaneContext && heardTwice && border >= TRUST.border;
       if (!sure || !corroboratedBy(opts.corroboration ?? [], w.word)) {
         profanityHeld++;
         leaveOut();
@@ -169,7 +158,7 @@ export function trustedWords(words: readonly Word[], opts: TrustedWordsOptions =
       return;
     }
     const confident = ctx === null ? own >= TRUST.alone : own >= TRUST.word && ctx >= TRUST.context;
-    const trusted = confident && !edge && heardTwice;
+    const trusted = confident && border >= TRUST.border && heardTwice;
     if (trusted) keep({ ...w, word: writtenCase(w.word.trim(), opts.language) });
     else {
       dropped++;
