@@ -337,6 +337,13 @@ describe("re-cuts with chat on screen (parameters.chat_overlay, a reused analysi
   }, 600_000);
 });
 
+/**
+ * The moments of the jobs below that must complete (a renderer killed or stopped under them, one slot for the
+ * pool): what they prove is where tasks run and how they end, not the picture, so each moment is at most 15 s
+ * and each short the 15 s a short is at least, where 25 s moments made 20-25 s ones (the default, 20-60 s).
+ */
+const BRIEF_MOMENTS = { min_highlight_duration: 10, max_highlight_duration: 15 };
+
 describe("failure paths", () => {
   it("cancel while running: tiered refund, renderer stopped, job.failed sent", async () => {
     const before = await credits();
@@ -379,7 +386,7 @@ describe("failure paths", () => {
 
   it("a renderer killed mid-task: the task is retried on the other renderer and the job completes with every output", async () => {
     const before = await credits();
-    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: { max_highlight_duration: 25 } });
+    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: BRIEF_MOMENTS });
     // Killed while it renders: the analysis is not the task under test.
     const { index: victim, taskId } = await renderTaskRunning(job.id);
     // SIGKILL, no goodbye: the Worker finds the task lost after WATCHDOG_SECONDS (20 s here) and runs it again.
@@ -401,7 +408,7 @@ describe("failure paths", () => {
 
   it("a renderer told to stop (SIGTERM) mid-render reports the task interrupted: it runs again at once on the other renderer and the job completes", async () => {
     // Two shorts, no reel: two render tasks, one per renderer, and a lighter job than the crash case's.
-    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/sigterm`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/sigterm`, parameters: { ...BRIEF_MOMENTS, shorts_crop_mode: "fit" } });
     const { index: victim, taskId } = await renderTaskRunning(job.id);
     const tsx = stack.renderers[victim]!.child;
     // The renderer itself (tsx's one child), not its process group: its FFmpeg must be stopped by the renderer,
@@ -433,7 +440,7 @@ describe("capacity", () => {
     // One slot in the whole pool: the second renderer is stopped, so the Worker finds it unreachable and the first
     // one busy (503), and a task waits in the queue with backoff.
     await stack.renderers[1]!.stop();
-    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/capacity`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/capacity`, parameters: { ...BRIEF_MOMENTS, shorts_crop_mode: "fit" } });
     const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 480_000);
     expect(done.error).toBeNull();
     expect(done.status).toBe("completed");
