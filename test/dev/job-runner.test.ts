@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Manifest, type RenderJob, type RenderStage } from "../../common/contract/render";
-import { generateSyntheticVod, type SyntheticVodTruth } from "../../dev/synth-vod";
+import { generateSyntheticVod, synthCacheRoot, type SyntheticVodTruth } from "../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../dev/twitch-server";
 import { parseSrt } from "../../render-container/src/captions";
 import { probeMedia } from "../../render-container/src/ffmpeg/probe";
@@ -22,7 +22,8 @@ let truth: SyntheticVodTruth;
 const VOD_ID = "900000321";
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "pipeline-vods-"));
+  // Generated once and kept in the synthetic VOD cache (same options, same folder), as the other tests' VODs are.
+  root = path.join(synthCacheRoot(), "job-runner-vods");
   ({ truth } = await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 11, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }], mutedSegments: [13] }));
   twitch = await startTwitchServer({ root });
 });

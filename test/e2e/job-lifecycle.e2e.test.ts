@@ -5,10 +5,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../dev/stack/local-stack";
-import { generateSyntheticVod, synthCacheRoot } from "../../dev/synth-vod";
+import { generateSyntheticVod, synthCacheRoot, type SyntheticVodTruth } from "../../dev/synth-vod";
 import { ShortTranscript } from "../../common/handoff/transcript";
 import { parseSrt } from "../../render-container/src/captions/srt";
 import { probeMedia } from "../../render-container/src/ffmpeg/probe";
+import { FACECAM_SAMPLE } from "../../render-container/src/pipeline/stages/decide-facecam";
 import { childProcesses, descendantProcesses } from "../support/child-processes";
 import { readTimeline } from "../support/otio-reader";
 import { startWebhookReceiver } from "./webhook-receiver";
@@ -25,6 +26,7 @@ let stack: LocalStack;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let account: { account_id: string; api_key: string; webhook_signing_secret: string };
 let tmp: string;
+let truth: SyntheticVodTruth;
 
 const api = (p: string, init: RequestInit = {}) =>
   fetch(`${stack.apiUrl}${p}`, { ...init, headers: { "x-api-key": account.api_key, "content-type": "application/json", ...(init.headers ?? {}) } });
@@ -111,7 +113,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "e2e-"));
   // Generated once and kept in the synthetic VOD cache (same options, same folder), as the other tests' VODs are.
   const vodRoot = path.join(synthCacheRoot(), "e2e-vods");
-  await generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 5, width: 640, height: 360, moments: [{ kind: "hype", peak: 60 }, { kind: "hype", peak: 115 }] });
+  ({ truth } = await generateSyntheticVod({ root: vodRoot, vodId: VOD_ID, durationSeconds: 150, seed: 5, width: 640, height: 360, moments: [{ kind: "hype", peak: 60 }, { kind: "hype", peak: 115 }] }));
   receiver = await startWebhookReceiver(() => account.webhook_signing_secret);
   stack = await startLocalStack({
     vodRoot,
@@ -174,6 +176,23 @@ describe("a job from POST /jobs to files on disk", () => {
     for (const u of manifestUrls) expect(completed.deliverables.map((d) => d.url)).toContain(u);
     // The editor hand-off files are deliverables like any other: in the webhook too.
     expect(completed.deliverables.filter((d) => ["timeline", "edl", "transcript"].includes(d.type)).map((d) => d.type).sort()).toEqual(["edl", "timeline", "transcript", "transcript"]);
+  });
+
+  it("finds its split shorts' facecam by looking across the VOD, whose still scenes show too few distinct keyframes around the moments", async () => {
+    // The synthetic gameplay changes only at its scene cuts: the segments around the two moments cannot tell an
+    // overlay from the gameplay, so the analysis samples as many again across the VOD. The facecam (top-left,
+    // 160x120 at 10,10 of 640x360) reaches below the default region's quarter, which would cut the face off.
+    const lines = [...(await rendererLog(0, jobId)), ...(await rendererLog(1, jobId))].filter((l) => l.msg === "facecam region");
+    expect(lines).toHaveLength(1);
+    const decided = lines[0] as LogLine & { region: { x: number; y: number; w: number; h: number }; segments: number };
+    const cam = truth.facecam;
+    expect(decided, JSON.stringify(decided)).toMatchObject({ found: "detected", widened: true });
+    expect(decided.region.x).toBeCloseTo(cam.x / truth.video.width, 1);
+    expect(decided.region.y).toBeCloseTo(cam.y / truth.video.height, 1);
+    expect(decided.region.y + decided.region.h).toBeCloseTo((cam.y + cam.height) / truth.video.height, 1);
+    // A first look around the moments, then a second as large across the rest of the VOD.
+    expect(decided.segments).toBeGreaterThan(FACECAM_SAMPLE.segments);
+    expect(decided.segments).toBeLessThanOrEqual(2 * FACECAM_SAMPLE.segments);
   });
 
   it("hands editors the reel's cuts (.otio read by OpenTimelineIO, equal to the manifest's highlights; .edl adding up to the reel) and each short's transcript", async () => {
@@ -337,6 +356,13 @@ describe("re-cuts with chat on screen (parameters.chat_overlay, a reused analysi
   }, 600_000);
 });
 
+/**
+ * The moments of the jobs below that must complete (a renderer killed or stopped under them, one slot for the
+ * pool): what they prove is where tasks run and how they end, not the picture, so each moment is at most 15 s
+ * and each short the 15 s a short is at least, where 25 s moments made 20-25 s ones (the default, 20-60 s).
+ */
+const BRIEF_MOMENTS = { min_highlight_duration: 10, max_highlight_duration: 15 };
+
 describe("failure paths", () => {
   it("cancel while running: tiered refund, renderer stopped, job.failed sent", async () => {
     const before = await credits();
@@ -379,7 +405,7 @@ describe("failure paths", () => {
 
   it("a renderer killed mid-task: the task is retried on the other renderer and the job completes with every output", async () => {
     const before = await credits();
-    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: { max_highlight_duration: 25 } });
+    const job = await createJob({ num_shorts: 2, webhook_url: `${receiver.url}/crash`, parameters: BRIEF_MOMENTS });
     // Killed while it renders: the analysis is not the task under test.
     const { index: victim, taskId } = await renderTaskRunning(job.id);
     // SIGKILL, no goodbye: the Worker finds the task lost after WATCHDOG_SECONDS (20 s here) and runs it again.
@@ -401,7 +427,7 @@ describe("failure paths", () => {
 
   it("a renderer told to stop (SIGTERM) mid-render reports the task interrupted: it runs again at once on the other renderer and the job completes", async () => {
     // Two shorts, no reel: two render tasks, one per renderer, and a lighter job than the crash case's.
-    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/sigterm`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/sigterm`, parameters: { ...BRIEF_MOMENTS, shorts_crop_mode: "fit" } });
     const { index: victim, taskId } = await renderTaskRunning(job.id);
     const tsx = stack.renderers[victim]!.child;
     // The renderer itself (tsx's one child), not its process group: its FFmpeg must be stopped by the renderer,
@@ -433,7 +459,7 @@ describe("capacity", () => {
     // One slot in the whole pool: the second renderer is stopped, so the Worker finds it unreachable and the first
     // one busy (503), and a task waits in the queue with backoff.
     await stack.renderers[1]!.stop();
-    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/capacity`, parameters: { max_highlight_duration: 25, shorts_crop_mode: "fit" } });
+    const job = await createJob({ num_shorts: 2, compilation_enabled: false, final_video_length_minutes: 0, webhook_url: `${receiver.url}/capacity`, parameters: { ...BRIEF_MOMENTS, shorts_crop_mode: "fit" } });
     const { job: done } = await watch(job.id, (j) => j.status === "completed" || j.status === "failed", 480_000);
     expect(done.error).toBeNull();
     expect(done.status).toBe("completed");

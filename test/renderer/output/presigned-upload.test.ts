@@ -212,9 +212,10 @@ describe("what a presigned URL does not allow", () => {
 
 describe("a real render task in upload mode presigned", () => {
   const twitchServer = serveVodForTests(SMALL_VOD);
+  // 8 s: what is under test is where its files go, not the render (as the service's hand-off test's short).
   const SHORT: ShortTask = {
-    kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 50, peak: 38, snap: false, title_text: null,
-    title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 20,
+    kind: "short", id: "short-01", index: 1, moment_id: "m1", start: 30, end: 38, peak: 34, snap: false, title_text: null,
+    title: "A short", description: "d", tags: ["t"], expected_encode_seconds: 8,
   };
 
   it("renders a short and stores every file in R2 on presigned URLs: the task body and every request hold no credential", async () => {
@@ -232,7 +233,7 @@ describe("a real render task in upload mode presigned", () => {
         { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, compilation_enabled: false, final_video_length_minutes: 0, num_shorts: 1, parameters: { shorts_crop_mode: "fit" } },
         { twitch: twitchServer(), jobId: "job_real", callback: { url: `${worker.url}/events`, token: "cb" }, upload: { mode: "presigned", url: storageUrl("job_real"), token: TOKEN } },
       );
-      const plan = handMadePlan("job_real", SMALL_VOD.durationSeconds, [planMoment("m1", 30, 50, 38)], [SHORT]);
+      const plan = handMadePlan("job_real", SMALL_VOD.durationSeconds, [planMoment("m1", 30, 38, 34)], [SHORT]);
       // The broker now holds the task to its own files, as the Worker does.
       plans.set("job_real", plan);
       const request = taskRequest(job, plan, "short-01");

@@ -7,7 +7,7 @@ import type { RenderJob } from "../../../common/contract/render";
 import { runJobInProcess } from "../../../dev/job-runner/in-process";
 import { storedAnalysisLink } from "../../../dev/job-runner/stored-analysis-link";
 import { localRenderJob } from "../../../dev/render-cli/local-job";
-import { generateSyntheticVod } from "../../../dev/synth-vod";
+import { generateSyntheticVod, synthCacheRoot } from "../../../dev/synth-vod";
 import { startTwitchServer, type TwitchServer } from "../../../dev/twitch-server";
 import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { silentLogger } from "../../../render-container/src/log";
@@ -30,7 +30,8 @@ let root: string;
 let twitch: TwitchServer;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "reuse-vods-"));
+  // Generated once and kept in the synthetic VOD cache (same options, same folder), as the other tests' VODs are.
+  root = path.join(synthCacheRoot(), "reuse-vods");
   await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 21, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }, { kind: "hype", peak: 120 }] });
   twitch = await startTwitchServer({ root });
 }, 300_000);
@@ -140,7 +141,9 @@ describe("a re-cut from a stored analysis", () => {
   }, 900_000);
 
   it("an object that cannot be read is not fatal: the VOD is analysed again, and the plan says why", async () => {
-    const job = await jobFor("job_fallback", { num_shorts: 1, compilation_enabled: false });
+    // The first job's request: what is under test is where the analysis comes from, not the short (at the
+    // default max_highlight_duration of 60 s it would be rendered twice as long for nothing).
+    const job = await jobFor("job_fallback", { num_shorts: 1, compilation_enabled: false, parameters: { max_highlight_duration: 25, shorts_crop_mode: "crop" } });
     const ran = await run({ ...job, reuse: { from_job_id: "job_gone", analysed_at: new Date().toISOString(), url: `${twitch.gqlUrl.replace(/\/gql$/, "")}/no-such-object` } });
     expect(ran.result.plan.analysis?.reused_from).toBeNull();
     expect(ran.result.plan.analysis?.stored).not.toBeNull();
