@@ -26,7 +26,7 @@ import { analyzeAudio } from "../render-container/src/analysis";
 import { silentLogger } from "../render-container/src/log";
 import { heardWordsObject } from "../render-container/src/pipeline/reuse/heard-words";
 import { planRecutJoin } from "../render-container/src/pipeline/reuse/recut-join";
-import { withKept } from "../render-container/src/pipeline/reuse/recut-captions";
+import { rangesToHear, withKept } from "../render-container/src/pipeline/reuse/recut-captions";
 import { transcribeRanges } from "../render-container/src/pipeline/stages/transcribe";
 import { planCaptions } from "../render-container/src/captions";
 import { synthCacheRoot } from "../dev/synth-vod";
@@ -135,7 +135,7 @@ async function joinEval() {
         const ownCpu = childCpu() - c0;
         c0 = childCpu();
         const join = planRecutJoin([earlier], range, pauses);
-        const toHear = join ? join.hear : [range];
+        const toHear = rangesToHear(join, range);
         const audio = await Promise.all(toHear.map((r) => covering(truth, "chunked", r.start, r.end, dir)));
         const edges = toHear.length ? await transcribeRanges(run, { ranges: toHear, audio, transcriber, language: "en", captionPlan: planCaptions(transcriber, "en", true), seekInput: false }) : { words: [], covered: [], warnings: [] };
         const joined = withKept(join, range, edges).words.map((w) => ({ ...w, start: w.start - range.start, end: Math.min(range.end - range.start, w.end - range.start) })).filter((w) => w.start >= -1e-3);

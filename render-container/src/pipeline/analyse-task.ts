@@ -16,7 +16,7 @@ import type { TaskRun } from "./task-run";
 import type { JobContext } from "./types";
 import { audioForRanges, reusableSource, reusedTranscripts } from "./reuse/reuse-source";
 import { storeAnalysis, type StoredAnalysis } from "./reuse/stored-analysis";
-import { joinTranscribed, plannedSpeech, recutShortRange, videoForShort, withKept, withoutRange } from "./reuse/recut-captions";
+import { joinTranscribed, plannedSpeech, recutShortRange, rangesToHear, videoForShort, withKept, withoutRange } from "./reuse/recut-captions";
 import { fetchHeardWords } from "./reuse/heard-words";
 import { planRecutJoin } from "./reuse/recut-join";
 import { ANALYSIS_VERSION, type PlanAnalysis } from "../../../common/contract/analysis-reuse";
@@ -85,7 +85,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   // own video, as its task would hear it (reuse/recut-captions.ts).
   const earlier = recut && req.reuse?.heard?.length ? await timed("earlier_words", () => fetchHeardWords(req.reuse!.heard!, { vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, language) ?? language }, ctx.fetchImpl, ctx.signal)) : [];
   const join = recut ? planRecutJoin(earlier, recut.range, source.audio.pauses) : null;
-  const toHear = recut ? (join ? join.hear : [recut.range]) : [];
+  const toHear = recut ? rangesToHear(join, recut.range) : [];
   const shortVideo = toHear.length > 0 ? await timed("video_for_short", () => videoForShort(run, source, toHear, bytes.video)) : [];
   if (recut) ctx.log.info("re-cut words", { earlier_shorts: earlier.length, kept_from: join?.earlier ?? null, kept_words: join?.kept.length ?? 0, heard: toHear });
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HeardWords } from "../../../common/contract/heard-words";
-import { cutPoints, EDGE_MARGIN_S, planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
+import { CONTEXT_S, cutPoints, EDGE_MARGIN_S, edgeWords, planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
 
 /**
  * Where a re-cut takes an earlier short's words and where it hears again (reuse/recut-join.ts): the edges outside
@@ -38,23 +38,28 @@ describe("a re-cut's words joined with an earlier short's", () => {
   it("hears a moved start up to the first pause past the margin, and keeps the words from there", () => {
     const join = planRecutJoin([earlier], { start: 96, end: 128 }, pauses);
     // The pause at 103.5-104.5: its middle, 104, is the first cut point EDGE_MARGIN_S inside the earlier short.
-    expect(join?.hear).toEqual([{ start: 96, end: 104 }]);
+    // It is heard with CONTEXT_S of the shared part after it; only the words starting before the cut are used.
+    expect(join?.hear).toEqual([{ range: { start: 96, end: 104 + CONTEXT_S }, take: { start: 96, end: 104 } }]);
     expect(join?.kept.map((w) => w.word)).toEqual(["three", "four", "five", "six", "seven", "eight", "nine"]);
-    expect(join!.hear[0]!.end).toBeGreaterThanOrEqual(earlier.start + EDGE_MARGIN_S);
+    expect(join!.hear[0]!.take.end).toBeGreaterThanOrEqual(earlier.start + EDGE_MARGIN_S);
+    const heard = [word("hello", 96.5, 97), word("there", 103, 103.9), word("three", 104.6, 105.2), word("fore", 105.3, 106)];
+    expect(edgeWords(join!, heard).map((w) => w.word)).toEqual(["hello", "there"]);
   });
 
   it("hears a moved end from the last pause before the margin", () => {
     const join = planRecutJoin([earlier], { start: 105, end: 134 }, pauses);
     // 127.75 (the last pause) lies within 0.1 s of "nine": no cut there; 123.5 is the last clear one.
-    expect(join?.hear).toEqual([{ start: 123.5, end: 134 }]);
+    expect(join?.hear).toEqual([{ range: { start: 123.5 - CONTEXT_S, end: 134 }, take: { start: 123.5, end: 134.05 } }]);
+    // A word starting up to 0.05 s past the range's end belongs to it (as a short's own transcription places it).
+    expect(edgeWords(join!, [word("six", 120.5, 121), word("ten", 124, 125), word("last", 134.03, 134.5), word("after", 134.2, 134.9)]).map((w) => w.word)).toEqual(["ten", "last"]);
     expect(join?.kept.map((w) => w.word)).toEqual(["four", "five", "six", "seven"]);
   });
 
   it("hears both edges of a range longer on both sides", () => {
     const join = planRecutJoin([earlier], { start: 95, end: 135 }, pauses);
-    expect(join?.hear).toEqual([
+    expect(join?.hear.map((h) => h.take)).toEqual([
       { start: 95, end: 104 },
-      { start: 123.5, end: 135 },
+      { start: 123.5, end: 135.05 },
     ]);
   });
 

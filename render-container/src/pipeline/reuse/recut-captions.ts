@@ -6,7 +6,7 @@ import type { TaskRun } from "../task-run";
 import type { RenderPlan } from "../render-plan";
 import type { TranscribedRanges } from "../stages/transcribe";
 import { subtractRanges } from "../stages/transcribe";
-import type { RecutJoin } from "./recut-join";
+import { edgeWords, type RecutJoin } from "./recut-join";
 
 /**
  * A re-cut's captions heard once (docs/TASK-MODEL.md, "Reusing an analysis"). A job that reused an analysis and
@@ -84,5 +84,11 @@ export async function videoForShort(run: Pick<TaskRun, "job" | "ctx" | "download
  * The range counts as covered whole, so the title's window inside it is not heard again.
  */
 export function withKept(join: RecutJoin | null, range: TimeRange, edges: TranscribedRanges): TranscribedRanges {
-  return { words: [...(join?.kept ?? []), ...edges.words].sort((a, b) => a.start - b.start), covered: [{ ...range }], warnings: [...edges.warnings] };
+  const heard = join ? edgeWords(join, edges.words) : edges.words;
+  return { words: [...(join?.kept ?? []), ...heard].sort((a, b) => a.start - b.start), covered: [{ ...range }], warnings: [...edges.warnings] };
+}
+
+/** What to hear of a re-cut's short: the join's edges (with their context), or the whole range without a join. */
+export function rangesToHear(join: RecutJoin | null, range: TimeRange): TimeRange[] {
+  return join ? join.hear.map((h) => h.range) : [range];
 }

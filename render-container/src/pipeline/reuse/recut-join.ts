@@ -10,7 +10,8 @@ import type { TimeRange } from "../../source";
  * it are heard. Each edge is cut at a pause between sentences (the stored analysis' voice-band pauses) where no
  * earlier word lies, at least EDGE_MARGIN_S inside the earlier short, so no word is cut in half and no word near
  * the earlier cut (heard with half its context) is kept: the edge piece's audio starts or ends in silence, as a
- * short's own cut at a pause does.
+ * short's own cut at a pause does. Each edge is heard with a few seconds of the shared part after (before) it, whose
+ * words are dropped, so its last (first) words are heard with what follows (precedes) them.
  *
  * Pure: what to keep and what to hear. The analysis task hears the `hear` ranges from the short's video as the
  * short task would (reuse/recut-captions.ts) and joins them with `kept`.
@@ -24,6 +25,13 @@ const WORD_CLEARANCE_S = 0.1;
 const WORD_GAP_PAUSE_S = 0.5;
 /** Less shared range than this is not worth a join: the range is heard whole. */
 const MIN_KEPT_S = 3;
+/**
+ * Audio heard past a cut point into the shared part, whose words are dropped (the earlier ones are kept there): a
+ * pause the voice band sees may lie inside one of the recogniser's utterances, and a piece ending at it leaves the
+ * last words before it without what follows them (measured: without it, a re-cut's head heard "please be" as
+ * "come" where the short heard whole got them right; scripts/eval-recut-captions.ts --join).
+ */
+export const CONTEXT_S = 3;
 
 export interface RecutJoin {
   /** The earlier short's range whose words are kept. */
@@ -32,8 +40,11 @@ export interface RecutJoin {
   kept: Word[];
   /** The part of the range the kept words stand for. */
   keptRange: TimeRange;
-  /** The range's edges to hear again (empty when the range lies inside the earlier short). */
-  hear: TimeRange[];
+  /**
+   * The range's edges to hear again (empty when the range lies inside the earlier short): `range` is heard (the
+   * edge with CONTEXT_S of the shared part), and the words starting inside `take` (the edge) are used.
+   */
+  hear: { range: TimeRange; take: TimeRange }[];
 }
 
 /**
@@ -42,7 +53,7 @@ export interface RecutJoin {
  */
 export function planRecutJoin(earlier: readonly HeardWords[], range: TimeRange, pauses: readonly SilenceRange[] | undefined): RecutJoin | null {
   const joins = earlier.map((e) => joinWith(e, range, pauses)).filter((j): j is RecutJoin => j !== null);
-  const toHear = (j: RecutJoin) => j.hear.reduce((s, r) => s + (r.end - r.start), 0);
+  const toHear = (j: RecutJoin) => j.hear.reduce((s, h) => s + (h.range.end - h.range.start), 0);
   return joins.sort((a, b) => toHear(a) - toHear(b))[0] ?? null;
 }
 
@@ -58,7 +69,11 @@ function joinWith(e: HeardWords, range: TimeRange, pauses: readonly SilenceRange
   const tailOpen = to < range.end;
   // As a transcription of the range itself would place them (short-speech.ts wordsInRange): a word belongs where it starts.
   const kept = words.filter((w) => (headOpen ? w.start >= from : w.start >= range.start - 1e-3) && (tailOpen ? w.start < to : w.start <= range.end + 0.05));
-  const hear = [...(headOpen ? [{ start: range.start, end: from }] : []), ...(tailOpen ? [{ start: to, end: range.end }] : [])];
+  const hear = [
+    ...(headOpen ? [{ range: { start: range.start, end: Math.min(range.end, from + CONTEXT_S) }, take: { start: range.start, end: from } }] : []),
+    // A word starting within 0.05 s after the range's end still belongs to it, as in wordsInRange.
+    ...(tailOpen ? [{ range: { start: Math.max(range.start, to - CONTEXT_S), end: range.end }, take: { start: to, end: range.end + 0.05 } }] : []),
+  ];
   return { earlier: { start: e.start, end: e.end }, kept: kept.map((w) => ({ ...w })), keptRange: { start: from, end: to }, hear };
 }
 
@@ -70,4 +85,9 @@ export function cutPoints(words: readonly Word[], e: TimeRange, pauses: readonly
   const clear = (t: number) => t > e.start && t < e.end && !words.some((w) => w.start - WORD_CLEARANCE_S < t && t < w.end + WORD_CLEARANCE_S);
   const gaps = pauses ?? words.slice(1).map((w, i) => ({ start: words[i]!.end, end: w.start })).filter((g) => g.end - g.start >= WORD_GAP_PAUSE_S);
   return gaps.map((p) => (p.start + p.end) / 2).filter(clear).sort((a, b) => a - b);
+}
+
+/** The words a join uses of what was heard over its edges: those starting inside an edge (VOD clock). */
+export function edgeWords<W extends { start: number }>(join: RecutJoin, heard: readonly W[]): W[] {
+  return heard.filter((w) => join.hear.some((h) => w.start >= h.take.start - 1e-3 && w.start < h.take.end));
 }
