@@ -7,20 +7,22 @@ export const OUTPUT_FPS = 30;
 export const AUDIO_RATE = 48000;
 
 /**
- * x264's preset per kind of output (X264_PRESET overrides both, e.g. `ultrafast` in the node tests). Shorts are
- * never joined to anything, so they need not match the reels: `superfast` at the same CRF costs a quarter less CPU
- * than `veryfast` for a 30 s 1080x1920 short (26 against 34 CPU s, captions, title and layout filters included)
- * at a higher SSIM and PSNR against a near-lossless encode (0.9943/45.6 dB against 0.9914/43.0 dB), in about
- * twice the bytes (docs/BENCHMARKS.md, "The short's encode"). Reels stay at `veryfast`: their pieces are joined
- * by stream copy and a reel is ten times a short's length, where twice the bytes would matter to downloads.
+ * x264's preset and CRF per kind of output (X264_PRESET and X264_CRF override both, e.g. `ultrafast` in the node
+ * tests). Shorts are never joined to anything, so they need not match the reels. A 30 s 1080x1920 short (fit
+ * layout, title, word-highlighted captions; scripts/bench-short-encode.ts, docs/BENCHMARKS.md "The short's
+ * encode"), against a near-lossless encode: `veryfast` CRF 23 took 34.0 CPU s for SSIM 0.9914 and PSNR 43.0 dB
+ * in 9.3 MB; `superfast` CRF 25 takes 25.0 CPU s for SSIM 0.9925 and PSNR 44.0 dB in 14.6 MB — no less quality
+ * by either measure, a quarter less CPU (it skips the analysis that lets veryfast spend fewer bits), 1.6x the
+ * bytes. Reels stay at `veryfast` CRF 23: their pieces are joined by stream copy, and at ten times a short's length
+ * the extra bytes would matter to downloads.
  */
-export const X264_PRESETS = { short: "superfast", reel: "veryfast" } as const;
+export const X264_SETTINGS = { short: { preset: "superfast", crf: "25" }, reel: { preset: "veryfast", crf: "23" } } as const;
 
-export function videoEncoderArgs(kind: keyof typeof X264_PRESETS = "reel"): string[] {
+export function videoEncoderArgs(kind: keyof typeof X264_SETTINGS = "reel"): string[] {
   return [
     "-c:v", "libx264",
-    "-preset", process.env.X264_PRESET || X264_PRESETS[kind],
-    "-crf", process.env.X264_CRF || "23",
+    "-preset", process.env.X264_PRESET || X264_SETTINGS[kind].preset,
+    "-crf", process.env.X264_CRF || X264_SETTINGS[kind].crf,
     "-pix_fmt", "yuv420p",
     "-profile:v", "high",
     "-g", String(OUTPUT_FPS * 2),
