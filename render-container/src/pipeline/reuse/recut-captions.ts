@@ -23,6 +23,9 @@ import { edgeWords, type RecutJoin } from "./recut-join";
  * showed 55 right and 9 wrong words, from the video's audio 55 right and 3 wrong; heard from the same file, the
  * re-cut's captions are the very ones the short would make itself.
  *
+ * When an earlier short of the account heard part of the range (a re-cut moving its bounds), only the rest is heard
+ * and joined with its words (reuse/recut-join.ts, withKept below).
+ *
  * Only then: in a job of several outputs the shorts transcribe in their own tasks, side by side, and moving that
  * work into the analysis would put it on the one path every task waits for; an automatic short may move its start
  * to a scene cut in its task, so its range is not known here.
