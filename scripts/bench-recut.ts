@@ -5,9 +5,11 @@
  * finalising step, each task run by the renderer's own code), against the local Twitch-compatible server:
  *
  *   1. without reuse: its analysis task analyses the whole VOD (and stores the analysis, as every full job does);
- *   2. with reuse: another re-cut (the manual highlight elsewhere, another layout), whose analysis task is given
- *      the first job's stored analysis (served by dev/job-runner/stored-analysis-link.ts, as the Worker's signed
- *      link would be).
+ *   2. with reuse, the usual re-cut: the first job's short with its bounds moved (4 s earlier, 2 s earlier), another
+ *      layout and caption style; its analysis task is given the first job's stored analysis and its short's heard
+ *      words (served by dev/job-runner/stored-analysis-link.ts, as the Worker's signed links would be), so it hears
+ *      only the new head (reuse/recut-join.ts);
+ *   3. with reuse, a re-cut elsewhere in the VOD (nothing heard there before: the short is heard whole).
  *
  * For each it prints dispatch to completed (the job runner's wall time: the analysis task's start to the end of
  * the finalising step), each task's wall and CPU seconds (this process and its reaped children: FFmpeg, the
@@ -19,7 +21,7 @@
  * as `bench:fanout` predicts. Figures, not assertions; the target is printed beside them.
  *
  * Last line: `recut: predicted_wall_s=<with reuse> predicted_wall_without_reuse_s=<n> predicted_cpu_only_s=<with>/<without>
- *   container_starts=<with>/<without> instance_type=<name> local_wall_s=<with>/<without>`.
+ *   predicted_cpu_only_elsewhere_s=<n> container_starts=<with>/<without> instance_type=<name> local_wall_s=<with>/<without>`.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -113,6 +115,8 @@ function report(m: Measured): number {
     const spec = m.run.plan.tasks.find((s) => s.id === t.id);
     // A re-cut's one short takes the words its analysis heard over it (reuse/recut-captions.ts): no recogniser of its own.
     const captions = spec?.kind === "short" ? (spec.speech ? `, captions from the analysis' ${spec.speech.words.length} words` : ", captions transcribed in the task") : "";
+    const recut = a.analysis?.recutWords;
+    if (recut) console.log(`  the short's words: ${recut.kept} kept from the earlier short ${recut.keptFrom ? `${fmt(recut.keptFrom.start)}-${fmt(recut.keptFrom.end)} s` : "(none)"}, ${fmt(recut.heardSeconds)} s heard`);
     const where = t.handed_off ? ", handed to the analysis' instance (no start of its own)" : ", on an instance of its own";
     console.log(`  ${t.id} (${t.kind}): ${fmt(t.figures.wall_s)} s wall, ${fmt(t.figures.cpu_s)} CPU s${captions}${where}`);
   }
@@ -154,21 +158,28 @@ async function main(): Promise<void> {
     const firstCpu = report(first);
     const link = await storedAnalysisLink(first.filesDir, { jobId: "recut_full", plan: first.run.plan });
     let second: Measured;
+    let third: Measured;
     try {
-      const job = await localRenderJob(recut(Math.round(vod * 0.7), { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), { twitch, jobId: "recut_reused" });
-      second = await runRecut("re-cut with reuse (another manual highlight, another layout)", { ...job, reuse: link.reuse }, twitch);
+      // The usual re-cut: the first job's short, its bounds moved (4 s earlier, 2 s earlier), another layout and captions.
+      const moved = Math.round(vod * 0.4) - 4;
+      const job = await localRenderJob({ ...recut(moved, { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), manual_highlights: [{ start_seconds: moved, end_seconds: moved + 32, label: "re-cut" }] }, { twitch, jobId: "recut_reused" });
+      second = await runRecut("re-cut with reuse (the first short's bounds moved, another layout)", { ...job, reuse: link.reuse }, twitch);
+      const elsewhere = await localRenderJob(recut(Math.round(vod * 0.7), { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), { twitch, jobId: "recut_elsewhere" });
+      third = await runRecut("re-cut with reuse elsewhere in the VOD (nothing heard there before)", { ...elsewhere, reuse: link.reuse }, twitch);
     } finally {
       await link.close();
     }
     const secondCpu = report(second);
+    const thirdCpu = report(third);
     const withReuse = predicted(second, INSTANCE.vcpu);
     const without = predicted(first, INSTANCE.vcpu);
     console.log(`\npredicted dispatch to completed on ${INSTANCE.name}: with reuse ${fmt(withReuse)} s [target <= ${TARGET_S} s: ${withReuse <= TARGET_S ? "met" : "missed"}], without ${fmt(without)} s`);
-    console.log(`from CPU alone: with reuse ${fmt(secondCpu)} s [target <= ${TARGET_S} s: ${secondCpu <= TARGET_S ? "met" : "missed"}], without ${fmt(firstCpu)} s`);
+    console.log(`from CPU alone: with reuse ${fmt(secondCpu)} s [target <= ${TARGET_S} s: ${secondCpu <= TARGET_S ? "met" : "missed"}] (elsewhere in the VOD ${fmt(thirdCpu)} s), without ${fmt(firstCpu)} s`);
     console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    console.log(`recut: predicted_wall_s=${Math.round(withReuse)} predicted_wall_without_reuse_s=${Math.round(without)} predicted_cpu_only_s=${fmt(secondCpu)}/${fmt(firstCpu)} container_starts=${starts(second)}/${starts(first)} instance_type=${INSTANCE.name} local_wall_s=${fmt(second.run.wallSeconds)}/${fmt(first.run.wallSeconds)}`);
+    console.log(`recut: predicted_wall_s=${Math.round(withReuse)} predicted_wall_without_reuse_s=${Math.round(without)} predicted_cpu_only_s=${fmt(secondCpu)}/${fmt(firstCpu)} predicted_cpu_only_elsewhere_s=${fmt(thirdCpu)} container_starts=${starts(second)}/${starts(first)} instance_type=${INSTANCE.name} local_wall_s=${fmt(second.run.wallSeconds)}/${fmt(first.run.wallSeconds)}`);
     await rm(first.filesDir, { recursive: true, force: true });
     await rm(second.filesDir, { recursive: true, force: true });
+    await rm(third.filesDir, { recursive: true, force: true });
   } finally {
     await twitch.close();
   }

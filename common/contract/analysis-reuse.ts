@@ -44,10 +44,19 @@ export const AnalysisReused = z
   });
 export type AnalysisReused = z.infer<typeof AnalysisReused>;
 
+/** Most links to earlier shorts' heard words a reusing analysis task is given (a few jobs' shorts). */
+export const MAX_HEARD_LINKS = 20;
+
 /** Worker -> renderer, on the analysis task of a reusing job: where to read the stored analysis. */
 export const AnalysisReuseSource = AnalysisReused.extend({
   /** A signed GET link to the stored object (the Worker's /files route); it expires, so it is minted per dispatch. */
   url: z.string(),
+  /**
+   * Signed GET links to the words earlier shorts heard (heard-words.ts: HEARD_WORDS_NAME of each short of the job
+   * whose analysis is reused and of the account's later jobs that reused it): a re-cut's short takes the words of
+   * the part of its range one of them covers and hears only the rest. Absent from an older Worker: nothing is reused.
+   */
+  heard: z.array(z.string()).max(MAX_HEARD_LINKS).optional(),
 });
 export type AnalysisReuseSource = z.infer<typeof AnalysisReuseSource>;
 

@@ -1,5 +1,6 @@
 import { STORED_ANALYSIS_NAME } from "../contract/analysis-reuse";
 import { ANALYSE_TASK_ID, reelPartName, unitTasks, type JobPlan, type RenderTaskSpec, type TaskKind } from "../contract/job-plan";
+import { heardWordsName } from "../contract/heard-words";
 import { artifactNames } from "./artifact-names";
 
 /**
@@ -24,7 +25,8 @@ function unitFiles(spec: Exclude<RenderTaskSpec, { kind: "clip_group" }>): TaskF
       return { writes: [spec.position, ...spec.teasers.map((t) => t.position)].map((p) => reelPartName(spec.run_name, p)), reads: [] };
     case "short":
       return {
-        writes: [artifactNames.short(spec.index), artifactNames.shortThumbnail(spec.index), artifactNames.shortCaptions(spec.index), artifactNames.shortTranscript(spec.index)],
+        // The short's heard words too: a private object later re-cuts read (contract/heard-words.ts).
+        writes: [artifactNames.short(spec.index), artifactNames.shortThumbnail(spec.index), artifactNames.shortCaptions(spec.index), artifactNames.shortTranscript(spec.index), heardWordsName(spec.index)],
         reads: [],
       };
     case "reel_join":

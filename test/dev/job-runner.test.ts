@@ -85,7 +85,7 @@ describe("a job run by the job runner on a synthetic VOD", () => {
     // One planted moment cannot fill a 60 s reel: the selection says so and why, in the manifest.
     expect(manifest.warnings.some((w) => /balanced reel runs \d+ s of its 60 s target/.test(w))).toBe(true);
     // The stored analysis (for re-cuts) sits beside the deliverables in the job's folder; it is none of them.
-    const files = (await readdir(ran.out)).filter((f) => f !== "analysis.json.gz").sort();
+    const files = (await readdir(ran.out)).filter((f) => f !== "analysis.json.gz" && !f.endsWith(".heard.json")).sort();
     expect(await readdir(ran.out)).toContain("analysis.json.gz");
     expect(files).toEqual(["manifest.json", "metadata.json", "reel-balanced.edl", "reel-balanced.jpg", "reel-balanced.mp4", "reel-balanced.otio", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect(ran.result.artifacts.map((a) => a.name).sort()).toEqual(files);
@@ -203,7 +203,7 @@ describe("a shorts-only job", () => {
       parameters: { max_highlight_duration: 20, shorts_crop_mode: "fit" },
     });
     const { result, out, progress } = await run(job);
-    expect((await readdir(out)).sort()).toEqual(["analysis.json.gz", "manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+    expect((await readdir(out)).sort()).toEqual(["analysis.json.gz", "manifest.json", "metadata.json", "short-01.heard.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect(progress.map((s) => s.stage)).not.toContain("rendering_reels");
     expect(result.manifest.summary).toMatchObject({ total_videos: 1, total_shorts: 1 });
     expect(result.manifest.artifacts.assets.compilation).toEqual([]);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ANALYSIS_VERSION, STORED_ANALYSIS_NAME, type CostEstimate, type JobAck } from "../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../common/contract/job-plan";
 import { analysisExpiry } from "../../worker/src/domain/analysis-reuse";
+import { heardWordsName } from "../../common/contract/heard-words";
+import { artifactKey } from "../../worker/src/artifacts/links";
 import { openDb } from "../../worker/src/storage/db";
 import { deleteExpiredAnalyses } from "../../worker/src/storage/analyses";
 import { accountCredits, call, createAccount, minimalJob, post, vodUrl, FIXTURE_VODS, type TestAccount } from "./helpers";
@@ -112,8 +114,18 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     expect(await accountCredits(acct.account_id)).toBe(before - OUTPUTS_COST);
     expect(await record(acct.api_key, ack.id)).toMatchObject({ credit_cost: OUTPUTS_COST, analysis_reused: { from_job_id: first.id, analysed_at: analysedAt } });
 
+    // What the first job's short heard, as its task keeps it (private, beside its files: heard-words.ts).
+    const heardObject = bytesOf(3, 900);
+    await env.ARTIFACTS.put(artifactKey(first.id, heardWordsName(1)), heardObject);
     const analysis = await analysisTask(ack, message);
     expect(analysis.reuse).toMatchObject({ from_job_id: first.id, analysed_at: analysedAt });
+    // The analysis task is also given a link to the words of each short of the job whose analysis it reuses.
+    expect(analysis.reuse!.heard).toHaveLength(1);
+    const heardLink = new URL(analysis.reuse!.heard![0]!);
+    expect(heardLink.pathname).toContain(`${first.id}/${heardWordsName(1)}`);
+    const heardRes = await call(`${heardLink.pathname}${heardLink.search}`);
+    expect(heardRes.status).toBe(200);
+    expect(sameBytes(new Uint8Array(await heardRes.arrayBuffer()), heardObject)).toBe(true);
     const link = new URL(analysis.reuse!.url);
     const res = await call(`${link.pathname}${link.search}`);
     expect(res.status).toBe(200);
@@ -130,6 +142,15 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     expect(await analysisRow(ack.id)).toBeNull();
     // Render tasks never carry the link.
     expect((await taskStarts(ack.id)).filter((t) => t.task.kind !== "analyse").every((t) => t.reuse === null)).toBe(true);
+
+    // A later re-cut (the client moving the bounds again) may take the words of this re-cut's short too, newest
+    // first; a job whose files were deleted offers none.
+    const again = await createJob(acct.api_key, minimalJob({ num_shorts: 1, ...recut }));
+    const third = await analysisTask(again.ack, again.message);
+    expect(third.reuse!.heard!.map((u) => new URL(u).pathname.split("/").slice(-2).join("/"))).toEqual([`${ack.id}/${heardWordsName(1)}`, `${first.id}/${heardWordsName(1)}`]);
+    await env.DB.prepare("UPDATE jobs SET artifacts_deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), ack.id).run();
+    const fourth = await createJob(acct.api_key, minimalJob({ num_shorts: 1, ...recut }));
+    expect((await analysisTask(fourth.ack, fourth.message)).reuse!.heard!.map((u) => new URL(u).pathname.split("/").at(-2))).toEqual([first.id]);
   });
 
   it("is not reused across accounts, presets, stream languages, or when reuse is off", async () => {

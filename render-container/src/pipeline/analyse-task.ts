@@ -1,5 +1,5 @@
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
-import { createTranscriber, planCaptions } from "../captions";
+import { createTranscriber, heardLanguage, planCaptions } from "../captions";
 import type { RendererConfig } from "../config";
 import type { MetadataInput } from "../metadata";
 import { ByteCounter } from "../source";
@@ -16,7 +16,9 @@ import type { TaskRun } from "./task-run";
 import type { JobContext } from "./types";
 import { audioForRanges, reusableSource, reusedTranscripts } from "./reuse/reuse-source";
 import { storeAnalysis, type StoredAnalysis } from "./reuse/stored-analysis";
-import { joinTranscribed, plannedSpeech, recutShortRange, videoForShort, withoutRange } from "./reuse/recut-captions";
+import { joinTranscribed, plannedSpeech, recutShortRange, rangesToHear, videoForShort, withKept, withoutRange } from "./reuse/recut-captions";
+import { fetchHeardWords } from "./reuse/heard-words";
+import { planRecutJoin } from "./reuse/recut-join";
 import { ANALYSIS_VERSION, type PlanAnalysis } from "../../../common/contract/analysis-reuse";
 import type { AudioAnalysis } from "../analysis";
 
@@ -30,6 +32,8 @@ export interface AnalysisStats {
   facecamSample: FacecamDecided["sample"];
   /** What the titles and stories were written from, to check them against it (undefined until the analysis ends). */
   metadataInput?: MetadataInput;
+  /** A re-cut's one short: earlier words kept, and the seconds heard (undefined: not a re-cut). */
+  recutWords?: { kept: number; heardSeconds: number; keptFrom: { start: number; end: number } | null };
 }
 
 /**
@@ -77,14 +81,20 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   const done = recut ? withoutRange(stored, recut.range) : stored;
   // With a reused analysis only the ranges it did not transcribe need audio: their segments, not the rendition.
   const audio = reused ? (captionPlan.transcribe ? await timed("audio_for_new_ranges", () => audioForRanges(run, source, ranges, recut ? joinTranscribed(done, { words: [], covered: [recut.range], warnings: [] }) : done, bytes.audio)) : []) : source.audioParts;
-  // The re-cut's short is heard from its own video, as its task would hear it (reuse/recut-captions.ts).
-  const shortVideo = recut ? await timed("video_for_short", () => videoForShort(run, source, recut.range, bytes.video)) : [];
+  // Of the re-cut's short, only what no earlier short of the account heard is heard (reuse/recut-join.ts), from its
+  // own video, as its task would hear it (reuse/recut-captions.ts).
+  const earlier = recut && req.reuse?.heard?.length ? await timed("earlier_words", () => fetchHeardWords(req.reuse!.heard!, { vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, language) ?? language }, ctx.fetchImpl, ctx.signal)) : [];
+  const join = recut ? planRecutJoin(earlier, recut.range, source.audio.pauses) : null;
+  const toHear = recut ? rangesToHear(join, recut.range) : [];
+  const shortVideo = toHear.length > 0 ? await timed("video_for_short", () => videoForShort(run, source, toHear, bytes.video)) : [];
+  if (recut) ctx.log.info("re-cut words", { earlier_shorts: earlier.length, kept_from: join?.earlier ?? null, kept_words: join?.kept.length ?? 0, heard: toHear });
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.
   const [written, facecam] = await sideBySide(
     ctx.signal,
     async (signal) => {
       const branch = { ...ctx, signal };
-      const heard = recut ? await timed("transcribe_short", () => transcribeRanges({ ...run, ctx: branch }, { ranges: [recut.range], audio: shortVideo, transcriber, language, captionPlan, seekInput: false })) : null;
+      const hearEdges = () => (toHear.length > 0 ? transcribeRanges({ ...run, ctx: branch }, { ranges: toHear, audio: shortVideo, transcriber, language, captionPlan, seekInput: false }) : Promise.resolve({ words: [], covered: [], warnings: [] }));
+      const heard = recut ? await timed("transcribe_short", async () => withKept(join, recut.range, await hearEdges())) : null;
       const words = await timed("transcribe", () => transcribeRanges({ ...run, ctx: branch }, { ranges, audio, transcriber, language, captionPlan, done: heard ? joinTranscribed(done, heard) : done }));
       const transcripts = transcriptsFrom(words, captionPlan);
       const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata, localRecogniser: transcriber.local }, branch, run.progress, config.env));
@@ -137,6 +147,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     stats.stageSeconds = timings;
     stats.facecamSample = facecam?.sample ?? null;
     stats.metadataInput = written.texts.input;
+    if (recut) stats.recutWords = { kept: join?.kept.length ?? 0, heardSeconds: toHear.reduce((s, r) => s + (r.end - r.start), 0), keptFrom: join?.earlier ?? null };
   }
   ctx.log.info("job planned", { reused_from: analysis.reused_from, stored_bytes: analysis.stored?.size_bytes ?? null, timings, audio_bytes: bytes.audio.total, facecam_bytes: bytes.facecam.total, tasks: plan.tasks.length, facecam: plan.facecam });
   return plan;

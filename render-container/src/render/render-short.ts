@@ -123,7 +123,7 @@ export async function renderShort(o: ShortRenderOptions): Promise<RenderedVideo>
         `${audioTrim(audio.label, range)},${AUDIO_FORMAT},afade=t=in:d=0.05,afade=t=out:st=${fadeOut.toFixed(3)}:d=0.15[aout]`,
       ].join(";");
 
-      await encodeCut({ clip: o.clip, range, extraInputArgs: audio.args, graph, out: o.out, signal: o.signal, onFraction: o.onProgress });
+      await encodeCut({ clip: o.clip, range, extraInputArgs: audio.args, graph, out: o.out, signal: o.signal, onFraction: o.onProgress, kind: "short" });
       const written = await probeMedia(o.out, { signal: o.signal });
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),

@@ -122,7 +122,7 @@ describe("the bundled renderer (what the container image runs)", () => {
       const names = uploads.map((u) => decodeURIComponent(u.url.slice("/upload/".length))).sort();
       // metadata.json and manifest.json are the Worker's finalising step; the analysis task stores what it found
       // (for re-cuts).
-      expect(names).toEqual(["analysis.json.gz", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+      expect(names).toEqual(["analysis.json.gz", "short-01.heard.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
       const mp4 = path.join(tmp, "short-01.mp4");
       await mkdir(path.dirname(mp4), { recursive: true });
       await writeFile(mp4, uploads.find((u) => u.url.endsWith("short-01.mp4"))!.body);

@@ -51,8 +51,9 @@ describe("render CLI", () => {
     expect(summary.wall_seconds).toBeGreaterThan(0);
     expect(JSON.parse(await readFile(path.join(dir, "stats.json"), "utf8"))).toEqual(summary);
 
-    // The stored analysis (for re-cuts) sits beside the deliverables; it is none of them.
-    const files = (await readdir(out)).filter((f) => f !== "analysis.json.gz").sort();
+    // The stored analysis and the short's heard words (for re-cuts) sit beside the deliverables; they are none of them.
+    expect(await readdir(out)).toContain("short-01.heard.json");
+    const files = (await readdir(out)).filter((f) => f !== "analysis.json.gz" && f !== "short-01.heard.json").sort();
     expect(files).toEqual(["manifest.json", "metadata.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect(summary.artifacts.map((a) => a.name).sort()).toEqual(files);
     const manifest = Manifest.parse(JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")));

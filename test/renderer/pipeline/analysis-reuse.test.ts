@@ -18,6 +18,16 @@ import { clipFor } from "../../../render-container/src/pipeline/tasks/clips";
 import { shortWords, wordsInRange } from "../../../render-container/src/pipeline/tasks/short-speech";
 import { downloadTaskVideo, type RenderTaskRun } from "../../../render-container/src/pipeline/tasks/task-source";
 import { taskRequest } from "../../../dev/job-runner/run-job";
+import { HeardWords, heardWordsName } from "../../../common/contract/heard-words";
+import { planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
+import { readFileSync } from "node:fs";
+
+/** The stored analysis a job left in its folder. */
+function decodedAnalysis(out: string) {
+  const decoded = decodeStoredAnalysis(readFileSync(path.join(out, STORED_ANALYSIS_NAME)), { vodId: VOD_ID });
+  if (!decoded.ok) throw new Error(decoded.why);
+  return decoded.analysis;
+}
 
 /**
  * Re-cuts (issue 21): a job's analysis task stores what it found about the whole VOD; a later job's analysis task
@@ -135,6 +145,49 @@ describe("a re-cut from a stored analysis", () => {
       expect(transcript.words.map((w) => w.word)).toEqual(heard.heard.map((w) => w.word));
       expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(heard.shown.map((w) => w.word));
       await rm(work, { recursive: true, force: true });
+    } finally {
+      await link.close();
+    }
+  }, 900_000);
+
+  it("a re-cut moving an earlier short's bounds takes its words over the shared part and hears only the new edges", async () => {
+    // What the first job's short heard, kept beside its files (reuse/heard-words.ts), on the VOD's clock.
+    const earlier = HeardWords.parse(JSON.parse(await readFile(path.join(first.out, heardWordsName(1)), "utf8")));
+    expect(earlier).toMatchObject({ vod_id: VOD_ID, recogniser: "pocketsphinx", language: "en" });
+    expect(earlier.words.length).toBeGreaterThan(5);
+    expect(JSON.stringify(first.result.manifest)).not.toContain(heardWordsName(1));
+    const range = { start: Math.round(earlier.start) - 4, end: Math.round(earlier.end) - 2 };
+    const link = await storedAnalysisLink(first.out, { jobId: "job_first", plan: first.result.plan });
+    try {
+      expect(link.reuse.heard).toHaveLength(1);
+      const job = await jobFor("job_moved", { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: range.start, end_seconds: range.end, label: "moved" }], parameters: { shorts_crop_mode: "crop" } });
+      const recut = await run({ ...job, reuse: link.reuse });
+      const figures = recut.result.analysis.figures.analysis!;
+      // Only the new head was heard (up to a pause inside the earlier short, with CONTEXT_S after it), not the range.
+      expect(figures.recutWords?.keptFrom).toEqual({ start: earlier.start, end: earlier.end });
+      expect(figures.recutWords!.kept).toBeGreaterThan(3);
+      expect(figures.recutWords!.heardSeconds).toBeGreaterThan(4);
+      expect(figures.recutWords!.heardSeconds).toBeLessThan(range.end - range.start - 5);
+      const spec = recut.result.plan.tasks[0]!;
+      if (spec.kind !== "short" || !spec.speech) throw new Error("expected a short carrying its words");
+      expect(spec.speech).toMatchObject({ recogniser: "pocketsphinx", start: range.start, end: range.end });
+      // Past the cut, the words are the earlier short's, unchanged (confidences and cross-checks included).
+      const join = planRecutJoin([earlier], range, decodedAnalysis(first.out).audio.pauses)!;
+      const cut = join.keptRange.start;
+      expect(spec.speech.words.filter((w) => w.start >= cut)).toEqual(earlier.words.filter((w) => w.start >= cut && w.start <= range.end + 0.05));
+      // Before it, words were heard anew: they start inside the new head.
+      const head = spec.speech.words.filter((w) => w.start < cut);
+      expect(head.every((w) => w.start >= range.start - 1e-3)).toBe(true);
+      // The short showed them by the captions' rules (its transcript is the plan's words on its clock). How right
+      // the joined captions are against what the VOD says is measured, not asserted: scripts/eval-recut-captions.ts --join.
+      const transcript = JSON.parse(await readFile(path.join(recut.out, "short-01.transcript.json"), "utf8")) as { words: { word: string; start: number; shown: boolean }[] };
+      expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
+      const moment = recut.result.plan.moments.find((m) => m.source === "manual")!;
+      const shown = trustedWords(wordsInRange(spec.speech.words, range), { maskProfanity: true, corroboration: moment.chat_profanity, language: "en" }).words;
+      expect(shown.length).toBeGreaterThan(3);
+      expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(shown.map((w) => w.word));
+      // The short kept what it heard for the next re-cut.
+      expect(HeardWords.parse(JSON.parse(await readFile(path.join(recut.out, heardWordsName(1)), "utf8"))).words.map((w) => w.word)).toEqual(spec.speech.words.filter((w) => w.start <= range.end + 0.05).map((w) => w.word));
     } finally {
       await link.close();
     }

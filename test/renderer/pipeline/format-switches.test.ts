@@ -176,7 +176,7 @@ describe("a whole job on the VOD, its audio switching too", () => {
     expect(highlights.filter((h) => across(h)), JSON.stringify(highlights)).toEqual([]);
     expect(result.manifest.warnings.filter((w) => /media format/.test(w))).toEqual([]);
 
-    expect((await readdir(out)).sort()).toEqual(["analysis.json.gz", "manifest.json", "metadata.json", "reel-balanced.edl", "reel-balanced.jpg", "reel-balanced.mp4", "reel-balanced.otio", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+    expect((await readdir(out)).sort()).toEqual(["analysis.json.gz", "manifest.json", "metadata.json", "reel-balanced.edl", "reel-balanced.jpg", "reel-balanced.mp4", "reel-balanced.otio", "short-01.heard.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     const short = await probeMedia(path.join(out, "short-01.mp4"));
     expect(Math.abs(short.durationSeconds - (shortMove!.to!.end - shortMove!.to!.start))).toBeLessThan(1);
     const reel = await probeMedia(path.join(out, "reel-balanced.mp4"));

@@ -248,7 +248,8 @@ describe("a short task", () => {
 
   it("renders a 1080x1920 short with audio, as long as its range, and uploads video, captions and thumbnail", async () => {
     if (result.kind !== "short") throw new Error(result.kind);
-    expect((await readdir(store)).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+    // Beside the deliverables, what the short heard, kept for later re-cuts (reuse/heard-words.ts).
+    expect((await readdir(store)).sort()).toEqual(["short-01.heard.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     const info = await probeMedia(path.join(store, "short-01.mp4"));
     expect(info.video).toMatchObject({ width: 1080, height: 1920 });
     expect(info.audio).toBeTruthy();
@@ -379,7 +380,7 @@ describe("a clip_group task (the same moment in two reels and a short around its
     expect(s.moment.start).toBeCloseTo(30, 1);
     expect(b.parts.map((p) => p.name)).toEqual([reelPartName("balanced", 1)]);
     expect(a.parts.map((p) => p.name)).toEqual([reelPartName("audience", 1)]);
-    expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
+    expect((await readdir(store)).sort()).toEqual(["part-audience-001.mp4", "part-balanced-001.mp4", "short-01.heard.json", "short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
     expect((await probeMedia(path.join(store, "short-01.mp4"))).video).toMatchObject({ width: 1080, height: 1920 });
     for (const name of ["part-audience-001.mp4", "part-balanced-001.mp4"]) expect((await probeMedia(path.join(store, name))).durationSeconds).toBeCloseTo(15, 0);
   });

@@ -1,7 +1,10 @@
 import { NormalizedJobRequest, VodInfo, type UploadTarget } from "../../../common/contract";
 import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-plan";
 import { TASK_CONTRACT_VERSION } from "../../../common/contract/task-contract";
-import { STORED_ANALYSIS_NAME, type AnalysisReuseSource } from "../../../common/contract/analysis-reuse";
+import { MAX_HEARD_LINKS, STORED_ANALYSIS_NAME, type AnalysisReuseSource } from "../../../common/contract/analysis-reuse";
+import { heardWordsName } from "../../../common/contract/heard-words";
+import { heardWordSources } from "../storage/analyses";
+import { openDb } from "../storage/db";
 import { artifactLink, rendererTaskToken, s3Configured } from "../artifacts/links";
 import { workersAi } from "../ai/workers-ai";
 import { workerConfig } from "../config";
@@ -116,6 +119,11 @@ const REUSE_LINK_TTL_SECONDS = 3600;
 async function reuseSource(env: Env, settings: DispatchSettings, row: JobRow): Promise<AnalysisReuseSource | null> {
   if (!row.analysisReusedFrom) return null;
   const expiresAt = Math.floor(Date.now() / 1000) + REUSE_LINK_TTL_SECONDS;
-  const url = await artifactLink({ ...env, LINK_SIGNING_KEY: settings.linkSigningKey }, settings.baseUrl, row.analysisReusedFrom, STORED_ANALYSIS_NAME, expiresAt);
-  return { from_job_id: row.analysisReusedFrom, analysed_at: row.analysisReusedAnalysedAt ?? "", url };
+  const linkEnv = { ...env, LINK_SIGNING_KEY: settings.linkSigningKey };
+  const url = await artifactLink(linkEnv, settings.baseUrl, row.analysisReusedFrom, STORED_ANALYSIS_NAME, expiresAt);
+  // The words earlier shorts heard, for a re-cut's short to hear only what none of them did (heard-words.ts).
+  const sources = await heardWordSources(openDb(env.DB), { accountId: row.accountId, fromJobId: row.analysisReusedFrom });
+  const names = sources.flatMap((s) => s.shorts.map((i) => ({ jobId: s.jobId, name: heardWordsName(i) }))).slice(0, MAX_HEARD_LINKS);
+  const heard = await Promise.all(names.map((n) => artifactLink(linkEnv, settings.baseUrl, n.jobId, n.name, expiresAt)));
+  return { from_job_id: row.analysisReusedFrom, analysed_at: row.analysisReusedAnalysedAt ?? "", url, heard };
 }

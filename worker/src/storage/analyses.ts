@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { ANALYSIS_VERSION, type AnalysisReused } from "../../../common/contract/analysis-reuse";
 import { workerConfig, type ConfigInput } from "../config";
 import { analysisOptionsHash, PROBED_LENGTH_TOLERANCE_SECONDS, REUSE_MIN_REMAINING_MS } from "../domain/analysis-reuse";
@@ -44,6 +44,35 @@ export async function findReusableAnalysis(db: Db, q: ReuseQuery): Promise<(Anal
   const probed = q.probedDurationSeconds;
   const match = rows.map((r) => r.analysis).find((a) => a.probedDurationSeconds !== null && Math.abs(a.probedDurationSeconds - probed) <= PROBED_LENGTH_TOLERANCE_SECONDS);
   return match ? { from_job_id: match.jobId, analysed_at: match.analysedAt, row: match } : null;
+}
+
+/** How many jobs' shorts a re-cut's words may come from: the analysed job and the newest re-cuts that reused it. */
+const HEARD_JOBS = 5;
+
+/**
+ * The shorts whose heard words a re-cut reusing `fromJobId`'s analysis may take (docs/TASK-MODEL.md, "A re-cut's
+ * words heard once"): those of that job and of the account's later jobs that reused the same analysis (a client
+ * moving a re-cut's bounds again), newest first; only completed jobs of the same account whose files the
+ * retention sweep has not deleted. One indexed D1 query; the shorts are read from each job's stored result.
+ */
+export async function heardWordSources(db: Db, q: { accountId: string; fromJobId: string }): Promise<{ jobId: string; shorts: number[] }[]> {
+  const rows = await db
+    .select({ id: jobs.id, resultJson: jobs.resultJson })
+    .from(jobs)
+    .where(and(or(eq(jobs.id, q.fromJobId), eq(jobs.analysisReusedFrom, q.fromJobId)), eq(jobs.accountId, q.accountId), eq(jobs.status, "completed"), isNull(jobs.artifactsDeletedAt)))
+    .orderBy(desc(jobs.createdAt))
+    .limit(HEARD_JOBS);
+  return rows.map((r) => ({ jobId: r.id, shorts: shortIndexes(r.resultJson) })).filter((r) => r.shorts.length > 0);
+}
+
+/** The indexes of the shorts a completed job's stored result lists (its `artifacts`, kind "short"). */
+function shortIndexes(resultJson: string | null): number[] {
+  try {
+    const artifacts = (JSON.parse(resultJson ?? "null") as { artifacts?: { kind?: unknown; index?: unknown }[] } | null)?.artifacts ?? [];
+    return artifacts.filter((a) => a.kind === "short" && Number.isInteger(a.index)).map((a) => a.index as number);
+  } catch {
+    return [];
+  }
 }
 
 /** Indexes a completed job's stored analysis; a second call for the job changes nothing (duplicate completions). */

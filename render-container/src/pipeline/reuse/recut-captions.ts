@@ -6,6 +6,7 @@ import type { TaskRun } from "../task-run";
 import type { RenderPlan } from "../render-plan";
 import type { TranscribedRanges } from "../stages/transcribe";
 import { subtractRanges } from "../stages/transcribe";
+import { edgeWords, type RecutJoin } from "./recut-join";
 
 /**
  * A re-cut's captions heard once (docs/TASK-MODEL.md, "Reusing an analysis"). A job that reused an analysis and
@@ -21,6 +22,9 @@ import { subtractRanges } from "../stages/transcribe";
  * scripts/eval-recut-captions.ts on six 30 s ranges of the benchmark VOD: from the audio rendition the captions
  * showed 55 right and 9 wrong words, from the video's audio 55 right and 3 wrong; heard from the same file, the
  * re-cut's captions are the very ones the short would make itself.
+ *
+ * When an earlier short of the account heard part of the range (a re-cut moving its bounds), only the rest is heard
+ * and joined with its words (reuse/recut-join.ts, withKept below).
  *
  * Only then: in a job of several outputs the shorts transcribe in their own tasks, side by side, and moving that
  * work into the analysis would put it on the one path every task waits for; an automatic short may move its start
@@ -65,13 +69,29 @@ export function plannedSpeech(heard: TranscribedRanges, range: TimeRange, recogn
 }
 
 /**
- * The short's video, as its own task would download it (the plan's rendition, the segments covering its range):
- * what the re-cut's words are heard from, so that they are the ones the short task would hear.
+ * The short's video, as its own task would download it (the plan's rendition, the segments covering its range, or
+ * only the parts of it still to hear: reuse/recut-join.ts): what the re-cut's words are heard from, so that they
+ * are the ones the short task would hear.
  */
-export async function videoForShort(run: Pick<TaskRun, "job" | "ctx" | "downloadConcurrency">, source: Acquired, range: TimeRange, bytes: ByteCounter): Promise<ClipSource[]> {
+export async function videoForShort(run: Pick<TaskRun, "job" | "ctx" | "downloadConcurrency">, source: Acquired, ranges: readonly TimeRange[], bytes: ByteCounter): Promise<ClipSource[]> {
   const { job, ctx } = run;
   const twitch = { gqlUrl: job.twitch.gql_url, usherUrl: job.twitch.usher_url, fetch: ctx.fetchImpl, signal: ctx.signal };
   const { playlist } = await resolveVideoRendition(twitch, job.vod.vod_id, source.media.source.group_id);
-  const within = { start: Math.max(0, range.start), end: Math.min(source.durationSeconds, range.end) };
-  return downloadCoveringSegments(playlist, [within], path.join(ctx.workDir, "short-video"), { concurrency: run.downloadConcurrency, signal: ctx.signal, counter: bytes, fetch: ctx.fetchImpl });
+  const within = ranges.map((range) => ({ start: Math.max(0, range.start), end: Math.min(source.durationSeconds, range.end) }));
+  return downloadCoveringSegments(playlist, within, path.join(ctx.workDir, "short-video"), { concurrency: run.downloadConcurrency, signal: ctx.signal, counter: bytes, fetch: ctx.fetchImpl });
+}
+
+/**
+ * The re-cut's short's words over `range`: an earlier short's words where a join keeps them (reuse/recut-join.ts),
+ * joined with what was heard over the rest (`edges`, heard from the short's video; the whole range without a join).
+ * The range counts as covered whole, so the title's window inside it is not heard again.
+ */
+export function withKept(join: RecutJoin | null, range: TimeRange, edges: TranscribedRanges): TranscribedRanges {
+  const heard = join ? edgeWords(join, edges.words) : edges.words;
+  return { words: [...(join?.kept ?? []), ...heard].sort((a, b) => a.start - b.start), covered: [{ ...range }], warnings: [...edges.warnings] };
+}
+
+/** What to hear of a re-cut's short: the join's edges (with their context), or the whole range without a join. */
+export function rangesToHear(join: RecutJoin | null, range: TimeRange): TimeRange[] {
+  return join ? join.hear.map((h) => h.range) : [range];
 }

@@ -11,6 +11,7 @@ import type { Moment } from "../../selection/types";
 import { artifactNames } from "../../../../common/plan/artifact-names";
 import { clipFor, refineShort } from "./clips";
 import { shortWords, type ShortWords } from "./short-speech";
+import { keepHeardWords } from "../reuse/heard-words";
 import { shortOptions } from "../stages/render-options";
 import { TaskProgress } from "../task-progress";
 import { clipRanges, downloadTaskVideo, planMoment, taskVideo, type RenderTaskRun, type TaskVideo } from "./task-source";
@@ -51,6 +52,11 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
     : { cues: [], heard: [], shown: [], warning: null, from: "transcribed" };
   if (speech.from === "plan") ctx.log.info("captions from the analysis' words", { short: task.index, words: speech.heard.length });
   const { cues, warning } = speech;
+  // What it heard is kept for the account's later re-cuts of this VOD (a re-cut hears only what no short heard):
+  // only a clean pass (a recogniser that warned may have heard part of the range).
+  if (captionPlan.transcribe && warning === null) {
+    await keepHeardWords(ctx, { index: task.index, vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, plan.captions.language) ?? plan.captions.language, range: placed, heard: speech.heard });
+  }
   progress.report("transcribing", 1);
 
   const info = await probeMedia(clip.path, { signal: ctx.signal });
