@@ -22,9 +22,9 @@ const plan = {
 } as unknown as JobPlan;
 
 describe("taskFiles", () => {
-  it("a group writes its members' files: the moment's piece and teaser parts, the short's four files; it reads none", () => {
+  it("a group writes its members' files: the moment's piece and teaser parts, the short's four files and its heard words; it reads none", () => {
     expect(taskFiles({ id: "clips-01", kind: "clip_group" }, plan)).toEqual({
-      writes: ["part-audience-003.mp4", "part-audience-000.mp4", "short-07.mp4", "short-07.jpg", "short-07.srt", "short-07.transcript.json"],
+      writes: ["part-audience-003.mp4", "part-audience-000.mp4", "short-07.mp4", "short-07.jpg", "short-07.srt", "short-07.transcript.json", "short-07.heard.json"],
       reads: [],
     });
   });

@@ -248,14 +248,16 @@ describe("a real render task in upload mode presigned", () => {
       // Every file the task reports is in the bucket under the job's folder, as large as reported.
       expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(["short-01.jpg", "short-01.mp4", "short-01.srt", "short-01.transcript.json"]);
       for (const a of end.result.artifacts) expect(s3.objects.get(`bkt/jobs/job_real/${a.name}`)?.length, a.name).toBe(a.size_bytes);
-      // Each went up on a presigned URL (no Authorization header), none was refused.
+      // Each went up on a presigned URL (no Authorization header), none was refused; so did the short's heard words
+      // (kept for re-cuts, never a deliverable).
       const sent = s3.requests.slice(before);
-      expect(sent.map((r) => r.method)).toEqual(end.result.artifacts.map(() => "PUT"));
+      expect(sent.map((r) => r.method)).toEqual([...end.result.artifacts, "heard"].map(() => "PUT"));
+      expect(s3.objects.has("bkt/jobs/job_real/short-01.heard.json")).toBe(true);
       expect(sent.every((r) => r.url.includes("X-Amz-Signature=") && r.headers.authorization === undefined)).toBe(true);
       expect(s3.signatureFailures.length).toBe(refusedBefore);
       // It asked for nothing outside its scope, and stored every file of it.
       expect(refused).toEqual([]);
-      expect(end.result.artifacts.map((a) => a.name).sort()).toEqual(taskFiles(SHORT, plan)!.writes.sort());
+      expect([...end.result.artifacts.map((a) => a.name), "short-01.heard.json"].sort()).toEqual(taskFiles(SHORT, plan)!.writes.sort());
     } finally {
       await new Promise((r) => server.close(r));
       await worker.close();

@@ -52,11 +52,6 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
     : { cues: [], heard: [], shown: [], warning: null, from: "transcribed" };
   if (speech.from === "plan") ctx.log.info("captions from the analysis' words", { short: task.index, words: speech.heard.length });
   const { cues, warning } = speech;
-  // What it heard is kept for the account's later re-cuts of this VOD (a re-cut hears only what no short heard):
-  // only a clean pass (a recogniser that warned may have heard part of the range).
-  if (captionPlan.transcribe && warning === null) {
-    await keepHeardWords(ctx, { index: task.index, vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, plan.captions.language) ?? plan.captions.language, range: placed, heard: speech.heard });
-  }
   progress.report("transcribing", 1);
 
   const info = await probeMedia(clip.path, { signal: ctx.signal });
@@ -127,6 +122,12 @@ export async function runShortTask(run: RenderTaskRun, task: ShortTask, shared?:
   await upload({ ...common, name: artifactNames.shortTranscript(task.index), kind: "transcript", content_type: HANDOFF_CONTENT_TYPES.transcript, tags: null }, transcriptPath);
   const thumb = await makeThumbnail(video.path, Math.min(video.duration_seconds / 2, Math.max(0, task.peak - placed.start)), path.join(outDir, artifactNames.shortThumbnail(task.index)), { signal: ctx.signal });
   await upload({ ...common, name: artifactNames.shortThumbnail(task.index), kind: "thumbnail", content_type: "image/jpeg", duration_seconds: null, tags: null }, thumb.path);
+  // What it heard is kept for the account's later re-cuts of this VOD (a re-cut hears only what no short heard):
+  // only a clean pass (a recogniser that warned may have heard part of the range), and only once the short itself
+  // is stored, so a task cancelled or failed before that leaves nothing behind.
+  if (captionPlan.transcribe && warning === null) {
+    await keepHeardWords(ctx, { index: task.index, vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, plan.captions.language) ?? plan.captions.language, range: placed, heard: speech.heard });
+  }
   progress.report("uploading", 1);
   const warnings = [...(warning ? [warning] : []), ...chatWarnings];
   return { kind: "short", artifacts, moment: { id: task.moment_id, start: placed.start, end: placed.end }, ...(warnings.length ? { warnings } : {}) };
