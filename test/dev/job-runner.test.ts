@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 /** Every job's output and work folder (a job's files: about 10 MB each). */
 const scratch: string[] = [];
-afterAll(async (_ctx, suite) => {
+afterAll(async ({}, suite) => {
   await twitch?.close();
   await removeScratchUnlessFailed(suite, scratch);
 });

@@ -144,7 +144,7 @@ beforeAll(async () => {
   ready = true;
 }, 600_000);
 
-afterAll(async (_ctx, suite) => {
+afterAll(async ({}, suite) => {
   await stack?.stop();
   await receiver?.close();
   // Its state (the Worker's local D1/R2, the renderers' logs and work folders), downloads and unzipped files.

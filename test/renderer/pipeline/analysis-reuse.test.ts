@@ -48,7 +48,7 @@ beforeAll(async () => {
 }, 300_000);
 /** Every job's output and work folder. */
 const scratch: string[] = [];
-afterAll(async (_ctx, suite) => {
+afterAll(async ({}, suite) => {
   await twitch?.close();
   await removeScratchUnlessFailed(suite, scratch);
 });
