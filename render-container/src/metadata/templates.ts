@@ -57,7 +57,13 @@ function joinList(items: string[], and: string): string {
  * Opening and ending as one sentence. An opening that ends on an aside ("Chat lost it, spamming KEKW") closes it
  * with a comma before the ending, as it is read aloud ("…, spamming KEKW, as Nova said …").
  */
-const commaStory = (opening: string, ending: string) => (opening.includes(", ") ? `${opening}, ${ending}.` : `${opening} ${ending}.`);
+const commaStory = (opening: string, ending: string) => (opening.includes(", ") && !opening.endsWith(",") ? `${opening}, ${ending}.` : `${opening} ${ending}.`);
+
+/**
+ * A manual highlight's label opens its story as the streamer wrote it ("The secret ending, as Nova said …"): it is
+ * their name for the moment, not "Hand-picked: …". Trailing punctuation gives way to the comma.
+ */
+const labelOpening = (label: string) => `${label.trim().replace(/[\s.,;:]+$/u, "")},`;
 
 const possessive = (who: Who) => (who.pronouns ? who.pronouns.possessive : `${who.name}'s`);
 const object = (who: Who) => (who.pronouns ? who.pronouns.object : who.name);
@@ -79,7 +85,7 @@ const en: LanguagePack = {
     (t) => `Chat started reacting${t ? ` with ${t}` : ""}`,
   ],
   gotLoud: [() => "It got loud", () => "Things got loud on stream", () => "The stream got loud"],
-  handPicked: (l) => (l ? `Hand-picked: ${curly(l)}` : "A hand-picked moment"),
+  handPicked: (l) => (l ? labelOpening(l) : "A hand-picked moment"),
   standout: [() => "A standout moment", () => "A moment worth a clip", () => "One of the stream's standout moments"],
   talkedAbout: [
     (w, words) => `as ${w.name} talked about ${en.list(words.map(curly))}`,
@@ -134,7 +140,7 @@ const es: LanguagePack = {
     (t) => `El chat empezó a reaccionar${t ? ` con ${t}` : ""}`,
   ],
   gotLoud: [() => "El directo se puso ruidoso", () => "Se armó jaleo en el directo", () => "Subió el volumen en el directo"],
-  handPicked: (l) => (l ? `Elegido a mano: ${curly(l)}` : "Un momento elegido a mano"),
+  handPicked: (l) => (l ? labelOpening(l) : "Un momento elegido a mano"),
   standout: [() => "Un momento destacado", () => "Un momento digno de clip", () => "Uno de los momentos destacados del directo"],
   talkedAbout: [
     (w, words) => `mientras ${w.name} hablaba de ${es.list(words.map(curly))}`,
@@ -186,7 +192,8 @@ const de: LanguagePack = {
     (t) => `Der Chat wurde wach${t ? ` und schrieb ${t}` : ""}`,
   ],
   gotLoud: [() => "Im Stream wurde es laut", () => "Es wurde richtig laut", () => "Der Stream wurde laut"],
-  handPicked: (l) => (l ? `Handverlesen: ${german(l)}` : "Ein handverlesener Moment"),
+  // The label alone: the endings that are subordinate clauses bring their comma.
+  handPicked: (l) => (l ? l.trim().replace(/[\s.,;:]+$/u, "") : "Ein handverlesener Moment"),
   standout: [() => "Ein herausragender Moment", () => "Ein Moment für einen Clip", () => "Einer der stärksten Momente des Streams"],
   // Endings that are subordinate clauses begin with their comma (story() then adds no space).
   talkedAbout: [
@@ -242,7 +249,7 @@ const fr: LanguagePack = {
     (t) => `Le chat a commencé à réagir${t ? ` avec ${t}` : ""}`,
   ],
   gotLoud: [() => "Le stream est monté en volume", () => "Le ton est monté", () => "Ça s'est emballé sur le stream"],
-  handPicked: (l) => (l ? `Choisi à la main : ${guillemets(l)}` : "Un moment choisi à la main"),
+  handPicked: (l) => (l ? labelOpening(l) : "Un moment choisi à la main"),
   standout: [() => "Un moment marquant", () => "Un moment qui mérite un clip", () => "L'un des moments forts du stream"],
   talkedAbout: [
     (w, words) => `pendant que ${w.name} parlait de ${fr.list(words.map(guillemets))}`,
@@ -293,7 +300,7 @@ const pt: LanguagePack = {
     (t) => `O chat começou a reagir${t ? ` com ${t}` : ""}`,
   ],
   gotLoud: [() => "A live ficou barulhenta", () => "O volume da live subiu", () => "A live pegou fogo"],
-  handPicked: (l) => (l ? `Escolhido a dedo: ${curly(l)}` : "Um momento escolhido a dedo"),
+  handPicked: (l) => (l ? labelOpening(l) : "Um momento escolhido a dedo"),
   standout: [() => "Um momento de destaque", () => "Um momento digno de clipe", () => "Um dos momentos marcantes da live"],
   talkedAbout: [
     (w, words) => `enquanto ${w.name} falava sobre ${pt.list(words.map(curly))}`,
