@@ -8,7 +8,7 @@ import { jobLanguages } from "./languages";
 import { JobProgress } from "./progress";
 import { sideBySide } from "./side-by-side";
 import { acquireSource } from "./stages/acquire";
-import { decideFacecam, type FacecamDecided } from "./stages/decide-facecam";
+import { decideFacecam, facecamNeeded, type FacecamDecided } from "./stages/decide-facecam";
 import { selectMoments } from "./stages/select";
 import { storyRanges, transcribeRanges, transcriptsFrom } from "./stages/transcribe";
 import { writeTexts } from "./stages/write-texts";
@@ -104,7 +104,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     (signal) => {
       const stored = reused?.stored.facecam;
       // A facecam detected on this VOD's video stays where it was: no segment is fetched again (FACECAM_REGION wins).
-      if (stored && !config.env.FACECAM_REGION && request.parameters.shorts_crop_mode === "split" && selection.plan.shorts.length > 0) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
+      if (stored && !config.env.FACECAM_REGION && facecamNeeded(request, selection.plan)) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
       return timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam));
     },
   );
