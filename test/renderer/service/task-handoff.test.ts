@@ -189,11 +189,11 @@ describe("a task handed over in the answer to a completion", () => {
  */
 function containerOver(url: string) {
   const stored = new Map<string, unknown>();
-  const storage = {
-    get: async (key: string) => stored.get(key),
+  const storage: AssignmentStorage = {
+    get: async <T>(key: string) => stored.get(key) as T | undefined,
     put: async (key: string, value: unknown) => void stored.set(key, value),
     delete: async (key: string) => stored.delete(key),
-  } as unknown as AssignmentStorage;
+  };
   const state = { up: true, stops: 0, requests: [] as string[] };
   const instance: TaskInstance = {
     storage,
