@@ -72,7 +72,8 @@ async function searchMeter(dir: string): Promise<{ take(): Promise<number[]> }> 
   const log = path.join(dir, "searches.log");
   const wrapper = path.join(dir, "pocketsphinx-metered");
   const real = process.env.POCKETSPHINX_BIN ?? "pocketsphinx_continuous";
-  await writeFile(wrapper, `#!/usr/bin/env bash\n${JSON.stringify(real)} "$@"\nrc=$?\ntimes | tail -n 1 >> ${JSON.stringify(log)}\nexit $rc\n`);
+  // `times` in this shell (not in a pipeline's subshell, whose children are none): its second line is the search's.
+  await writeFile(wrapper, `#!/usr/bin/env bash\n${JSON.stringify(real)} "$@"\nrc=$?\ntimes > "${log}.$$"\ntail -n 1 "${log}.$$" >> ${JSON.stringify(log)}\nrm -f "${log}.$$"\nexit $rc\n`);
   await chmod(wrapper, 0o755);
   await writeFile(log, "");
   process.env.POCKETSPHINX_BIN = wrapper;
