@@ -72,7 +72,7 @@ describe("wrangler.toml as wrangler reads it", () => {
     expect(recut?.max_instances).toBeLessThanOrEqual(20);
     // The Worker reaches it through its own Durable Object binding, and the class was added by a migration.
     expect(config.durable_objects.bindings).toContainEqual(expect.objectContaining({ name: "RECUT_CONTAINER", class_name: "RecutContainer" }));
-    expect(config.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toContain("RecutContainer");
+    expect(config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? [])).toContain("RecutContainer");
     const vcpu = (c: typeof general) => (typeof c?.instance_type === "object" ? (c.instance_type as { vcpu: number }).vcpu : c?.instance_type === "standard-4" ? 4 : 0);
     expect(vcpu(general) * general!.max_instances! + vcpu(recut) * recut!.max_instances!).toBeLessThanOrEqual(1_500);
   });
