@@ -172,7 +172,9 @@ export async function cancelTask(env: RendererBindings, instance: string, key: s
  */
 export async function handOverInstance(env: RendererBindings, instance: string, from: Assignment, to: Assignment): Promise<boolean> {
   const container = instanceContainer(env, instance);
-  return container ? container.handOverTask(from, to) : true;
+  if (container) return container.handOverTask(from, to);
+  // A re-cut class instance whose binding is gone (removed by a deploy) cannot be asked: the task goes through the queue.
+  return !instance.startsWith(RECUT_CONTAINER_PREFIX);
 }
 
 /** A task ended: its container instance is stopped at once (a pool process just takes the next task). */
