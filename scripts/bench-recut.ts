@@ -9,7 +9,9 @@
  *      layout and caption style; its analysis task is given the first job's stored analysis and its short's heard
  *      words (served by dev/job-runner/stored-analysis-link.ts, as the Worker's signed links would be), so it hears
  *      only the new head (reuse/recut-join.ts);
- *   3. with reuse, a re-cut elsewhere in the VOD (nothing heard there before: the short is heard whole).
+ *   3. with reuse, a re-cut elsewhere in the VOD (nothing heard there before: the short is heard whole);
+ *   4. the same re-cut as the re-cut class runs it (RECUT_HEAR_IN_HALVES=1: heard as two halves side by side,
+ *      reuse/hear-in-halves.ts); the re-cut class's prediction for a re-cut elsewhere is this one's.
  *
  * For each it prints dispatch to completed (the job runner's wall time: the analysis task's start to the end of
  * the finalising step), each task's wall and CPU seconds (this process and its reaped children: FFmpeg, the
@@ -217,25 +219,32 @@ async function main(): Promise<void> {
     const link = await storedAnalysisLink(first.filesDir, { jobId: "recut_full", plan: first.run.plan });
     let second: Measured;
     let third: Measured;
+    let fourth: Measured;
     try {
       // The usual re-cut: the first job's short, its bounds moved (4 s earlier, 2 s earlier), another layout and captions.
       const moved = Math.round(vod * 0.4) - 4;
       const job = await localRenderJob({ ...recut(moved, { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), manual_highlights: [{ start_seconds: moved, end_seconds: moved + 32, label: "re-cut" }] }, { twitch, jobId: "recut_reused" });
       second = await runRecut("re-cut with reuse (the first short's bounds moved, another layout)", { ...job, reuse: link.reuse }, twitch, searches);
       const elsewhere = await localRenderJob(recut(Math.round(vod * 0.7), { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), { twitch, jobId: "recut_elsewhere" });
+      process.env.RECUT_HEAR_IN_HALVES = "0";
       third = await runRecut("re-cut with reuse elsewhere in the VOD (nothing heard there before)", { ...elsewhere, reuse: link.reuse }, twitch, searches);
+      // As the re-cut class's instances run it (they set RECUT_HEAR_IN_HALVES=1: worker/src/durable/recut-container.ts).
+      process.env.RECUT_HEAR_IN_HALVES = "1";
+      fourth = await runRecut("the same re-cut elsewhere, heard in halves as on the re-cut class", { ...(await localRenderJob(recut(Math.round(vod * 0.7), { parameters: { shorts_crop_mode: "fit", caption_style: "word_highlight" } }), { twitch, jobId: "recut_halves" })), reuse: link.reuse }, twitch, searches);
+      delete process.env.RECUT_HEAR_IN_HALVES;
     } finally {
       await link.close();
     }
     const secondCpu = report(second);
     const thirdCpu = report(third);
+    report(fourth);
     const withReuse = predicted(second, INSTANCE.vcpu);
     const without = predicted(first, INSTANCE.vcpu);
     console.log(`\npredicted dispatch to completed on ${INSTANCE.name}: with reuse ${fmt(withReuse)} s [target <= ${TARGET_S} s: ${withReuse <= TARGET_S ? "met" : "missed"}], without ${fmt(without)} s`);
     console.log(`from CPU alone on ${INSTANCE.name}: with reuse ${fmt(secondCpu)} s [target <= ${TARGET_S} s: ${secondCpu <= TARGET_S ? "met" : "missed"}] (elsewhere in the VOD ${fmt(thirdCpu)} s), without ${fmt(firstCpu)} s`);
     // Where a re-cut runs: the re-cut class (the general one only when that class has no instance free).
     const recutUsual = predictedFromCpu(second, RECUT_INSTANCE.vcpu);
-    const recutElsewhere = predictedFromCpu(third, RECUT_INSTANCE.vcpu);
+    const recutElsewhere = predictedFromCpu(fourth, RECUT_INSTANCE.vcpu);
     const verdict = (x: number) => (x <= TARGET_S ? "met" : "missed");
     console.log(`from CPU alone on the re-cut class's ${RECUT_INSTANCE.name} (where re-cuts run): with reuse ${fmt(recutUsual)} s [target <= ${TARGET_S} s: ${verdict(recutUsual)}], elsewhere in the VOD ${fmt(recutElsewhere)} s [${verdict(recutElsewhere)}]`);
     console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
@@ -243,6 +252,7 @@ async function main(): Promise<void> {
     await rm(first.filesDir, { recursive: true, force: true });
     await rm(second.filesDir, { recursive: true, force: true });
     await rm(third.filesDir, { recursive: true, force: true });
+    await rm(fourth.filesDir, { recursive: true, force: true });
   } finally {
     await twitch.close();
     await rm(meterDir, { recursive: true, force: true });
