@@ -1,5 +1,13 @@
 import type { Env } from "../env";
-import { RenderContainer } from "./render-container";
+import { containerEnv, RenderContainer } from "./render-container";
+
+/**
+ * A re-cut instance's environment: the renderer's (containerEnv), and RECUT_HEAR_IN_HALVES=1: on 4 vCPU a short
+ * no earlier short heard is heard as two halves side by side (render-container/src/pipeline/reuse/hear-in-halves.ts).
+ */
+export function recutContainerEnv(env: Env): Record<string, string> {
+  return { ...containerEnv(env), RECUT_HEAR_IN_HALVES: "1" };
+}
 
 /**
  * The same renderer image and the same task calls as RenderContainer, as a Container class of its own because
@@ -10,7 +18,6 @@ import { RenderContainer } from "./render-container";
 export class RecutContainer extends RenderContainer {
   constructor(ctx: DurableObjectState<{}>, env: Env) {
     super(ctx, env);
-    // 4 vCPU: a short no earlier short heard is heard as two halves side by side (render-container/src/pipeline/reuse/hear-in-halves.ts).
-    this.envVars = { ...this.envVars, RECUT_HEAR_IN_HALVES: "1" };
+    this.envVars = recutContainerEnv(env);
   }
 }
