@@ -16,8 +16,13 @@
  * its own short would hear it, and joined (the earlier words over the shared part, cut at the analysis' pauses
  * found on that stretch of audio; the edges heard from the video as the analysis task hears them). Prints both
  * passes' right and wrong shown words, and the recogniser's CPU seconds of each.
+ *
+ * `--halves` checks a proposal, not built (docs/BENCHMARKS.md, "A re-cut on a class of its own"): a range heard whole
+ * against the same range heard as two halves cut at the analysis' pause nearest its middle, each with CONTEXT_S of
+ * the other half whose words are dropped (as the join hears its edges), so that on 4 vCPU the two halves' searches
+ * run side by side. Prints both passes' right and wrong shown words and the recogniser's CPU seconds.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -25,7 +30,7 @@ import { createTranscriber, extractJoinedWav, locateInJoined, trustedWords, type
 import { analyzeAudio } from "../render-container/src/analysis";
 import { silentLogger } from "../render-container/src/log";
 import { heardWordsObject } from "../render-container/src/pipeline/reuse/heard-words";
-import { planRecutJoin } from "../render-container/src/pipeline/reuse/recut-join";
+import { CONTEXT_S, planRecutJoin } from "../render-container/src/pipeline/reuse/recut-join";
 import { rangesToHear, withKept } from "../render-container/src/pipeline/reuse/recut-captions";
 import { transcribeRanges } from "../render-container/src/pipeline/stages/transcribe";
 import { planCaptions } from "../render-container/src/captions";
@@ -155,4 +160,60 @@ async function joinEval() {
   }
 }
 
-await (args.has("join") ? joinEval() : main());
+/** A range heard whole against the same range heard in two halves (see the header). */
+async function halvesEval() {
+  const truth = JSON.parse(await readFile(path.join(vodDir, "truth.json"), "utf8")) as Truth;
+  const dir = await mkdtemp(path.join(os.tmpdir(), "eval-recut-halves-"));
+  const transcriber = createTranscriber({});
+  const said = (w: Word, at0: number) => truth.sentences.some((s) => s.start - 1 <= at0 + w.start && at0 + w.start <= s.end + 1 && s.text.toLowerCase().replace(/[^a-z' ]/g, " ").split(/\s+/).includes(w.word.toLowerCase()));
+  const judge = (words: Word[], at0: number) => {
+    const shown = trustedWords(words, { maskProfanity: true, corroboration: [], language: "en" }).words;
+    return { right: shown.filter((w) => said(w, at0)), wrong: shown.filter((w) => !said(w, at0)) };
+  };
+  const runIn = (workDir: string) => ({ ctx: { signal: new AbortController().signal, workDir, reporter: null as never, uploader: null as never, log: silentLogger, fetchImpl: fetch }, progress: { report: () => {} } as never });
+  // As the analysis hears a re-cut's short: from the short's video, no input seeking (reuse/recut-captions.ts).
+  const hear = async (r: { start: number; end: number }, workDir: string) =>
+    transcribeRanges(runIn(workDir), { ranges: [r], audio: [await covering(truth, "chunked", r.start, r.end, dir)], transcriber, language: "en", captionPlan: planCaptions(transcriber, "en", true), seekInput: false });
+  const total = { whole: { right: 0, wrong: 0, cpu: 0 }, halves: { right: 0, wrong: 0, cpu: 0, split: 0 } };
+  try {
+    for (let k = 0; k < RANGES; k++) {
+      const start = STARTS ? STARTS[k]! : Math.round((truth.duration_seconds * (k + 1)) / (RANGES + 1) / 10) * 10 + 3;
+      const range = { start, end: start + SECONDS };
+      const around = await covering(truth, "audio_only", start - 15, start + SECONDS + 15, dir);
+      const pauses = ((await analyzeAudio(around.path)).pauses ?? []).map((p) => ({ start: p.start + around.media_start_seconds, end: p.end + around.media_start_seconds }));
+      const middle = (range.start + range.end) / 2;
+      const cut = pauses.map((p) => (p.start + p.end) / 2).filter((t) => t > range.start + SECONDS / 3 && t < range.end - SECONDS / 3).sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle))[0];
+      const rel = (words: Word[]) => words.map((w) => ({ ...w, start: w.start - range.start, end: Math.min(SECONDS, w.end - range.start) })).filter((w) => w.start >= -1e-3 && w.start <= SECONDS + 0.05);
+      let c0 = childCpu();
+      const whole = judge(rel((await hear(range, dir)).words), start);
+      const wholeCpu = childCpu() - c0;
+      if (cut === undefined) {
+        console.log(`${range.start}-${range.end} s: no pause in its middle third; heard whole only (${wholeCpu.toFixed(1)} CPU s)`);
+        continue;
+      }
+      c0 = childCpu();
+      const pieces = [
+        { hear: { start: range.start, end: Math.min(range.end, cut + CONTEXT_S) }, take: { start: range.start - 1e-3, end: cut } },
+        { hear: { start: Math.max(range.start, cut - CONTEXT_S), end: range.end }, take: { start: cut, end: range.end + 0.05 } },
+      ];
+      const heard: Word[] = [];
+      for (const [i, p] of pieces.entries()) {
+        const sub = path.join(dir, `half-${i}`);
+        await mkdir(sub, { recursive: true });
+        heard.push(...(await hear(p.hear, sub)).words.filter((w) => w.start >= p.take.start && w.start < p.take.end));
+      }
+      const halves = judge(rel(heard.sort((a, b) => a.start - b.start)), start);
+      const halvesCpu = childCpu() - c0;
+      total.whole.right += whole.right.length; total.whole.wrong += whole.wrong.length; total.whole.cpu += wholeCpu;
+      total.halves.right += halves.right.length; total.halves.wrong += halves.wrong.length; total.halves.cpu += halvesCpu; total.halves.split += 1;
+      console.log(`${range.start}-${range.end} s (cut at ${cut.toFixed(2)})`);
+      console.log(`  heard whole (${wholeCpu.toFixed(1)} CPU s): right [${whole.right.map((w) => w.word).join(" ")}] wrong [${whole.wrong.map((w) => w.word).join(" ")}]`);
+      console.log(`  in halves   (${halvesCpu.toFixed(1)} CPU s): right [${halves.right.map((w) => w.word).join(" ")}] wrong [${halves.wrong.map((w) => w.word).join(" ")}]`);
+    }
+    console.log(`\ntotal over ${total.halves.split} ranges cut in halves: heard whole ${total.whole.right} right, ${total.whole.wrong} wrong, ${total.whole.cpu.toFixed(1)} CPU s; in halves ${total.halves.right} right, ${total.halves.wrong} wrong, ${total.halves.cpu.toFixed(1)} CPU s`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await (args.has("join") ? joinEval() : args.has("halves") ? halvesEval() : main());

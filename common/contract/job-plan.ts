@@ -233,7 +233,7 @@ export const JobPlan = z.object({
   }),
   languages: z.object({ stream: z.string(), metadata: z.string() }),
   captions: z.object({ burn: z.boolean(), language: z.string() }),
-  /** Region split shorts put in their facecam panel; null when no short is split. */
+  /** Region split shorts put in their facecam panel and reels' chat keeps off; null when neither needs it. */
   facecam: FacecamDecision.nullable(),
   moments: z.array(PlanMoment),
   reels: z.array(z.object({ run_name: RunProfile, moment_ids: z.array(z.string()), ...Texts })),

@@ -206,7 +206,7 @@ export const ParametersInput = z
         "promotion never. Same price.",
     }),
     reel_chat_overlay: z.boolean().nullish().meta({
-      description: "Also draw the chat replay (in the chat_overlay style, panel when off) into the reels' moments (default false).",
+      description: "Also draw the chat replay (in the chat_overlay style, panel when off) into the reels' moments, clear of the streamer's facecam (default false).",
     }),
   })
   .meta({ description: "Pipeline options. Unknown keys are ignored; out-of-range values are clamped." });

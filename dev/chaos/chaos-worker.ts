@@ -1,7 +1,7 @@
 import worker from "../../worker/src/index";
 import type { Env, JobQueueMessage } from "../../worker/src/env";
 
-export { JobState, RateLimiter, RenderContainer } from "../../worker/src/index";
+export { JobState, RateLimiter, RecutContainer, RenderContainer } from "../../worker/src/index";
 
 /**
  * A development-only Worker entry for the chaos run (scripts/chaos-run.ts): the production Worker unchanged, plus

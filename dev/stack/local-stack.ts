@@ -19,6 +19,11 @@ export interface LocalStackOptions {
   vars?: Record<string, string>;
   /** Renderer processes (each its own port, work folder and log); default LOCAL_RENDERERS or 2. */
   renderers?: number;
+  /**
+   * Renderer `i` of the pool (0-based) is also the re-cut class's stand-in (RECUT_RENDER_URL): a re-cut's tasks try
+   * it first, the whole pool when it is busy (worker/src/orchestration/recut-route.ts). Default: none.
+   */
+  recutRenderer?: number;
   rendererEnv?: NodeJS.ProcessEnv;
   /**
    * Address the Worker and the local Twitch server listen on and are reached at (default 127.0.0.1). Renders
@@ -96,6 +101,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       LINK_SIGNING_KEY: linkKey,
       PUBLIC_BASE_URL: apiUrl,
       ...(pool ? { RENDER_URL: opts.renderFront ? await opts.renderFront(pool.urls) : pool.renderUrl } : {}),
+      ...(pool && opts.recutRenderer !== undefined ? { RECUT_RENDER_URL: pool.urls[opts.recutRenderer]! } : {}),
       RENDERER_TOKEN: rendererToken,
       TWITCH_GQL_URL: twitch.gqlUrl,
       TWITCH_USHER_URL: twitch.usherUrl,

@@ -4,10 +4,15 @@ import path from "node:path";
 /** vCPUs of Cloudflare's instance types (docs/CLOUDFLARE-LIMITS.md). */
 export const VCPU: Record<string, number> = { lite: 1 / 16, basic: 0.25, "standard-1": 0.5, "standard-2": 1, "standard-3": 2, "standard-4": 4 };
 
-/** The instance type wrangler.toml gives the render container (a name, or a custom `{ vcpu = n, ... }`). */
-export function configuredInstance(): { name: string; vcpu: number } {
+/**
+ * The instance type wrangler.toml gives a Container class (a name, or a custom `{ vcpu = n, ... }`): by default the
+ * general one (RenderContainer); `RecutContainer` for the re-cut class (worker/src/orchestration/recut-route.ts).
+ */
+export function configuredInstance(className = "RenderContainer"): { name: string; vcpu: number } {
   const toml = readFileSync(path.join(import.meta.dirname, "..", "..", "wrangler.toml"), "utf8");
-  const line = /^instance_type\s*=\s*(.+)$/m.exec(toml)?.[1]?.trim() ?? '"lite"';
+  // The [[containers]] table of that class: from its class_name to the next table.
+  const table = toml.split(/^\[\[?/m).find((t) => t.startsWith("containers]]") && new RegExp(`^class_name\\s*=\\s*"${className}"`, "m").test(t)) ?? "";
+  const line = /^instance_type\s*=\s*(.+)$/m.exec(table)?.[1]?.trim() ?? '"lite"';
   const custom = /vcpu\s*=\s*([\d.]+)/.exec(line);
   if (custom) return { name: `custom-${custom[1]}vcpu`, vcpu: Number(custom[1]) };
   const name = line.replace(/"/g, "");

@@ -22,9 +22,9 @@
  *
  * Tuning seeds 1-28 (four per condition; seed % 7 picks the condition; 1-7 were the first set, 8-28 were added
  * in session 9 so a rule is judged on more than one stream per condition; `--tuning-seeds 32,38,39,44,45,51,60,93`
- * is the late-chat tuning set of session 10, every stream's chat 28-30 s late) and held-out seeds 1301-1314 (two per
- * condition, not read yet; 101-107, 301-307, 501-514, 601-614, 701-714, 801-814, 901-914, 1001-1014 and 1201-1214
- * were earlier held-out sets, each read once after its session's tuning and now spent; 1101-1114 was read for
+ * is the late-chat tuning set of session 10, every stream's chat 28-30 s late) and held-out seeds 1501-1514 (two per
+ * condition, not read yet; 101-107, 301-307, 501-514, 601-614, 701-714, 801-814, 901-914, 1001-1014, 1201-1214,
+ * 1301-1314 and 1401-1414 were earlier held-out sets, each read once after its session's tuning and now spent; 1101-1114 was read for
  * diagnosis).
  * The held-out seeds are read once, after tuning: `--source b` alone runs the tuning seeds; only an explicit
  * `--split held-out` (or `both`) reads the others.
@@ -42,7 +42,7 @@ import { analyseLikeAJob, commentsFromNodes, runJobSelection, type JobOutcome } 
 import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type TallyB } from "./score-b";
 
 export const TUNING_SEEDS_B = Array.from({ length: 28 }, (_, i) => i + 1);
-export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 1301 + i);
+export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 1501 + i);
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
 const OWN: Record<RunProfile, MomentKind[]> = {

@@ -63,6 +63,20 @@ describe("wrangler.toml as wrangler reads it", () => {
     expect(container).toMatchObject({ class_name: "RenderContainer", rollout_active_grace_period: 900, max_instances: 100 });
   });
 
+  it("runs re-cuts on a second Container class of the same image, standard-4, with few instances: both classes within the account's 1,500 vCPU", async () => {
+    const { unstable_readConfig } = await import("wrangler");
+    const config = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") });
+    const [general, recut] = config.containers ?? [];
+    // One instance type per class (docs/CLOUDFLARE-LIMITS.md): the faster type for re-cuts is a class of its own.
+    expect(recut).toMatchObject({ class_name: "RecutContainer", image: general?.image, instance_type: "standard-4", rollout_active_grace_period: 900 });
+    expect(recut?.max_instances).toBeLessThanOrEqual(20);
+    // The Worker reaches it through its own Durable Object binding, and the class was added by a migration.
+    expect(config.durable_objects.bindings).toContainEqual(expect.objectContaining({ name: "RECUT_CONTAINER", class_name: "RecutContainer" }));
+    expect(config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? [])).toContain("RecutContainer");
+    const vcpu = (c: typeof general) => (typeof c?.instance_type === "object" ? (c.instance_type as { vcpu: number }).vcpu : c?.instance_type === "standard-4" ? 4 : 0);
+    expect(vcpu(general) * general!.max_instances! + vcpu(recut) * recut!.max_instances!).toBeLessThanOrEqual(1_500);
+  });
+
   it("asks for a custom instance type within the documented limits (docs/CLOUDFLARE-LIMITS.md, \"Custom instance types\")", async () => {
     const { unstable_readConfig } = await import("wrangler");
     const [container] = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") }).containers ?? [];

@@ -124,6 +124,8 @@ beforeAll(async () => {
     // Two renderers, as the dev stack runs: a job's tasks really run side by side, and the crash case below kills
     // the one running a task while the other takes it over.
     renderers: 2,
+    // The second renderer also stands for the re-cut Container class (RECUT_RENDER_URL): re-cuts try it first.
+    recutRenderer: 1,
     // One task at a time per renderer (the default, said here because the capacity case counts on it).
     // The recogniser's accurate search alone (POCKETSPHINX_CROSS_CHECK=0, an operator's setting; the default adds
     // two fast searches, about as much recogniser CPU again): this file proves where tasks run and how jobs end,
@@ -309,7 +311,11 @@ describe("re-cuts with chat on screen (parameters.chat_overlay, a reused analysi
   it("renders the chat replay into a short: drawn in the gameplay panel, emotes fetched from the CDN, captions and facecam untouched", async () => {
     const emoteRequests = stack.twitch.stats.requests.emote;
     const body = (chat_overlay: string) => ({ num_shorts: 1, compilation_enabled: false, final_video_length_minutes: 0, parameters: { max_highlight_duration: 25, shorts_crop_mode: "split", chat_overlay } });
-    const [off, on] = [await createJob(body("off")), await createJob(body("panel"))];
+    const off = await createJob(body("off"));
+    // The first re-cut's analysis starts on the re-cut renderer (free: nothing else runs now) before the second is
+    // posted; the second finds it busy or free, and either way runs.
+    await expect.poll(async () => (await rendererLog(1, off.id)).some((l) => l.msg === "task accepted" && l.task_key === `${off.id}.analyse`), { timeout: 60_000 }).toBe(true);
+    const on = await createJob(body("panel"));
     for (const id of [off.id, on.id]) {
       const { job } = await watch(id, (j) => j.status === "completed" || j.status === "failed");
       expect(job.error).toBeNull();

@@ -5,10 +5,12 @@ import type { JobPlan, RenderTaskRequest } from "../../common/contract/job-plan"
 import { analysisExpiry } from "../../worker/src/domain/analysis-reuse";
 import { heardWordsName } from "../../common/contract/heard-words";
 import { artifactKey } from "../../worker/src/artifacts/links";
+import { runsOnRecutClass } from "../../worker/src/orchestration/recut-route";
 import { openDb } from "../../worker/src/storage/db";
 import { deleteExpiredAnalyses } from "../../worker/src/storage/analyses";
 import { accountCredits, call, createAccount, minimalJob, post, vodUrl, FIXTURE_VODS, type TestAccount } from "./helpers";
-import { bytesOf, createJob, deliver, putTaskFile, record, rendererAnswers, sameBytes } from "./job-steps";
+import { TASK_CONTRACT_VERSION } from "../../common/contract/task-contract";
+import { bytesOf, createJob, deliver, jobState, putTaskFile, record, rendererAnswers, rendererLog, sameBytes } from "./job-steps";
 import { completeRenderTask, taskEvent, taskStarts, testPlan, waitForStart } from "./task-flow";
 
 /**
@@ -151,6 +153,53 @@ describe("reusing a stored analysis (re-cuts)", { timeout: 90_000 }, () => {
     await env.DB.prepare("UPDATE jobs SET artifacts_deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), ack.id).run();
     const fourth = await createJob(acct.api_key, minimalJob({ num_shorts: 1, ...recut }));
     expect((await analysisTask(fourth.ack, fourth.message)).reuse!.heard!.map((u) => new URL(u).pathname.split("/").at(-2))).toEqual([first.id]);
+  });
+
+  it("a re-cut's tasks start on the re-cut class first (RECUT_RENDER_URL locally, RECUT_CONTAINER deployed), and on the general one when it is busy", async () => {
+    const acct = await createAccount({ plan: "pro", credits: 1000, purchase: true });
+    // A second renderer of the double, told apart by its URL: the local stand-in for the re-cut Container class.
+    const recutPool = `${env.RENDER_URL.replace(/\/+$/, "")}/speaks/${TASK_CONTRACT_VERSION}`;
+    const withRecutPool = { env: { RECUT_RENDER_URL: recutPool } };
+    const analysisOf = async (jobId: string) => (await jobState(jobId).tasks()).find((t) => t.id === "analyse")!;
+
+    // A full analysis is not a re-cut's: the general pool, though a re-cut pool exists.
+    const full = await createJob(acct.api_key, minimalJob({ num_shorts: 1 }));
+    await rendererAnswers(full.ack.id, 202);
+    expect((await deliver(full.message, withRecutPool)).explicitAcks).toHaveLength(1);
+    expect(await analysisOf(full.ack.id)).toMatchObject({ instance: env.RENDER_URL.replace(/\/+$/, "") });
+    const fullAnalysis = (await taskStarts(full.ack.id))[0]!;
+    const object = bytesOf(11, 2_000);
+    expect((await putTaskFile(fullAnalysis, STORED_ANALYSIS_NAME, object, "application/gzip")).status).toBe(201);
+    await taskEvent(fullAnalysis, { type: "started" });
+    await finish(fullAnalysis, { reused_from: null, stored: { name: STORED_ANALYSIS_NAME, version: ANALYSIS_VERSION, size_bytes: object.byteLength, duration_seconds: 3600, analysed_at: ANALYSED_AT() } });
+
+    // The re-cut's analysis task (it carries `reuse`) goes to the re-cut pool.
+    const recut = { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: 1200, end_seconds: 1230, label: "re-cut" }] };
+    const first = await createJob(acct.api_key, minimalJob(recut));
+    expect(first.ack.analysis_reused?.from_job_id).toBe(full.ack.id);
+    await rendererAnswers(first.ack.id, 202);
+    expect((await deliver(first.message, withRecutPool)).explicitAcks).toHaveLength(1);
+    expect((await analysisOf(first.ack.id)).instance).toBe(recutPool);
+    expect((await taskStarts(first.ack.id))[0]!.reuse?.from_job_id).toBe(full.ack.id);
+
+    // Which tasks are a re-cut's (recut-route.ts): the reusing analysis; the handed-over short of a one-short plan
+    // built from a reused analysis, should it go through the queue after all; no render task of any other plan.
+    const started = (await taskStarts(first.ack.id))[0]!;
+    const plan = testPlan(first.ack.id);
+    const oneShort = { ...plan, reels: [], tasks: plan.tasks.filter((t) => t.id === "short-01"), analysis: { reused_from: full.ack.id, stored: null } };
+    const shortOf = (p: JobPlan) => ({ ...started, task: { id: "short-01", kind: "short" as const, attempt: 1 }, reuse: null, plan: p });
+    expect(runsOnRecutClass(started)).toBe(true);
+    expect(runsOnRecutClass(shortOf(oneShort))).toBe(true);
+    expect(runsOnRecutClass(shortOf({ ...oneShort, analysis: { reused_from: null, stored: null } }))).toBe(false);
+    expect(runsOnRecutClass(shortOf({ ...plan, analysis: { reused_from: full.ack.id, stored: null } }))).toBe(false);
+    expect(runsOnRecutClass({ ...started, reuse: null })).toBe(false);
+
+    // Its re-cut pool busy (503): the task starts on the general pool at once instead of waiting.
+    const second = await createJob(acct.api_key, minimalJob(recut));
+    await rendererAnswers(second.ack.id, 202, [503]);
+    expect((await deliver(second.message, withRecutPool)).explicitAcks).toHaveLength(1);
+    expect((await rendererLog(second.ack.id)).answers).toEqual([503, 202]);
+    expect((await analysisOf(second.ack.id)).instance).toBe(env.RENDER_URL.replace(/\/+$/, ""));
   });
 
   it("is not reused across accounts, presets, stream languages, or when reuse is off", async () => {

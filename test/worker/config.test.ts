@@ -23,6 +23,7 @@ describe("the Worker's vars", () => {
       twitchUsherUrl: "https://usher.ttvnw.net",
       publicBaseUrl: null,
       rendererUrls: [],
+      recutRendererUrls: [],
       r2BucketName: "highlight-artifacts",
       watchdogSeconds: 600,
       webhookRetryBaseSeconds: 30,
@@ -55,6 +56,7 @@ describe("the Worker's vars", () => {
     const c = workerConfig({
       PUBLIC_BASE_URL: " https://api.example.com/ ",
       RENDER_URL: "http://10.0.0.1:8080/, http://10.0.0.2:8080",
+      RECUT_RENDER_URL: " http://10.0.0.3:8080/ ",
       R2_S3_ENDPOINT: "http://127.0.0.1:9000/",
       WEBHOOK_ALLOW_LOOPBACK: "TRUE",
       WORKERS_AI: "Off",
@@ -63,6 +65,7 @@ describe("the Worker's vars", () => {
     expect(c).toMatchObject({
       publicBaseUrl: "https://api.example.com",
       rendererUrls: ["http://10.0.0.1:8080", "http://10.0.0.2:8080"],
+      recutRendererUrls: ["http://10.0.0.3:8080"],
       r2S3Endpoint: "http://127.0.0.1:9000",
       webhookAllowLoopback: true,
       workersAi: false,

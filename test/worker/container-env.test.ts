@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/src/env";
 import { containerEnv } from "../../worker/src/durable/render-container";
+import { recutContainerEnv } from "../../worker/src/durable/recut-container";
 
 /**
  * What a renderer container's environment holds (issue 23, point 6): the container parses media from the internet,
@@ -30,5 +31,11 @@ describe("a renderer container's environment", () => {
 
   it("leaves out settings that are not set", () => {
     expect(containerEnv({ ...env, TRANSCRIBE_API_KEY: "" } as Env)).not.toHaveProperty("TRANSCRIBE_API_KEY");
+  });
+
+  it("a re-cut instance's is the same, and hears a short nothing heard before in halves (its 4 vCPU)", () => {
+    const worker = { ...env, ...WORKER_ONLY, ...RENDERER } as Env;
+    expect(recutContainerEnv(worker)).toEqual({ ...containerEnv(worker), RECUT_HEAR_IN_HALVES: "1" });
+    expect(containerEnv(worker)).not.toHaveProperty("RECUT_HEAR_IN_HALVES");
   });
 });

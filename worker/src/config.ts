@@ -29,6 +29,8 @@ export interface WorkerConfig {
   publicBaseUrl: string | null;
   /** RENDER_URL's renderers, without trailing slashes; empty: one Cloudflare Container instance per task. */
   rendererUrls: string[];
+  /** RECUT_RENDER_URL's renderers (local stand-in for the re-cut Container class, orchestration/recut-route.ts); empty: none. */
+  recutRendererUrls: string[];
   r2BucketName: string;
   watchdogSeconds: number;
   webhookRetryBaseSeconds: number;
@@ -67,20 +69,23 @@ const flag = (fallback: boolean, on: string, off: string) =>
       .transform((v) => (v === undefined ? fallback : v === on)),
   );
 
+const rendererUrlList = z.preprocess(
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : [],
+  z.array(httpUrl, { error: "must be renderer URLs separated by commas" }),
+);
+
 const Vars = z.object({
   TWITCH_GQL_URL: optionalUrl,
   TWITCH_USHER_URL: optionalUrl,
   PUBLIC_BASE_URL: optionalUrl,
-  RENDER_URL: z.preprocess(
-    (v) =>
-      typeof v === "string"
-        ? v
-            .split(",")
-            .map((u) => u.trim())
-            .filter(Boolean)
-        : [],
-    z.array(httpUrl, { error: "must be renderer URLs separated by commas" }),
-  ),
+  RENDER_URL: rendererUrlList,
+  RECUT_RENDER_URL: rendererUrlList,
   R2_BUCKET_NAME: z.preprocess(unset, z.string().default(DEFAULT_BUCKET_NAME)),
   WATCHDOG_SECONDS: seconds(DEFAULT_WATCHDOG_SECONDS),
   WEBHOOK_RETRY_BASE_SECONDS: seconds(DEFAULT_WEBHOOK_RETRY_BASE_SECONDS),
@@ -135,6 +140,7 @@ export function workerConfig(env: ConfigInput): WorkerConfig {
     twitchUsherUrl: v.TWITCH_USHER_URL ?? DEFAULT_USHER_URL,
     publicBaseUrl: v.PUBLIC_BASE_URL ?? null,
     rendererUrls: v.RENDER_URL,
+    recutRendererUrls: v.RECUT_RENDER_URL,
     r2BucketName: v.R2_BUCKET_NAME,
     watchdogSeconds: v.WATCHDOG_SECONDS,
     webhookRetryBaseSeconds: v.WEBHOOK_RETRY_BASE_SECONDS,

@@ -1,5 +1,6 @@
 import type { JobState } from "./orchestration/job-state";
 import type { RateLimiter } from "./durable/rate-limiter";
+import type { RecutContainer } from "./durable/recut-container";
 import type { RenderContainer } from "./durable/render-container";
 
 /**
@@ -22,6 +23,8 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   JOB_STATE: DurableObjectNamespace<JobState>;
   RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
+  /** The re-cut Container class (`standard-4`, wrangler.toml): a re-cut's tasks start there first (orchestration/recut-route.ts). */
+  RECUT_CONTAINER?: DurableObjectNamespace<RecutContainer>;
   /** Workers AI ([ai] in wrangler.toml): transcription and titles for the renderer (routes/internal-ai.ts). */
   AI?: Ai;
 
@@ -31,6 +34,8 @@ export interface Env {
   PUBLIC_BASE_URL: string;
   /** Renderer URL, or several comma-separated (a local pool); empty: one Cloudflare Container instance per task. */
   RENDER_URL: string;
+  /** Locally: renderers a re-cut's tasks try first, standing in for RECUT_CONTAINER (comma-separated); empty: none. */
+  RECUT_RENDER_URL?: string;
   R2_BUCKET_NAME: string;
   /** Seconds a running job may go without a renderer report before it fails (default 600). */
   WATCHDOG_SECONDS?: string;

@@ -2,7 +2,7 @@ import type { CropMode } from "../../../common/contract/enums";
 import { CAPTION_FONT_SCALE } from "../captions/ass";
 import { shortTitleTop } from "../render/short-layout";
 import { titleBoxPad, titleLineHeight } from "../render/title-overlay";
-import type { Size } from "../render/types";
+import type { Rect, Size } from "../render/types";
 import type { ChatLook, ChatRegion } from "./layout";
 
 /** Rows of chat on screen at most (older rows scroll off). */
@@ -67,11 +67,39 @@ export function shortChatRegion(f: ShortFurniture, look: ChatLook): ChatRegion |
 }
 
 /**
- * Where chat goes in a reel (landscape): the right-hand side, from near the top down to above the lower third,
- * where a reel's title card sits (left, from 74 % of the height). Eight rows at most.
+ * Where chat goes in a reel (landscape): a column 30 % of the width, from near the top down to above the lower
+ * third, where a reel's title card sits (left, from 74 % of the height). Eight rows at most. Chat never covers the
+ * streamer's facecam (`facecam`, on the reel's canvas, when the analysis found or was given one): the right-hand
+ * column when it is clear of the cam; else the part of it above or below the cam when that holds a third of the
+ * height (chat stays where it was, a little shorter: a bottom-right cam); else the left-hand column when that is
+ * clear (a cam down the right side); else the taller clear part of either column. Without a known facecam the
+ * right-hand column, clear of the top-left quarter that split shorts assume.
  */
-export function reelChatRegion(size: Size): ChatRegion {
+export function reelChatRegion(size: Size, facecam: Rect | null = null): ChatRegion {
   const { width: W, height: H } = size;
   const w = Math.round(W * 0.3);
-  return { x: W - w - Math.round(W * 0.025), w, top: Math.round(H * 0.05), bottom: Math.round(H * 0.7), maxRows: 8, keepOut: [] };
+  const side = Math.round(W * 0.025);
+  const column = (x: number) => ({ x, w, top: Math.round(H * 0.05), bottom: Math.round(H * 0.7) });
+  const right = column(W - w - side);
+  const left = column(side);
+  const done = (r: Omit<ChatRegion, "keepOut" | "maxRows">): ChatRegion => ({ ...r, maxRows: 8, keepOut: [] });
+  if (!facecam) return done(right);
+  const gapX = Math.round(W * 0.015);
+  const gapY = Math.round(H * 0.02);
+  const clear = (r: ReturnType<typeof column>) =>
+    r.x + r.w + gapX <= facecam.x || r.x >= facecam.x + facecam.w + gapX || r.bottom + gapY <= facecam.y || r.top >= facecam.y + facecam.h + gapY;
+  // The part of a column above the cam or below it, whichever is taller (a column beside the cam is whole).
+  const clearPart = (r: ReturnType<typeof column>) => {
+    if (clear(r)) return r;
+    const above = { ...r, bottom: Math.min(r.bottom, facecam.y - gapY) };
+    const below = { ...r, top: Math.max(r.top, facecam.y + facecam.h + gapY) };
+    return above.bottom - above.top >= below.bottom - below.top ? above : below;
+  };
+  const tall = (r: { top: number; bottom: number }) => r.bottom - r.top >= H / 3;
+  if (clear(right)) return done(right);
+  const rightPart = clearPart(right);
+  if (tall(rightPart)) return done(rightPart);
+  if (clear(left)) return done(left);
+  const leftPart = clearPart(left);
+  return done(leftPart.bottom - leftPart.top > rightPart.bottom - rightPart.top ? leftPart : rightPart);
 }

@@ -33,14 +33,27 @@ export class Evidence {
 export type Checked = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
+ * The figures a moment was picked by, as a story or description would repeat them: a rate as a multiple ("8x",
+ * "8.5 x"), decibels, a "baseline". A streamer posting a clip tells viewers what happened, not how the service
+ * measured it; such a text is written locally instead. Null when there is none.
+ */
+export function analyticsFigure(text: string): string | null {
+  const found = /\b\d+(?:[.,]\d+)?\s?[x\u00D7](?=[\s).,;:!]|$)|[+-]?\d+(?:[.,]\d+)?\s?dB\b|\bbaseline\b/iu.exec(text);
+  return found ? found[0].trim() : null;
+}
+
+/**
  * One text a model wrote, held to what the local writer guarantees: within its length limit (never cut: a cut
- * title is worse than another), plausibly in the metadata language, and free of profanity unless it was said or
- * typed (then masked when the job masks profanity); never a slur.
+ * title is worse than another), a story or description without the figures of analyticsFigure, plausibly in the
+ * metadata language, and free of profanity unless it was said or typed (then masked when the job masks profanity);
+ * never a slur.
  */
 export function checkText(field: TextField, raw: string, ctx: { language: string; mask: boolean; evidence: Evidence; names: readonly (string | null)[] }): Checked {
   const text = field === "description" ? raw.trim() : raw.replace(/\s+/g, " ").trim();
   const length = [...text].length;
   if (length > LIMIT[field]) return { ok: false, reason: `longer than ${LIMIT[field]} characters` };
+  const figure = field === "title" ? null : analyticsFigure(text);
+  if (figure) return { ok: false, reason: `it reads like analytics: "${figure}"` };
   let problem: string | null = null;
   const clean = text.replace(/[\p{L}\p{N}']+/gu, (token) => {
     if (!isProfane(token)) return token;

@@ -162,7 +162,11 @@ export function writeLocalMetadata(input: MetadataInput): MetadataOutput {
     const m = byId.get(s.moment_id);
     const title = m?.title ?? limitText(titles.moments.streamer.plain[0]!(who.name, titles.inGame(game)), LIMITS.title);
     const tags = normalizeTags([pack.tags.shorts, ...baseTags, ...(m?.keywords ?? []), ...(m ? cleanEmotes(m.moment).slice(0, 1) : [])]);
-    const description = [m?.story ?? "", follow, hashtags(tags, 5)].filter(Boolean).join("\n\n");
+    // What happened, where it is from (unless the story says it), then the links and hashtags: the way a streamer
+    // posts a clip.
+    const story = m?.story ?? "";
+    const from = (game ? story.includes(game) : story.includes(who.name)) ? "" : pack.clippedFrom(who, game);
+    const description = [[story, from].filter(Boolean).join(" "), follow, hashtags(tags, 5)].filter(Boolean).join("\n\n");
     return { index: s.index, title, description: limitMultiline(description, LIMITS.description), tags };
   });
 

@@ -13,10 +13,6 @@ export interface StoryFacts {
   keywords: string[];
 }
 
-function ratioText(r: number): string {
-  return r >= 10 ? String(Math.round(r)) : String(Math.round(r * 10) / 10);
-}
-
 /** One part of a story (opening or ending): which kind it is, and its wordings in the language. */
 interface Part {
   cell: string;
@@ -24,16 +20,16 @@ interface Part {
 }
 
 /**
- * The opening says what the audience did (chat's pace against its baseline, what it typed) or how loud the
- * stream got; the ending what the streamer did (a quotable phrase, what they talked about, getting loud) or,
- * with nothing else known, chat's phrase or the game. Every fact is from the moment's signals or reliable text.
+ * The opening says what the audience did (chat reacting, in words, and what it typed) or that the stream got loud;
+ * the ending what the streamer did (a quotable phrase, what they talked about, getting loud) or, with nothing else
+ * known, chat's phrase or the game. Every fact is from the moment's signals or reliable text; the signals only
+ * choose the wording (a story is read by viewers: no rates against a baseline, no decibels).
  */
-function storyParts(f: StoryFacts, pack: LanguagePack, who: Who, game: string | null): { opening: Part; ending: Part } | { fixed: string; ending: Part } {
+function storyParts(f: StoryFacts, pack: LanguagePack, who: Who, game: string | null): { opening: Part; ending: Part } | { fixed: string; ending: Part } | { whole: Part } {
   const m = f.moment;
   const s = m.signals;
   const ratio = s?.chat_rate_ratio ?? null;
   const loud = s?.loudness_db_above_baseline ?? 0;
-  const db = String(Math.round(loud));
   const emote = cleanEmotes(m)[0] ?? null;
   const chatQuote = f.chat.find((q) => q.text.toLowerCase() !== emote?.toLowerCase()) ?? null;
   const manual = s?.source === "manual" || (s === null && m.label !== null);
@@ -47,18 +43,20 @@ function storyParts(f: StoryFacts, pack: LanguagePack, who: Who, game: string | 
     : f.keywords.length
       ? { cell: "talked", wordings: pack.talkedAbout.map((w) => w(who, f.keywords.slice(0, 2))) }
       : loud >= LOUD_DB
-        ? { cell: "yelled", wordings: pack.yelled.map((w) => w(who, chatOpening ? db : null)) }
+        ? { cell: "yelled", wordings: pack.yelled.map((w) => w(who)) }
         : chatQuote && !chatOpening
           ? { cell: "chat", wordings: pack.chatSaid.map((w) => w(pack.quote(chatQuote.text))) }
           : { cell: "during", wordings: pack.during.map((w) => w(who, game)) };
   if (manual) return { fixed: pack.handPicked(m.label), ending };
+  // Loud, and nothing else known of it: one sentence about the streamer ("It got loud as X got loud" says it twice).
+  if (ending.cell === "yelled" && !chatOpening) return { whole: { cell: "shouted", wordings: pack.shouted.map((w) => `${w(who, game)}.`) } };
   const opening: Part =
     ratio !== null && ratio >= CHAT_EXPLODED
-      ? { cell: "exploded", wordings: pack.chatExploded.map((w) => w(ratioText(ratio), typedText)) }
+      ? { cell: "exploded", wordings: pack.chatExploded.map((w) => w(typedText)) }
       : chatOpening
-        ? { cell: "picked-up", wordings: pack.chatPickedUp.map((w) => w(ratioText(ratio!), typedText)) }
+        ? { cell: "picked-up", wordings: pack.chatPickedUp.map((w) => w(typedText)) }
         : loud >= LOUD_DB
-          ? { cell: "loud", wordings: pack.gotLoud.map((w) => w(db)) }
+          ? { cell: "loud", wordings: pack.gotLoud.map((w) => w()) }
           : { cell: "standout", wordings: pack.standout.map((w) => w()) };
   return { opening, ending };
 }
@@ -79,6 +77,18 @@ export class StoryWriter {
 
   write(f: StoryFacts, who: Who, game: string | null): string {
     const parts = storyParts(f, this.pack, who, game);
+    if ("whole" in parts) {
+      const wholes = this.inTurn(parts.whole).map((w) => limitText(w, STORY_LIMIT));
+      const story = wholes.find((w) => !this.stories.has(w));
+      if (story) {
+        this.advance(parts.whole);
+        this.stories.add(story);
+        return story;
+      }
+      const timed = limitText(`${wholes[0]!.replace(/\.$/, "")} (${vodClock(f.moment.start)}).`, STORY_LIMIT);
+      this.stories.add(timed);
+      return timed;
+    }
     const openings = "fixed" in parts ? [parts.fixed] : this.inTurn(parts.opening);
     const endings = this.inTurn(parts.ending);
     for (const opening of openings) {

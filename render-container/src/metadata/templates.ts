@@ -15,23 +15,28 @@ export interface LanguagePack {
   quote(word: string): string;
   list(items: string[]): string;
   // Story openings (what the audience did); each a list of wordings, taken in turn within a job (stories.ts).
+  // Stories and descriptions are posted by the streamer for viewers: they say what happened in words, never the
+  // figures the moment was picked by (chat's pace against its baseline, decibels), which no viewer cares about.
   /** `typed`: what chat typed, already listed (an emote, a quoted phrase), or null. */
-  chatExploded: readonly ((ratio: string, typed: string | null) => string)[];
-  chatPickedUp: readonly ((ratio: string, typed: string | null) => string)[];
-  gotLoud: readonly ((db: string) => string)[];
+  chatExploded: readonly ((typed: string | null) => string)[];
+  chatPickedUp: readonly ((typed: string | null) => string)[];
+  gotLoud: readonly (() => string)[];
   handPicked(label: string | null): string;
   standout: readonly (() => string)[];
   /** Joins opening and ending into the one-line story. */
   story(opening: string, ending: string): string;
   // Story endings (what the streamer did).
   talkedAbout: readonly ((who: Who, words: string[]) => string)[];
-  /** `db`: how loud, when the opening did not say it already. */
-  yelled: readonly ((who: Who, db: string | null) => string)[];
+  yelled: readonly ((who: Who) => string)[];
+  /** A whole story (no full stop) when the streamer getting loud is all there is: not "It got loud as X got loud". */
+  shouted: readonly ((who: Who, game: string | null) => string)[];
   during: readonly ((who: Who, game: string | null) => string)[];
   /** Story ending: a phrase the streamer said (already quoted). */
   said: readonly ((who: Who, quote: string) => string)[];
   /** Story ending: what chat typed (already quoted). */
   chatSaid: readonly ((quote: string) => string)[];
+  /** A short's description: where the clip is from, when its story does not say it already. */
+  clippedFrom(who: Who, game: string | null): string;
   // Reels.
   reelTitle(who: Who, profile: RunProfile, game: string | null): string;
   reelIntro(who: Who, profile: RunProfile, game: string | null, vodTitle: string | null, count: number): string;
@@ -48,31 +53,39 @@ function joinList(items: string[], and: string): string {
   return `${items.slice(0, -1).join(", ")} ${and} ${items.at(-1)}`;
 }
 
+/**
+ * Opening and ending as one sentence. An opening that ends on an aside ("Chat lost it, spamming KEKW") closes it
+ * with a comma before the ending, as it is read aloud ("…, spamming KEKW, as Nova said …").
+ */
+const commaStory = (opening: string, ending: string) => (opening.includes(", ") && !opening.endsWith(",") ? `${opening}, ${ending}.` : `${opening} ${ending}.`);
+
+/**
+ * A manual highlight's label opens its story as the streamer wrote it ("The secret ending, as Nova said …"): it is
+ * their name for the moment, not "Hand-picked: …". Trailing punctuation gives way to the comma.
+ */
+const labelOpening = (label: string) => `${label.trim().replace(/[\s.,;:]+$/u, "")},`;
+
 const possessive = (who: Who) => (who.pronouns ? who.pronouns.possessive : `${who.name}'s`);
 const object = (who: Who) => (who.pronouns ? who.pronouns.object : who.name);
 const inGame = (game: string | null, word = "in") => (game ? ` ${word} ${game}` : "");
 
 const en: LanguagePack = {
   code: "en",
-  story: (o, e) => `${o} ${e}.`,
+  story: (o, e) => commaStory(o, e),
   quote: curly,
   list: (i) => joinList(i, "and"),
   chatExploded: [
-    (r, t) => `Chat exploded (${r}x baseline${t ? `, ${t} spam` : ""})`,
-    (r, t) => `Chat ran ${r}x faster than usual${t ? `, flooded with ${t}` : ""}`,
-    (r, t) => `Chat hit ${r}x its usual pace${t ? ` with ${t} everywhere` : ""}`,
+    (t) => `Chat lost it${t ? `, spamming ${t}` : ""}`,
+    (t) => `Chat went wild${t ? ` with ${t} everywhere` : ""}`,
+    (t) => `Chat blew up${t ? `, flooded with ${t}` : ""}`,
   ],
   chatPickedUp: [
-    (r, t) => `Chat picked up (${r}x baseline${t ? `, ${t} in chat` : ""})`,
-    (r, t) => `Chat sped up to ${r}x its usual pace${t ? `, typing ${t}` : ""}`,
-    (r, t) => `Chat woke up at ${r}x its usual rate${t ? ` with ${t}` : ""}`,
+    (t) => `Chat woke up${t ? `, typing ${t}` : ""}`,
+    (t) => `Chat got going${t ? ` with ${t}` : ""}`,
+    (t) => `Chat started reacting${t ? ` with ${t}` : ""}`,
   ],
-  gotLoud: [
-    (db) => `The stream got loud (+${db} dB)`,
-    (db) => `The volume jumped ${db} dB over the stream's usual level`,
-    (db) => `The audio spiked ${db} dB above the stream's baseline`,
-  ],
-  handPicked: (l) => (l ? `Hand-picked: ${curly(l)}` : "A hand-picked moment"),
+  gotLoud: [() => "It got loud", () => "Things got loud on stream", () => "The stream got loud"],
+  handPicked: (l) => (l ? labelOpening(l) : "A hand-picked moment"),
   standout: [() => "A standout moment", () => "A moment worth a clip", () => "One of the stream's standout moments"],
   talkedAbout: [
     (w, words) => `as ${w.name} talked about ${en.list(words.map(curly))}`,
@@ -81,8 +94,13 @@ const en: LanguagePack = {
   ],
   yelled: [
     (w) => `as ${w.name} let loose on stream`,
-    (w, db) => `as ${w.name} got loud${db ? ` (+${db} dB)` : ""}`,
+    (w) => `as ${w.name} got loud`,
     (w) => `as ${w.name} reacted out loud`,
+  ],
+  shouted: [
+    (w, g) => `${w.name} let loose${g ? ` playing ${g}` : " on stream"}`,
+    (w, g) => `${w.name} got loud${g ? ` in ${g}` : " on stream"}`,
+    (w, g) => `${w.name} reacted out loud${g ? ` in ${g}` : ""}`,
   ],
   during: [
     (w, g) => `during ${w.name}'s ${g ? `${g} ` : ""}stream`,
@@ -91,6 +109,7 @@ const en: LanguagePack = {
   ],
   said: [(w, q) => `as ${w.name} said ${q}`, (w, q) => `when ${w.name} said ${q}`, (w, q) => `just as ${w.name} said ${q}`],
   chatSaid: [(q) => `with chat typing ${q}`, (q) => `as chat kept typing ${q}`, (q) => `while chat filled up with ${q}`],
+  clippedFrom: (w, g) => `Clipped from ${w.name}'s ${g ? `${g} ` : ""}stream.`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Chat's favourite ${w.name} moments${inGame(g)}`
@@ -107,25 +126,21 @@ const en: LanguagePack = {
 
 const es: LanguagePack = {
   code: "es",
-  story: (o, e) => `${o} ${e}.`,
+  story: (o, e) => commaStory(o, e),
   quote: curly,
   list: (i) => joinList(i, "y"),
   chatExploded: [
-    (r, t) => `El chat explotó (${r}x lo normal${t ? `, spam de ${t}` : ""})`,
-    (r, t) => `El chat iba ${r}x más rápido de lo normal${t ? `, lleno de ${t}` : ""}`,
-    (r, t) => `El chat se disparó a ${r}x su ritmo habitual${t ? ` con ${t} por todas partes` : ""}`,
+    (t) => `El chat se volvió loco${t ? `, spameando ${t}` : ""}`,
+    (t) => `El chat explotó${t ? ` con ${t} por todas partes` : ""}`,
+    (t) => `El chat reventó${t ? `, lleno de ${t}` : ""}`,
   ],
   chatPickedUp: [
-    (r, t) => `El chat se animó (${r}x lo normal${t ? `, ${t} en el chat` : ""})`,
-    (r, t) => `El chat aceleró a ${r}x su ritmo habitual${t ? `, escribiendo ${t}` : ""}`,
-    (r, t) => `El chat despertó (${r}x lo normal${t ? `, con ${t}` : ""})`,
+    (t) => `El chat se animó${t ? `, escribiendo ${t}` : ""}`,
+    (t) => `El chat despertó${t ? ` con ${t}` : ""}`,
+    (t) => `El chat empezó a reaccionar${t ? ` con ${t}` : ""}`,
   ],
-  gotLoud: [
-    (db) => `El directo subió de volumen (+${db} dB)`,
-    (db) => `El volumen saltó ${db} dB por encima de lo habitual`,
-    (db) => `El audio se disparó (+${db} dB sobre lo normal)`,
-  ],
-  handPicked: (l) => (l ? `Elegido a mano: ${curly(l)}` : "Un momento elegido a mano"),
+  gotLoud: [() => "El directo se puso ruidoso", () => "Se armó jaleo en el directo", () => "Subió el volumen en el directo"],
+  handPicked: (l) => (l ? labelOpening(l) : "Un momento elegido a mano"),
   standout: [() => "Un momento destacado", () => "Un momento digno de clip", () => "Uno de los momentos destacados del directo"],
   talkedAbout: [
     (w, words) => `mientras ${w.name} hablaba de ${es.list(words.map(curly))}`,
@@ -134,9 +149,10 @@ const es: LanguagePack = {
   ],
   yelled: [
     (w) => `mientras ${w.name} se venía arriba`,
-    (w, db) => `cuando ${w.name} subió la voz${db ? ` (+${db} dB)` : ""}`,
+    (w) => `cuando ${w.name} subió la voz`,
     (w) => `mientras ${w.name} reaccionaba a gritos`,
   ],
+  shouted: [(w) => `${w.name} se vino arriba en directo`, (w, g) => `${w.name} subió la voz${g ? ` jugando a ${g}` : ""}`, (w) => `${w.name} reaccionó a gritos`],
   during: [
     (w, g) => `durante el directo de ${w.name}${g ? ` de ${g}` : ""}`,
     (w, g) => `en pleno directo de ${w.name}${g ? ` de ${g}` : ""}`,
@@ -144,6 +160,7 @@ const es: LanguagePack = {
   ],
   said: [(w, q) => `mientras ${w.name} decía ${q}`, (w, q) => `cuando ${w.name} dijo ${q}`, (w, q) => `justo cuando ${w.name} dijo ${q}`],
   chatSaid: [(q) => `con el chat escribiendo ${q}`, (q) => `mientras el chat repetía ${q}`, (q) => `con el chat lleno de ${q}`],
+  clippedFrom: (w, g) => `Clip del directo de ${w.name}${g ? ` de ${g}` : ""}.`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Los momentos favoritos del chat de ${w.name}${inGame(g, "en")}`
@@ -165,21 +182,18 @@ const de: LanguagePack = {
   quote: german,
   list: (i) => joinList(i, "und"),
   chatExploded: [
-    (r, t) => `Der Chat ist explodiert (${r}x so viel wie sonst${t ? `, überall ${t}` : ""})`,
-    (r, t) => `Der Chat lief ${r}x schneller als sonst${t ? `, voller ${t}` : ""}`,
-    (r, t) => `Im Chat war ${r}x so viel los wie sonst${t ? `, mit ${t} ohne Ende` : ""}`,
+    (t) => `Der Chat ist komplett eskaliert${t ? `, überall ${t}` : ""}`,
+    (t) => `Der Chat ist explodiert${t ? `, voller ${t}` : ""}`,
+    (t) => `Im Chat war die Hölle los${t ? `, mit ${t} ohne Ende` : ""}`,
   ],
   chatPickedUp: [
-    (r, t) => `Der Chat wurde lebhaft (${r}x so viel wie sonst${t ? `, ${t} im Chat` : ""})`,
-    (r, t) => `Der Chat zog auf ${r}x sein übliches Tempo an${t ? `, mit ${t}` : ""}`,
-    (r, t) => `Der Chat wurde wach (${r}x so viel wie sonst${t ? `, mit ${t}` : ""})`,
+    (t) => `Der Chat wurde lebhaft${t ? `, mit ${t}` : ""}`,
+    (t) => `Der Chat legte los${t ? ` mit ${t}` : ""}`,
+    (t) => `Der Chat wurde wach${t ? ` und schrieb ${t}` : ""}`,
   ],
-  gotLoud: [
-    (db) => `Im Stream wurde es laut (+${db} dB)`,
-    (db) => `Die Lautstärke sprang ${db} dB über das übliche Niveau`,
-    (db) => `Der Ton schoss hoch (+${db} dB über normal)`,
-  ],
-  handPicked: (l) => (l ? `Handverlesen: ${german(l)}` : "Ein handverlesener Moment"),
+  gotLoud: [() => "Im Stream wurde es laut", () => "Es wurde richtig laut", () => "Der Stream wurde laut"],
+  // The label alone: the endings that are subordinate clauses bring their comma.
+  handPicked: (l) => (l ? l.trim().replace(/[\s.,;:]+$/u, "") : "Ein handverlesener Moment"),
   standout: [() => "Ein herausragender Moment", () => "Ein Moment für einen Clip", () => "Einer der stärksten Momente des Streams"],
   // Endings that are subordinate clauses begin with their comma (story() then adds no space).
   talkedAbout: [
@@ -189,9 +203,10 @@ const de: LanguagePack = {
   ],
   yelled: [
     (w) => `, als ${w.name} richtig aufdrehte`,
-    (w, db) => `, als ${w.name} laut wurde${db ? ` (+${db} dB)` : ""}`,
+    (w) => `, als ${w.name} laut wurde`,
     (w) => `, während ${w.name} lautstark reagierte`,
   ],
+  shouted: [(w) => `${w.name} hat richtig aufgedreht`, (w, g) => `${w.name} wurde laut${g ? ` bei ${g}` : ""}`, (w) => `${w.name} reagierte lautstark`],
   during: [
     (w, g) => `während des ${g ? `${g}-` : ""}Streams von ${w.name}`,
     (w, g) => `mitten im ${g ? `${g}-` : ""}Stream von ${w.name}`,
@@ -199,6 +214,7 @@ const de: LanguagePack = {
   ],
   said: [(w, q) => `, als ${w.name} ${q} sagte`, (w, q) => `, während ${w.name} ${q} sagte`, (w, q) => `, gerade als ${w.name} ${q} sagte`],
   chatSaid: [(q) => `, als der Chat ${q} schrieb`, (q) => `, während der Chat ${q} schrieb`, (q) => `, und der Chat schrieb ${q}`],
+  clippedFrom: (w, g) => `Clip aus dem ${g ? `${g}-` : ""}Stream von ${w.name}.`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Die Lieblingsmomente des Chats von ${w.name}${inGame(g)}`
@@ -219,25 +235,21 @@ const de: LanguagePack = {
 
 const fr: LanguagePack = {
   code: "fr",
-  story: (o, e) => `${o} ${e}.`,
+  story: (o, e) => commaStory(o, e),
   quote: guillemets,
   list: (i) => joinList(i, "et"),
   chatExploded: [
-    (r, t) => `Le chat a explosé (${r}x la normale${t ? `, spam de ${t}` : ""})`,
-    (r, t) => `Le chat allait ${r}x plus vite que d'habitude${t ? `, inondé de ${t}` : ""}`,
-    (r, t) => `Le chat a grimpé à ${r}x son rythme habituel${t ? `, ${t} partout` : ""}`,
+    (t) => `Le chat a explosé${t ? `, spam de ${t}` : ""}`,
+    (t) => `Le chat s'est déchaîné${t ? `, inondé de ${t}` : ""}`,
+    (t) => `Le chat est devenu fou${t ? `, ${t} partout` : ""}`,
   ],
   chatPickedUp: [
-    (r, t) => `Le chat s'est animé (${r}x la normale${t ? `, ${t} dans le chat` : ""})`,
-    (r, t) => `Le chat a accéléré à ${r}x son rythme habituel${t ? `, avec ${t}` : ""}`,
-    (r, t) => `Le chat s'est réveillé (${r}x la normale${t ? `, avec ${t}` : ""})`,
+    (t) => `Le chat s'est animé${t ? `, ${t} dans le chat` : ""}`,
+    (t) => `Le chat s'est réveillé${t ? ` avec ${t}` : ""}`,
+    (t) => `Le chat a commencé à réagir${t ? ` avec ${t}` : ""}`,
   ],
-  gotLoud: [
-    (db) => `Le stream est monté en volume (+${db} dB)`,
-    (db) => `Le volume a bondi de ${db} dB au-dessus du niveau habituel`,
-    (db) => `Le son s'est envolé (+${db} dB par rapport à la normale)`,
-  ],
-  handPicked: (l) => (l ? `Choisi à la main : ${guillemets(l)}` : "Un moment choisi à la main"),
+  gotLoud: [() => "Le stream est monté en volume", () => "Le ton est monté", () => "Ça s'est emballé sur le stream"],
+  handPicked: (l) => (l ? labelOpening(l) : "Un moment choisi à la main"),
   standout: [() => "Un moment marquant", () => "Un moment qui mérite un clip", () => "L'un des moments forts du stream"],
   talkedAbout: [
     (w, words) => `pendant que ${w.name} parlait de ${fr.list(words.map(guillemets))}`,
@@ -246,9 +258,10 @@ const fr: LanguagePack = {
   ],
   yelled: [
     (w) => `pendant que ${w.name} s'enflammait`,
-    (w, db) => `quand ${w.name} a haussé le ton${db ? ` (+${db} dB)` : ""}`,
+    (w) => `quand ${w.name} a haussé le ton`,
     (w) => `pendant que ${w.name} réagissait à voix haute`,
   ],
+  shouted: [(w) => `${w.name} a haussé le ton`, (w, g) => `${w.name} a réagi à voix haute${g ? ` sur ${g}` : ""}`, (w) => `Ça a crié sur le stream de ${w.name}`],
   during: [
     (w, g) => `pendant le stream ${g ? `${g} ` : ""}de ${w.name}`,
     (w, g) => `en plein stream ${g ? `${g} ` : ""}de ${w.name}`,
@@ -256,6 +269,7 @@ const fr: LanguagePack = {
   ],
   said: [(w, q) => `pendant que ${w.name} disait ${q}`, (w, q) => `quand ${w.name} a dit ${q}`, (w, q) => `au moment où ${w.name} disait ${q}`],
   chatSaid: [(q) => `pendant que le chat écrivait ${q}`, (q) => `tandis que le chat répétait ${q}`, (q) => `avec le chat qui écrivait ${q}`],
+  clippedFrom: (w, g) => `Clip du stream ${g ? `${g} ` : ""}de ${w.name}.`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Les moments préférés du chat de ${w.name}${inGame(g, "sur")}`
@@ -272,25 +286,21 @@ const fr: LanguagePack = {
 
 const pt: LanguagePack = {
   code: "pt",
-  story: (o, e) => `${o} ${e}.`,
+  story: (o, e) => commaStory(o, e),
   quote: curly,
   list: (i) => joinList(i, "e"),
   chatExploded: [
-    (r, t) => `O chat explodiu (${r}x o normal${t ? `, spam de ${t}` : ""})`,
-    (r, t) => `O chat ficou ${r}x mais rápido que o normal${t ? `, cheio de ${t}` : ""}`,
-    (r, t) => `O chat disparou para ${r}x o ritmo habitual${t ? `, com ${t} por toda parte` : ""}`,
+    (t) => `O chat explodiu${t ? `, com spam de ${t}` : ""}`,
+    (t) => `O chat enlouqueceu${t ? `, cheio de ${t}` : ""}`,
+    (t) => `O chat pirou${t ? `, com ${t} por toda parte` : ""}`,
   ],
   chatPickedUp: [
-    (r, t) => `O chat se animou (${r}x o normal${t ? `, ${t} no chat` : ""})`,
-    (r, t) => `O chat acelerou para ${r}x o ritmo habitual${t ? `, escrevendo ${t}` : ""}`,
-    (r, t) => `O chat acordou (${r}x o normal${t ? `, com ${t}` : ""})`,
+    (t) => `O chat se animou${t ? `, com ${t}` : ""}`,
+    (t) => `O chat acordou${t ? `, escrevendo ${t}` : ""}`,
+    (t) => `O chat começou a reagir${t ? ` com ${t}` : ""}`,
   ],
-  gotLoud: [
-    (db) => `A live ficou barulhenta (+${db} dB)`,
-    (db) => `O volume saltou ${db} dB acima do normal`,
-    (db) => `O áudio disparou (+${db} dB acima do habitual)`,
-  ],
-  handPicked: (l) => (l ? `Escolhido a dedo: ${curly(l)}` : "Um momento escolhido a dedo"),
+  gotLoud: [() => "A live ficou barulhenta", () => "O volume da live subiu", () => "A live pegou fogo"],
+  handPicked: (l) => (l ? labelOpening(l) : "Um momento escolhido a dedo"),
   standout: [() => "Um momento de destaque", () => "Um momento digno de clipe", () => "Um dos momentos marcantes da live"],
   talkedAbout: [
     (w, words) => `enquanto ${w.name} falava sobre ${pt.list(words.map(curly))}`,
@@ -299,9 +309,10 @@ const pt: LanguagePack = {
   ],
   yelled: [
     (w) => `enquanto ${w.name} se empolgava`,
-    (w, db) => `quando ${w.name} levantou a voz${db ? ` (+${db} dB)` : ""}`,
+    (w) => `quando ${w.name} levantou a voz`,
     (w) => `enquanto ${w.name} reagia aos gritos`,
   ],
+  shouted: [(w) => `${w.name} se empolgou na live`, (w, g) => `${w.name} levantou a voz${g ? ` jogando ${g}` : ""}`, (w) => `${w.name} reagiu aos gritos`],
   during: [
     (w, g) => `durante a live de ${g ? `${g} ` : ""}de ${w.name}`,
     (w, g) => `em plena live de ${g ? `${g} ` : ""}de ${w.name}`,
@@ -309,6 +320,7 @@ const pt: LanguagePack = {
   ],
   said: [(w, q) => `enquanto ${w.name} dizia ${q}`, (w, q) => `quando ${w.name} disse ${q}`, (w, q) => `bem quando ${w.name} disse ${q}`],
   chatSaid: [(q) => `com o chat escrevendo ${q}`, (q) => `enquanto o chat repetia ${q}`, (q) => `com o chat cheio de ${q}`],
+  clippedFrom: (w, g) => `Clipe da live ${g ? `de ${g} ` : ""}de ${w.name}.`,
   reelTitle: (w, p, g) =>
     p === "audience"
       ? `Os momentos favoritos do chat de ${w.name}${inGame(g, "em")}`

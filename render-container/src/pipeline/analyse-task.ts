@@ -2,13 +2,13 @@ import type { JobPlan, RenderTaskRequest } from "../../../common/contract/job-pl
 import { createTranscriber, heardLanguage, planCaptions } from "../captions";
 import type { RendererConfig } from "../config";
 import type { MetadataInput } from "../metadata";
-import { ByteCounter } from "../source";
+import { ByteCounter, type TimeRange } from "../source";
 import { buildJobPlan } from "./build-plan";
 import { jobLanguages } from "./languages";
 import { JobProgress } from "./progress";
 import { sideBySide } from "./side-by-side";
 import { acquireSource } from "./stages/acquire";
-import { decideFacecam, type FacecamDecided } from "./stages/decide-facecam";
+import { decideFacecam, facecamNeeded, type FacecamDecided } from "./stages/decide-facecam";
 import { selectMoments } from "./stages/select";
 import { storyRanges, transcribeRanges, transcriptsFrom } from "./stages/transcribe";
 import { writeTexts } from "./stages/write-texts";
@@ -16,7 +16,8 @@ import type { TaskRun } from "./task-run";
 import type { JobContext } from "./types";
 import { audioForRanges, reusableSource, reusedTranscripts } from "./reuse/reuse-source";
 import { storeAnalysis, type StoredAnalysis } from "./reuse/stored-analysis";
-import { joinTranscribed, plannedSpeech, recutShortRange, rangesToHear, videoForShort, withKept, withoutRange } from "./reuse/recut-captions";
+import { concatHeard, halfDir, joinTranscribed, plannedSpeech, recutShortRange, rangesToHear, videoForShort, withKept, withoutRange } from "./reuse/recut-captions";
+import { halvesAtPause, hearsInHalves, ownWords } from "./reuse/hear-in-halves";
 import { fetchHeardWords } from "./reuse/heard-words";
 import { planRecutJoin } from "./reuse/recut-join";
 import { ANALYSIS_VERSION, type PlanAnalysis } from "../../../common/contract/analysis-reuse";
@@ -85,16 +86,26 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   // own video, as its task would hear it (reuse/recut-captions.ts).
   const earlier = recut && req.reuse?.heard?.length ? await timed("earlier_words", () => fetchHeardWords(req.reuse!.heard!, { vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, language) ?? language }, ctx.fetchImpl, ctx.signal)) : [];
   const join = recut ? planRecutJoin(earlier, recut.range, source.audio.pauses) : null;
-  const toHear = recut ? rangesToHear(join, recut.range) : [];
+  // Nothing heard there before: on 4 vCPU or more, heard as two halves side by side (reuse/hear-in-halves.ts).
+  const halves = recut && !join && hearsInHalves(config.env) ? halvesAtPause(recut.range, source.audio.pauses) : null;
+  const pieces = join ?? halves;
+  const toHear = recut ? rangesToHear(pieces, recut.range) : [];
   const shortVideo = toHear.length > 0 ? await timed("video_for_short", () => videoForShort(run, source, toHear, bytes.video)) : [];
-  if (recut) ctx.log.info("re-cut words", { earlier_shorts: earlier.length, kept_from: join?.earlier ?? null, kept_words: join?.kept.length ?? 0, heard: toHear });
+  if (recut) ctx.log.info("re-cut words", { earlier_shorts: earlier.length, kept_from: join?.earlier ?? null, kept_words: join?.kept.length ?? 0, heard: toHear, in_halves: halves !== null });
   // The texts come from the audio on disk (CPU), the facecam from a few small video segments (network): side by side.
   const [written, facecam] = await sideBySide(
     ctx.signal,
     async (signal) => {
       const branch = { ...ctx, signal };
-      const hearEdges = () => (toHear.length > 0 ? transcribeRanges({ ...run, ctx: branch }, { ranges: toHear, audio: shortVideo, transcriber, language, captionPlan, seekInput: false }) : Promise.resolve({ words: [], covered: [], warnings: [] }));
-      const heard = recut ? await timed("transcribe_short", async () => withKept(join, recut.range, await hearEdges())) : null;
+      const hear = (ranges: typeof toHear, workDir: string) => transcribeRanges({ ...run, ctx: { ...branch, workDir } }, { ranges, audio: shortVideo, transcriber, language, captionPlan, seekInput: false });
+      // Halves overlap by their context, so each is heard on its own (merged, they would be the whole again) and keeps
+      // only the words of its own part.
+      const hearHalf = async (piece: { range: TimeRange; take: TimeRange }, i: number) => {
+        const heard = await hear([piece.range], await halfDir(branch.workDir, i));
+        return { ...heard, words: ownWords(piece, heard.words) };
+      };
+      const hearEdges = async () => (toHear.length === 0 ? { words: [], covered: [], warnings: [] } : halves ? concatHeard(await Promise.all(halves.hear.map(hearHalf))) : hear(toHear, branch.workDir));
+      const heard = recut ? await timed("transcribe_short", async () => withKept(pieces, recut.range, await hearEdges())) : null;
       const words = await timed("transcribe", () => transcribeRanges({ ...run, ctx: branch }, { ranges, audio, transcriber, language, captionPlan, done: heard ? joinTranscribed(done, heard) : done }));
       const transcripts = transcriptsFrom(words, captionPlan);
       const texts = await timed("metadata", () => writeTexts({ job: req, plan: selection.plan, chosen: selection.chosen, transcripts, comments: source.comments, language: languages.metadata, localRecogniser: transcriber.local }, branch, run.progress, config.env));
@@ -104,7 +115,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
     (signal) => {
       const stored = reused?.stored.facecam;
       // A facecam detected on this VOD's video stays where it was: no segment is fetched again (FACECAM_REGION wins).
-      if (stored && !config.env.FACECAM_REGION && request.parameters.shorts_crop_mode === "split" && selection.plan.shorts.length > 0) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
+      if (stored && !config.env.FACECAM_REGION && facecamNeeded(request, selection.plan)) return Promise.resolve({ choice: stored, sample: null } as FacecamDecided);
       return timed("facecam", () => decideFacecam({ ...run, ctx: { ...ctx, signal } }, { plan: selection.plan, chosen: selection.chosen, media: source.media }, bytes.facecam));
     },
   );

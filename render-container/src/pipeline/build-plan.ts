@@ -32,7 +32,7 @@ export interface Analysis {
   /** What gets rendered: the reels (with their teaser snippets) and the shorts. */
   render: RenderPlan;
   texts: Omit<WrittenTexts, "input">;
-  /** The split shorts' facecam; null when no short is split. */
+  /** The facecam of split shorts and of reels with chat (their chat keeps off it); null when neither needs it. */
   facecam: FacecamChoice | null;
   /** Words the analysis heard over a short's whole range, by short index (a re-cut's one short: reuse/recut-captions.ts). */
   speech?: ReadonlyMap<number, ShortSpeech>;
@@ -172,7 +172,7 @@ export function buildJobPlan(a: Analysis): JobPlan {
     tasks.push(task);
   }
 
-  // metadata.json says where split shorts took the facecam from (an additive key; the manifest keeps its shape).
+  // metadata.json says where split shorts and reels' chat took the facecam from (an additive key; the manifest keeps its shape).
   const render = a.facecam ? { render: { facecam: { ...a.facecam.region, found: a.facecam.found, confidence: a.facecam.confidence } } } : {};
   const plan = {
     version: JOB_PLAN_VERSION,

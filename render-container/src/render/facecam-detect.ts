@@ -44,6 +44,8 @@ export const DETECT = {
   frameSideScore: 0.6,
   /** Every seen side must score at least this (its persistent-line support times its outside change, 0..1). */
   minSideSupport: 0.45,
+  /** A strip between a side and the frame's border with at most this share of changing pixels is still (a HUD bar). */
+  stillStrip: 0.02,
   /** Share of changing pixels in the strip just outside a side at which that side counts fully ("gameplay"). */
   fullOutsideChange: 0.5,
   /** How far past a corner (share of the side's length, at least 3 px) a side's line is followed. */
@@ -260,6 +262,15 @@ export function analyseFacecam(input: GrayFrames): FacecamAnalysis {
       bottom: y1 < H ? hSupport(y1, x0, x1) : null,
       left: x0 > 0 ? vSupport(x0, y0, y1) : null,
     };
+    // The whole strip between a side and the frame's border beyond it, when that border is within the anchor margin.
+    const stillToBorder = (side: "top" | "right" | "bottom" | "left") => {
+      const strip =
+        side === "top" ? (y0 <= marginY ? changed(x0, 0, x1, y0 - 1) : null)
+        : side === "bottom" ? (H - y1 <= marginY ? changed(x0, y1 + 1, x1, H) : null)
+        : side === "left" ? (x0 <= marginX ? changed(0, y0, x0 - 1, y1) : null)
+        : W - x1 <= marginX ? changed(x1 + 1, y0, W, y1) : null;
+      return strip !== null && strip.area > 0 && strip.changed / strip.area <= DETECT.stillStrip;
+    };
     let seen = 0;
     let total = 0;
     let weakest = 1;
@@ -270,6 +281,13 @@ export function analyseFacecam(input: GrayFrames): FacecamAnalysis {
       const out = outside[side];
       // On the frame's border, or too close to it to look outside: nothing to measure.
       if (line === null || out.area === 0) {
+        total += DETECT.frameSideScore;
+        continue;
+      }
+      // A persistent line near the border with nothing but a still strip between it and the border (a HUD bar, a
+      // dark margin under a bottom-right cam): the overlay ends at the line, and the strip is the frame's, not the
+      // facecam's. Scored as a side on the border, so the box stops at the line instead of taking the strip in.
+      if (line >= DETECT.lineShare && stillToBorder(side)) {
         total += DETECT.frameSideScore;
         continue;
       }

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { probeMedia } from "../ffmpeg/probe";
+import { probeMedia, type MediaInfo } from "../ffmpeg/probe";
 import { concatPieces } from "./concat";
 import { encodeCut } from "./encode-piece";
 import { audioTrim, cutRange, type CutRange, videoTrim } from "./cut";
@@ -11,7 +11,8 @@ import { titleOverlayFilters } from "./title-overlay";
 import { prepareChatOverlay, type ChatOverlay } from "../chat-overlay/draw-chat";
 import { reelChatRegion } from "../chat-overlay/placement";
 import type { ShortChat } from "./render-short";
-import type { ClipInput, RenderProgress, RenderedVideo, Size } from "./types";
+import type { RelativeRect } from "./facecam";
+import type { ClipInput, Rect, RenderProgress, RenderedVideo, Size } from "./types";
 import { removeOnFailure, withScratchDir } from "./workdir";
 
 export const REEL_SIZE: Size = { width: 1280, height: 720 };
@@ -57,6 +58,8 @@ export interface ReelPieceOptions {
   titleText: string | null;
   /** Chat replay drawn over the piece (parameters.reel_chat_overlay); null or absent for none. */
   chat?: ShortChat | null;
+  /** The streamer's facecam on the source's frame (shares), which the chat keeps clear of; null when not known. */
+  facecam?: RelativeRect | null;
   /**
    * Fade the picture in from black (default true). False for the reel's first piece: its first frame is what players
    * and link previews show before anyone presses play, and a fade from black makes it a black frame.
@@ -80,8 +83,10 @@ export async function renderReelPiece(o: ReelPieceOptions): Promise<RenderedVide
   await fs.mkdir(path.dirname(o.out), { recursive: true });
   return withScratchDir(o.out, (dir) =>
     removeOnFailure(o.out, async () => {
-      const chat = o.chat ? await prepareChatOverlay({ ...o.chat, clipStart: o.start, duration: range.duration, size, region: reelChatRegion(size), dir, signal }) : null;
-      await encodePiece({ clip: o.clip, range, titleText: o.titleText, chat, fadeIn: o.fadeIn ?? true, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
+      const info = await probeMedia(o.clip.path, { signal });
+      const region = reelChatRegion(size, o.facecam ? facecamOnCanvas(o.facecam, info.video, size) : null);
+      const chat = o.chat ? await prepareChatOverlay({ ...o.chat, clipStart: o.start, duration: range.duration, size, region, dir, signal }) : null;
+      await encodePiece({ clip: o.clip, info, range, titleText: o.titleText, chat, fadeIn: o.fadeIn ?? true, out: o.out, size, workDir: dir, signal, onFraction: o.onProgress ?? (() => {}) });
       const written = await probeMedia(o.out, { signal });
       return { path: o.out, duration_seconds: written.durationSeconds, size_bytes: written.sizeBytes };
     }),
@@ -100,9 +105,20 @@ export async function joinReelPieces(o: { pieces: readonly string[]; out: string
   );
 }
 
-async function encodePiece(o: { clip: ClipInput; range: CutRange; titleText: string | null; chat?: ChatOverlay | null; fadeIn: boolean; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
-  const info = await probeMedia(o.clip.path, { signal: o.signal });
-  const { range } = o;
+/** Where a region of the source's frame lands on the reel's canvas (the picture scaled to fit, centred, padded). */
+export function facecamOnCanvas(region: RelativeRect, source: { width: number | null; height: number | null } | null, size: Size): Rect {
+  const sw = source?.width || size.width;
+  const sh = source?.height || size.height;
+  const scale = Math.min(size.width / sw, size.height / sh);
+  const pw = sw * scale;
+  const ph = sh * scale;
+  const ox = (size.width - pw) / 2;
+  const oy = (size.height - ph) / 2;
+  return { x: Math.round(ox + region.x * pw), y: Math.round(oy + region.y * ph), w: Math.round(region.w * pw), h: Math.round(region.h * ph) };
+}
+
+async function encodePiece(o: { clip: ClipInput; info: MediaInfo; range: CutRange; titleText: string | null; chat?: ChatOverlay | null; fadeIn: boolean; out: string; size: Size; workDir: string; signal: AbortSignal; onFraction: (f: number) => void }): Promise<void> {
+  const { range, info } = o;
   const W = o.size.width;
   const H = o.size.height;
   const fade = Math.min(JOIN_FADE_SECONDS, range.duration / 4);

@@ -377,19 +377,32 @@ export function settleInPauses(
     return cutPoints(ctx, "start").filter((p) => p <= want && p >= want - reach && p >= 0 && e - p <= max && clear(p, e)).at(-1);
   };
   let { start, end } = w;
+  // The latest a start may move to: before the peak with its margin; but a long clip led by chat alone, clamped
+  // around the latest its moment may be, can already start after the loudest second of chat's range, and its
+  // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
+  const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : peak - margin;
   if (speech(start)) {
     settle: for (const sentences of [true, false]) {
       const points = cutPoints(ctx, "start", sentences);
-      const later = points.find((p) => p > start && p <= peak - margin && end - p >= min);
+      const later = points.find((p) => p > start && p <= latestStart && end - p >= min);
       const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
       const to = later ?? earlier;
       if (to !== undefined) {
         start = to;
         break;
       }
-      for (const p of points.filter((x) => x > start && x <= peak - margin)) {
+      for (const p of points.filter((x) => x > start && x <= latestStart)) {
         const e = endFrom(p, end);
         if (e !== undefined) {
+          [start, end] = [p, e];
+          break settle;
+        }
+      }
+      // At the maximum length with no pause later: start at an earlier pause and end as much earlier, at a pause
+      // (a few seconds less of the reaction's tail matter less than a sentence cut in half).
+      for (const p of points.filter((x) => x < start && x >= start - reach && x >= 0).reverse()) {
+        const e = cutPoints(ctx, "end").filter((x) => x <= p + max && x >= peak + margin && x - p >= min && !speech(x) && clear(p, x)).at(-1);
+        if (e !== undefined && clear(p, e)) {
           [start, end] = [p, e];
           break settle;
         }

@@ -128,7 +128,9 @@ export function lateEventFor(burstOnset: number, lag: Pick<ReactionLag, "min" | 
   if (reach <= lag.max || streamerEvents.length === 0) return null;
   const slack = LAG_RULES.onsetSlackSeconds;
   if (streamerEvents.some((e) => e >= burstOnset - lag.max - slack && e <= burstOnset - lag.min + slack)) return null;
-  const late = streamerEvents.filter((e) => e >= burstOnset - reach && e < burstOnset - lag.max - slack);
+  // The reach gets the same slack as the usual range: a small chat's first messages are counted a second or two
+  // after they start, so a burst 30 s after a shout can be measured 31-32 s after it.
+  const late = streamerEvents.filter((e) => e >= burstOnset - reach - slack && e < burstOnset - lag.max - slack);
   return late.length > 0 ? Math.max(...late) : null;
 }
 

@@ -34,8 +34,8 @@ const GERMAN_ANSWER = {
     { index: 2, title: "Unfairer Boss", description: "NovaPlays ärgert sich über den Boss.", tags: ["Boss"] },
   ],
   moments: [
-    { id: "m1", title: "Der Drache fällt!", story: "Der Chat explodierte (8x), als NovaPlays den Drachen besiegte." },
-    { id: "m2", title: "Unfairer Boss", story: "Laut (+12 dB): NovaPlays schimpft über den Boss." },
+    { id: "m1", title: "Der Drache fällt!", story: "Der Chat explodierte, als NovaPlays den Drachen besiegte." },
+    { id: "m2", title: "Unfairer Boss", story: "NovaPlays schimpft lautstark über den Boss." },
     { id: "m3", title: "Das geheime Ende", story: "Von Hand gewählt: das geheime Ende." },
   ],
 };
@@ -195,6 +195,27 @@ describe("LlmMetadataWriter", () => {
       expect(warning).toMatch(/short 2 title \(profanity nobody said or typed: "W\*{6}"\)/);
     });
 
+    it("writes a story or description that repeats the figures a moment was picked by (8x, dB, baseline) locally", async () => {
+      answers.push(
+        german((a) => {
+          a.moments[0]!.story = "Der Chat explodierte (8x), als NovaPlays den Drachen besiegte.";
+          a.moments[1]!.story = "Laut (+12 dB): NovaPlays schimpft über den Boss.";
+          a.shorts[0]!.description = "Der Chat lief 8,5 x schneller als sonst.";
+        }),
+      );
+      const out = await write();
+      const local = writeLocalMetadata(sampleInput({ language: "de" }));
+      expect(out.moments[0]!.story).toBe(local.moments[0]!.story);
+      expect(out.moments[1]!.story).toBe(local.moments[1]!.story);
+      expect(out.shorts[0]!.description).toBe(local.shorts[0]!.description);
+      // The story the model wrote in words stays.
+      expect(out.moments[2]!.story).toBe(GERMAN_ANSWER.moments[2]!.story);
+      const warning = out.warnings.join(" ");
+      expect(warning).toMatch(/moment m1 story \(it reads like analytics: "8x"\)/);
+      expect(warning).toMatch(/moment m2 story \(it reads like analytics: "\+12 dB"\)/);
+      expect(warning).toMatch(/short 1 description \(it reads like analytics: "8,5 x"\)/);
+    });
+
     it("holds quotes to the local writer's rules: only what was said or a crowd typed, never promotion, a greeting or a question, no wording and subject twice", async () => {
       const input = sampleInput({ language: "de", moments: sampleInput().moments.map((m) => (m.id === "m2" ? { ...m, top_chat_messages: ["skill issue", "no way"] } : m)) });
       answers.push(
@@ -202,7 +223,7 @@ describe("LlmMetadataWriter", () => {
           a.moments[0]!.title = "NovaPlays: \u201Eno way\u201C";
           a.moments[0]!.story = "Der Chat explodierte, als NovaPlays \u201Ethe dragon is dead\u201C rief.";
           a.moments[1]!.title = "NovaPlays: \u201ENO WAYYY!\u201C";
-          a.moments[1]!.story = "Laut (+12 dB), und der Chat fragt \u201Ehow long have you been live\u201C.";
+          a.moments[1]!.story = "Laut, und der Chat fragt \u201Ehow long have you been live\u201C.";
           a.moments[2]!.title = "\u201Ebuy cheap followers now\u201C \u2013 pures Chaos bei NovaPlays";
           a.shorts[0]!.title = "Der Chat flutet \u201Eno way\u201C";
           a.shorts[1]!.title = "NovaPlays: \u201Efirst time here\u201C";

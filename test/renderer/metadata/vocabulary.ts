@@ -21,11 +21,11 @@ export function templateVocabulary(language: string): Set<string> {
   }
   for (const f of t.labelled) texts.push(f("nnn", "lll"));
   texts.push(
-    ...[...pack.chatExploded, ...pack.chatPickedUp].flatMap((f) => [f("8", "eee"), f("8", null)]),
-    ...pack.gotLoud.map((f) => f("9")), pack.handPicked("lll"), pack.handPicked(null), ...pack.standout.map((f) => f()),
+    ...[...pack.chatExploded, ...pack.chatPickedUp].flatMap((f) => [f("eee"), f(null)]),
+    ...pack.gotLoud.map((f) => f()), pack.handPicked("lll"), pack.handPicked(null), ...pack.standout.map((f) => f()),
     ...pack.talkedAbout.map((f) => f(who, ["aaa", "bbb"])),
     ...(["balanced", "audience", "streamer"] as const).flatMap((p) => [pack.reelTitle(who, p, "ggg"), pack.reelIntro(who, p, "ggg", "vvv", 3)]),
-    pack.follow(who), ...pack.yelled.flatMap((f) => [f(who, "9"), f(who, null)]), ...pack.during.flatMap((f) => [f(who, "ggg"), f(who, null)]),
+    pack.follow(who), pack.clippedFrom(who, "ggg"), pack.clippedFrom(who, null), ...pack.yelled.map((f) => f(who)), ...pack.shouted.flatMap((f) => [f(who, "ggg"), f(who, null)]), ...pack.during.flatMap((f) => [f(who, "ggg"), f(who, null)]),
     ...pack.said.map((f) => f(who, "qqq")), ...pack.chatSaid.map((f) => f("qqq")),
   );
   return new Set(texts.flatMap((x) => tokenize(x)));

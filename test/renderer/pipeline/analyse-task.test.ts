@@ -335,8 +335,8 @@ describe("the facecam of split shorts", () => {
    * the stored analysis holds). The stored analysis holds the facecam that job detected, which makes them
    * stricter: FACECAM_REGION must win over it, and a fit job must not carry it.
    */
-  const recutOfFullJob = async (cropMode: "split" | "fit", env: NodeJS.ProcessEnv = {}) => {
-    const body = { ...FULL_JOB, parameters: { ...FULL_JOB.parameters, shorts_crop_mode: cropMode } };
+  const recutOfFullJob = async (cropMode: "split" | "fit", env: NodeJS.ProcessEnv = {}, parameters: Record<string, unknown> = {}) => {
+    const body = { ...FULL_JOB, parameters: { ...FULL_JOB.parameters, shorts_crop_mode: cropMode, ...parameters } };
     const link = await storedAnalysisLink(fullJob.out, { jobId: "job_analysis", plan: fullJob.plan });
     try {
       const ran = await analyse(WITH_160P_ID, body, env, (job) => ({ ...job, reuse: link.reuse }));
@@ -377,6 +377,13 @@ describe("the facecam of split shorts", () => {
     const { plan, served } = await recutOfFullJob("fit");
     expect(plan.facecam).toBeNull();
     expect((plan.metadata as { render?: unknown }).render).toBeUndefined();
+    expect(served.filter((s) => !s.includes("/audio_only/"))).toEqual([]);
+  }, 600_000);
+
+  it("is the one found on the VOD when no short is split but the reels draw chat (it keeps off the facecam)", async () => {
+    const { plan, served } = await recutOfFullJob("fit", {}, { reel_chat_overlay: true });
+    expect(plan.facecam).toEqual(fullJob.plan.facecam);
+    expect(plan.facecam).toMatchObject({ found: "detected" });
     expect(served.filter((s) => !s.includes("/audio_only/"))).toEqual([]);
   }, 600_000);
 });

@@ -19,7 +19,8 @@ import { shortWords, wordsInRange } from "../../../render-container/src/pipeline
 import { downloadTaskVideo, type RenderTaskRun } from "../../../render-container/src/pipeline/tasks/task-source";
 import { taskRequest } from "../../../dev/job-runner/run-job";
 import { HeardWords, heardWordsName } from "../../../common/contract/heard-words";
-import { planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
+import { CONTEXT_S, planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
+import { halvesAtPause } from "../../../render-container/src/pipeline/reuse/hear-in-halves";
 import { readFileSync } from "node:fs";
 import { removeScratchUnlessFailed } from "../../support/scratch-dirs";
 
@@ -55,12 +56,12 @@ afterAll(async ({}, suite) => {
 
 const jobFor = (jobId: string, body: Record<string, unknown>): Promise<RenderJob> => localRenderJob({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, ...body }, { twitch, jobId });
 
-async function run(job: RenderJob) {
+async function run(job: RenderJob, env: NodeJS.ProcessEnv = {}) {
   const out = await mkdtemp(path.join(os.tmpdir(), "reuse-out-"));
   const work = await mkdtemp(path.join(os.tmpdir(), "reuse-work-"));
   scratch.push(out, work);
   twitch.stats.reset();
-  const result = await runJobInProcess(job, { settings: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env: {} }, outDir: out, workDir: work, log: silentLogger });
+  const result = await runJobInProcess(job, { settings: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env }, outDir: out, workDir: work, log: silentLogger });
   const audioSegments = twitch.stats.segmentsServed.filter((p) => p.includes("/audio_only/")).length;
   return { result, out, audioSegments };
 }
@@ -193,6 +194,34 @@ describe("a re-cut from a stored analysis", () => {
       expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(shown.map((w) => w.word));
       // The short kept what it heard for the next re-cut.
       expect(HeardWords.parse(JSON.parse(await readFile(path.join(recut.out, heardWordsName(1)), "utf8"))).words.map((w) => w.word)).toEqual(spec.speech.words.filter((w) => w.start <= range.end + 0.05).map((w) => w.word));
+    } finally {
+      await link.close();
+    }
+  }, 900_000);
+
+  it("on the re-cut class (RECUT_HEAR_IN_HALVES=1) a range nothing heard before is heard as two halves, each keeping only its own words", async () => {
+    const link = await storedAnalysisLink(first.out, { jobId: "job_first", plan: first.result.plan });
+    try {
+      // Far from the first short (nothing to join), long enough to be cut at a pause in its middle third.
+      const range = { start: 90, end: 120 };
+      const halves = halvesAtPause(range, decodedAnalysis(first.out).audio.pauses);
+      if (!halves) throw new Error("the fixture VOD has no pause in the middle third of 90-120 s");
+      const job = await jobFor("job_halves", { num_shorts: 1, compilation_enabled: false, manual_highlights: [{ start_seconds: range.start, end_seconds: range.end, label: "elsewhere" }], parameters: { shorts_crop_mode: "fit" } });
+      const recut = await run({ ...job, reuse: { ...link.reuse, heard: [] } }, { RECUT_HEAR_IN_HALVES: "1" });
+      const figures = recut.result.analysis.figures.analysis!;
+      // Both halves were heard, each with CONTEXT_S of the other: the range and twice the context.
+      expect(figures.recutWords).toMatchObject({ kept: 0, keptFrom: null });
+      expect(figures.recutWords!.heardSeconds).toBeCloseTo(range.end - range.start + 2 * CONTEXT_S, 3);
+      const spec = recut.result.plan.tasks[0]!;
+      if (spec.kind !== "short" || !spec.speech) throw new Error("expected a short carrying its words");
+      expect(spec.speech.words.length).toBeGreaterThan(5);
+      // Each word once, in order, inside the range: what a half heard of the other's part (its context) was dropped.
+      const starts = spec.speech.words.map((w) => w.start);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+      expect(starts.every((t) => t >= range.start - 1e-3 && t <= range.end + 0.05)).toBe(true);
+      expect(spec.speech.words.filter((w, i) => i > 0 && w.word === spec.speech!.words[i - 1]!.word && w.start - spec.speech!.words[i - 1]!.start < 0.3)).toEqual([]);
+      const transcript = JSON.parse(await readFile(path.join(recut.out, "short-01.transcript.json"), "utf8")) as { words: { word: string }[] };
+      expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
     } finally {
       await link.close();
     }

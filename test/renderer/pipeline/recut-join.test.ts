@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HeardWords } from "../../../common/contract/heard-words";
 import { CONTEXT_S, cutPoints, EDGE_MARGIN_S, edgeWords, planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
+import { HALVES_MIN_S, halvesAtPause, hearsInHalves, ownWords } from "../../../render-container/src/pipeline/reuse/hear-in-halves";
+import { withKept } from "../../../render-container/src/pipeline/reuse/recut-captions";
 
 /**
  * Where a re-cut takes an earlier short's words and where it hears again (reuse/recut-join.ts): the edges outside
@@ -80,5 +82,36 @@ describe("a re-cut's words joined with an earlier short's", () => {
     expect(join?.earlier).toEqual({ start: 96, end: 126 });
     expect(join?.hear).toEqual([]);
     expect(join?.kept[0]?.word).toBe("zero");
+  });
+});
+
+describe("a re-cut's short heard in halves side by side (reuse/hear-in-halves.ts)", () => {
+  it("cuts at the pause nearest the middle, within the middle third; each half heard with the other's context, its words only its own", () => {
+    // 100-130 s: pauses at 108.5 (first third), 117.65 (mid 115: nearest) and 123.5 (last third).
+    const halves = halvesAtPause({ start: 100, end: 130 }, pauses)!;
+    expect(halves.kept).toEqual([]);
+    expect(halves.hear).toEqual([
+      { range: { start: 100, end: 117.65 + CONTEXT_S }, take: { start: 100, end: 117.65 } },
+      { range: { start: 117.65 - CONTEXT_S, end: 130 }, take: { start: 117.65, end: 130.05 } },
+    ]);
+    // Each half keeps the words of its own part: "b" at 116, heard in both (the second half's context), is kept once,
+    // from the first half; "d" just past the end still belongs to the range.
+    const first = [word("a", 100, 100.4), word("b", 116, 116.5), word("c", 118, 118.6)];
+    const second = [word("b", 116.01, 116.5), word("c", 118, 118.6), word("d", 130.02, 130.3)];
+    expect(ownWords(halves.hear[0]!, first).map((w) => w.word)).toEqual(["a", "b"]);
+    expect(ownWords(halves.hear[1]!, second).map((w) => w.word)).toEqual(["c", "d"]);
+    expect(withKept(halves, { start: 100, end: 130 }, { words: [word("x", 105, 106), word("y", 118, 118.4)], covered: [], warnings: [] })).toMatchObject({ words: [{ word: "x" }, { word: "y" }], covered: [{ start: 100, end: 130 }] });
+  });
+
+  it("hears in one piece a range shorter than HALVES_MIN_S, or one without a pause in its middle third", () => {
+    expect(halvesAtPause({ start: 100, end: 100 + HALVES_MIN_S - 1 }, pauses)).toBeNull();
+    expect(halvesAtPause({ start: 100, end: 130 }, [{ start: 101, end: 102 }, { start: 127, end: 128 }])).toBeNull();
+    expect(halvesAtPause({ start: 100, end: 130 }, undefined)).toBeNull();
+  });
+
+  it("only where the instance says so (the re-cut class sets RECUT_HEAR_IN_HALVES=1)", () => {
+    expect(hearsInHalves({ RECUT_HEAR_IN_HALVES: "1" })).toBe(true);
+    expect(hearsInHalves({})).toBe(false);
+    expect(hearsInHalves({ RECUT_HEAR_IN_HALVES: "0" })).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ import { LOCAL_EMOTES } from "../../../dev/twitch-server/emote-images";
 import { chatLook } from "../../../render-container/src/chat-overlay/layout";
 import { readableNameColor } from "../../../render-container/src/chat-overlay/name-color";
 import { captionBandTop, reelChatRegion, shortChatRegion } from "../../../render-container/src/chat-overlay/placement";
-import { renderReelPiece } from "../../../render-container/src/render/render-reel";
+import { facecamOnCanvas, renderReelPiece } from "../../../render-container/src/render/render-reel";
+import { probeMedia } from "../../../render-container/src/ffmpeg/probe";
 import { runProcess } from "../../../render-container/src/ffmpeg/process";
 import { renderShort, type ShortRenderOptions } from "../../../render-container/src/render/render-short";
 import { splitPanelHeight } from "../../../render-container/src/render/short-layout";
@@ -206,5 +207,41 @@ describe("chat over a reel's moment (reel_chat_overlay)", () => {
     expect(regionDifference(a, b, rect)).toBeGreaterThan(5);
     // The title card (left, lower third) is as it was.
     expect(regionDifference(a, b, { x: 0, y: Math.round(size.height * 0.72), w: Math.round(size.width * 0.6), h: Math.round(size.height * 0.2) })).toBeLessThan(2);
+  });
+
+  it("keeps off a bottom-right facecam the analysis found: the chat ends above it, on the same side", async () => {
+    const size = { width: 640, height: 360 };
+    // The synthetic VODs' bottom-right cam (dev/synth-vod), as facecam detection finds it.
+    const cam = { x: 0.7344, y: 0.6389, w: 0.25, h: 0.3278 };
+    const piece = (name: string, o: { chat: boolean; facecam?: typeof cam }) =>
+      renderReelPiece({ clip, start: START, end: START + LENGTH, titleText: null, size, out: path.join(dir, `reel-cam-${name}.mp4`), facecam: o.facecam ?? null, ...(o.chat ? { chat: { lines: CHAT, style: "panel" as const, emoteBase: null } } : {}) });
+    const [plain, blind, kept] = await Promise.all([piece("plain", { chat: false }), piece("blind", { chat: true }), piece("kept", { chat: true, facecam: cam })]);
+    const source = (await probeMedia(clip.path)).video;
+    const onCanvas = facecamOnCanvas(cam, source, size);
+    const region = reelChatRegion(size, onCanvas);
+    expect(region.x).toBe(reelChatRegion(size).x);
+    expect(region.bottom).toBeLessThanOrEqual(onCanvas.y);
+    const grab = async (file: string, at: number) => {
+      const { stdout } = await runProcess("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-ss", String(at), "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { collectStdout: true });
+      return { ...size, data: stdout };
+    };
+    const at = 3.5;
+    const [p, b, k] = [await grab(plain.path, at), await grab(blind.path, at), await grab(kept.path, at)];
+    // The cam's top edge: covered by the chat's bottom rows when the cam is not known, untouched when it is.
+    const camTop = { x: onCanvas.x, y: onCanvas.y, w: onCanvas.w, h: Math.round(onCanvas.h * 0.25) };
+    expect(regionDifference(p, b, camTop)).toBeGreaterThan(5);
+    expect(regionDifference(p, k, { ...onCanvas, w: Math.min(onCanvas.w, size.width - onCanvas.x), h: Math.min(onCanvas.h, size.height - onCanvas.y) })).toBeLessThan(1.5);
+    // And the chat is there, above the cam.
+    expect(regionDifference(p, k, { x: region.x, y: region.top, w: region.w, h: region.bottom - region.top })).toBeGreaterThan(5);
+  });
+
+  it("moves to the left-hand column when a cam down the right side leaves too little above or below it", () => {
+    const size = { width: 1280, height: 720 };
+    const right = reelChatRegion(size);
+    const tallRight = reelChatRegion(size, { x: 900, y: 150, w: 360, h: 400 });
+    expect(tallRight.x).toBeLessThan(size.width * 0.1);
+    expect([tallRight.top, tallRight.bottom]).toEqual([right.top, right.bottom]);
+    // A top-left cam (the default place) leaves the right-hand column as it was.
+    expect(reelChatRegion(size, { x: 0, y: 0, w: 320, h: 180 })).toEqual(right);
   });
 });

@@ -59,9 +59,18 @@ describe("facecam detection", () => {
       expect(choice.found, choice.reason).toBe("detected");
       expect(choice.confidence).toBeGreaterThanOrEqual(FACECAM_DETECTION.threshold);
       expect(choice.analysis?.best?.anchor).toBe(corner);
-      // Measured: IoU 0.89 (top-left: the border's inner edge) and 0.92 (bottom-right: down to the frame's edge
-      // over a static HUD bar).
+      // Measured: IoU 0.89 (top-left: the border's inner edge) and 0.96 (bottom-right).
       expect(iou(choice.region, relative(truth))).toBeGreaterThanOrEqual(0.8);
+      // Every side on the overlay's border (within 2.5 of the sampled frame's pixels), none on the frame's: under the
+      // bottom-right cam lies a strip of a still HUD bar, which the box once took in down to the frame's bottom edge
+      // (a white bar and a dark strip at the bottom of the split short's facecam panel).
+      const t = relative(truth);
+      const r = choice.region;
+      const px = { x: 1 / FACECAM_DETECTION.width, y: 1 / Math.round((FACECAM_DETECTION.width * truth.video.height) / truth.video.width) };
+      expect(Math.abs(r.x - t.x)).toBeLessThanOrEqual(2.5 * px.x);
+      expect(Math.abs(r.y - t.y)).toBeLessThanOrEqual(2.5 * px.y);
+      expect(Math.abs(r.x + r.w - (t.x + t.w))).toBeLessThanOrEqual(2.5 * px.x);
+      expect(Math.abs(r.y + r.h - (t.y + t.h))).toBeLessThanOrEqual(2.5 * px.y);
       expect(choice.frames).toBeGreaterThanOrEqual(FACECAM_DETECTION.minFrames);
       expect(choice.frames).toBeLessThanOrEqual(FACECAM_DETECTION.maxFrames);
     });
@@ -147,5 +156,15 @@ describe("a split short of a bottom-right facecam VOD", () => {
       }
     }
     expect(cam / n).toBeGreaterThan(0.7);
+    // Down to the seam (960): the panel's last rows are the facecam's violet, not its white border and the dark HUD
+    // strip under it (from row 894 they were white, then dark, when the box reached the frame's bottom).
+    for (let y = 880; y < 958; y += 2) {
+      let violetRow = 0;
+      for (let x = 20; x < 1060; x += 8) {
+        const i = (y * 1080 + x) * 3;
+        if (colorDistance([frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!], violet) < 60) violetRow++;
+      }
+      expect(violetRow / 130, `row ${y}`).toBeGreaterThan(0.9);
+    }
   });
 });

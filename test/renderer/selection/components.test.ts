@@ -229,6 +229,26 @@ describe("cuts in pauses", () => {
     expect(inPause(e.start, [{ start: 104, end: 106 }]) || e.start <= 104).toBe(true);
   });
 
+  it("moves the start of a long chat-led clip that begins after its loudest second on to the next pause", () => {
+    // Led by chat alone, clamped around the latest its moment may be: it starts at 104, mid-sentence, after the
+    // loudest second of chat's range (100.5). The next pause (105.7-106.6) is a second away.
+    const pauses = [{ start: 97, end: 98 }, { start: 105.7, end: 106.6 }, { start: 157.5, end: 158.5 }];
+    const w = settleInPauses({ start: 104, end: 158 }, 100.5, { ...limits, pauses, quietPoints: [] });
+    expect(inPause(w.start, pauses)).toBe(true);
+    expect(w.start).toBeGreaterThan(105.7 - 1e-9);
+    expect(w.end).toBe(158);
+  });
+
+  it("starts a clip at its maximum length at an earlier pause and ends it as much earlier when no later pause is in reach", () => {
+    // 60 s, starting mid-sentence at 106 with no pause before the peak's margin; a pause 1.5 s earlier, and the
+    // end (166, in a pause) has another pause 2 s before it.
+    const pauses = [{ start: 104.2, end: 104.8 }, { start: 163.5, end: 164.3 }, { start: 165.6, end: 166.4 }];
+    const w = settleInPauses({ start: 106, end: 166 }, 108, { ...limits, pauses, quietPoints: [] });
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.end - w.start).toBeLessThanOrEqual(60 + 1e-9);
+    expect(w.end).toBeGreaterThanOrEqual(108 + 2);
+  });
+
   it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
     // A 60 s clip ending mid-sentence; that sentence ends at 163.
     const pauses = [{ start: 99, end: 100.5 }, { start: 104, end: 105.5 }, { start: 163, end: 164.5 }];

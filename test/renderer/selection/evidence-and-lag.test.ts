@@ -89,8 +89,12 @@ describe("chat's lag, read from the stream", () => {
     const waves = audienceFromBursts([burst(222, 0.5), { ...burst(233), end: 240 }], SECONDS, one, [200]);
     expect(waves[202]).toBeGreaterThan(0.8);
     expect(waves[220]).toBe(0);
+    // A burst of a small chat counted 31.5 s after the shout (chat 30 s late, its first messages seen late) is
+    // still within reach: the reach has the same 2 s slack on the measured onset as the usual range.
+    expect(audienceFromBursts([burst(231.5)], SECONDS, one, [200])[202]).toBeGreaterThan(0.8);
     // Beyond reach, or on a stream that showed its lag, nothing moves.
     expect(audienceFromBursts([burst(245)], SECONDS, one, [200])[235]).toBeGreaterThan(0.8);
+    expect(audienceFromBursts([burst(233)], SECONDS, one, [200])[202]).toBe(0);
     expect(audienceFromBursts([burst(227)], SECONDS, { min: 3, max: 15, reach: 15 }, [200])[202]).toBe(0);
   });
 

@@ -8,7 +8,9 @@ import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { handMadePlan, planMoment, taskRequest } from "../pipeline/task-fixtures";
-import { closeAll, closers, smallVodJob, smallVodShort, startRenderService } from "./service-fixtures";
+import { closeAll, closers, smallVodJob, smallVodShort, startRenderService, TOKEN } from "./service-fixtures";
+import { currentAssignment, type Assignment, type AssignmentStorage } from "../../../worker/src/durable/container-assignment";
+import { cancelTaskOn, finishTaskOn, handOverTaskOn, startTaskOn, type TaskInstance } from "../../../worker/src/durable/container-tasks";
 
 /**
  * The renderer's side of a task handed over in the Worker's answer to a completion (task contract 3,
@@ -65,8 +67,8 @@ async function requests(base: string, jobId: string): Promise<{ analysis: Render
 async function startService(runner: TaskRunner) {
   const lines: Record<string, unknown>[] = [];
   const log = createLogger({}, (l) => void lines.push(JSON.parse(l) as Record<string, unknown>));
-  const { tasks, post } = await startRenderService(runner, { log, prefix: "renderer-handoff-" });
-  return { tasks, post, lines };
+  const { tasks, post, url } = await startRenderService(runner, { log, prefix: "renderer-handoff-" });
+  return { tasks, post, lines, url };
 }
 
 /** The analysis' stand-in result: the plan the handed-over short belongs to. */
@@ -174,5 +176,110 @@ describe("a task handed over in the answer to a completion", () => {
     await stopped;
     expect(held.runs).toEqual([`${ANALYSE_TASK_ID}#1`]);
     expect(worker.events.get("short-01")).toEqual([expect.objectContaining({ type: "interrupted", attempt: 1, reason: "renderer shutting down (SIGTERM)" })]);
+  });
+});
+
+/**
+ * The Worker's side of the same hand-over on Cloudflare Containers: the calls its Container class makes
+ * (worker/src/durable/container-tasks.ts: start a task, move the instance to the handed-over task, cancel, finish),
+ * made here against the real renderer service over HTTP, as the class's `containerFetch` would reach it. The
+ * Container class itself cannot be constructed without a container runtime; its storage here is a map (the same
+ * assignment calls run on real Durable Object storage in test/worker/task-handoff.test.ts), and `running` is whether
+ * this "container" was stopped.
+ */
+function containerOver(url: string) {
+  const stored = new Map<string, unknown>();
+  const storage: AssignmentStorage = {
+    get: async <T>(key: string) => stored.get(key) as T | undefined,
+    put: async (key: string, value: unknown) => void stored.set(key, value),
+    delete: async (key: string) => stored.delete(key),
+  };
+  const state = { up: true, stops: 0, requests: [] as string[] };
+  const instance: TaskInstance = {
+    storage,
+    running: () => state.up,
+    // containerFetch's request is addressed to the container (http://container/...): the same path on the service.
+    fetch: async (req) => {
+      const target = new URL(req.url);
+      state.requests.push(`${req.method} ${target.pathname} ${req.headers.get("authorization") ?? "-"}`);
+      return fetch(`${url}${target.pathname}`, { method: req.method, headers: req.headers, body: req.method === "GET" ? undefined : await req.text() });
+    },
+    stop: async () => {
+      state.up = false;
+      state.stops += 1;
+    },
+  };
+  return { instance, storage, state };
+}
+
+describe("the Worker's Container calls, against the renderer service (container-tasks.ts)", () => {
+  const assignment = (jobId: string, task: string): Assignment => ({ job_id: jobId, task_id: task, attempt: 1 });
+
+  it("starts the analysis on the instance, moves the instance to the short it hands over, and stops it once the short ended", async () => {
+    let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+    let c: ReturnType<typeof containerOver> | null = null;
+    const moves: boolean[] = [];
+    // As handOffToAnalysisInstance does: the short goes in the answer only when the instance took it over.
+    const worker = await startWorkerDouble(async () => {
+      const moved = await handOverTaskOn(c!.instance, assignment("job_cont", ANALYSE_TASK_ID), assignment("job_cont", "short-01"));
+      moves.push(moved);
+      return moved ? pair!.short : undefined;
+    });
+    pair = await requests(worker.url, "job_cont");
+    const held = heldRunner((req) => (req.task.kind === "analyse" ? planResult(pair!.short) : { kind: "short", artifacts: [], moment: { id: "m1", start: 30, end: 38 } }));
+    const svc = await startService(held.runner);
+    c = containerOver(svc.url);
+
+    const answer = await startTaskOn(c.instance, assignment("job_cont", ANALYSE_TASK_ID), JSON.stringify(pair.analysis), TOKEN);
+    expect(answer.status).toBe(202);
+    expect(c.state.requests).toEqual([`POST /tasks Bearer ${TOKEN}`]);
+    expect(await currentAssignment(c.storage)).toEqual(assignment("job_cont", ANALYSE_TASK_ID));
+    await expect.poll(() => held.runs.length).toBe(1);
+    held.release();
+    await expect.poll(() => held.runs).toEqual([`${ANALYSE_TASK_ID}#1`, "short-01#1"]);
+    expect(moves).toEqual([true]);
+    // The instance now runs the short: the activity check and a lost-task notice name it.
+    expect(await currentAssignment(c.storage)).toEqual(assignment("job_cont", "short-01"));
+    held.release();
+    await expect.poll(() => worker.typesOf("short-01").at(-1)).toBe("completed");
+    // The job's object ends the task: the instance forgets it and stops.
+    await finishTaskOn(c.instance);
+    expect(await currentAssignment(c.storage)).toBeNull();
+    expect(c.state.stops).toBe(1);
+  });
+
+  it("a stopped container takes nothing over: the answer carries no task, the renderer runs nothing more, and the short is left to the queue", async () => {
+    let pair: { analysis: RenderTaskRequest; short: RenderTaskRequest } | null = null;
+    let c: ReturnType<typeof containerOver> | null = null;
+    const worker = await startWorkerDouble(async () => ((await handOverTaskOn(c!.instance, assignment("job_gone", ANALYSE_TASK_ID), assignment("job_gone", "short-01"))) ? pair!.short : undefined));
+    pair = await requests(worker.url, "job_gone");
+    const held = heldRunner(() => planResult(pair!.short));
+    const svc = await startService(held.runner);
+    c = containerOver(svc.url);
+    expect((await startTaskOn(c.instance, assignment("job_gone", ANALYSE_TASK_ID), JSON.stringify(pair.analysis), TOKEN)).status).toBe(202);
+    await expect.poll(() => held.runs.length).toBe(1);
+    c.state.up = false;
+    held.release();
+    await expect.poll(() => worker.typesOf(ANALYSE_TASK_ID).at(-1)).toBe("completed");
+    await expect.poll(() => svc.tasks.runningCount).toBe(0);
+    expect(held.runs).toEqual([`${ANALYSE_TASK_ID}#1`]);
+    expect(worker.events.get("short-01")).toBeUndefined();
+    expect(await currentAssignment(c.storage)).toEqual(assignment("job_gone", ANALYSE_TASK_ID));
+  });
+
+  it("cancels the running task through the renderer, then forgets it and stops the instance", async () => {
+    const worker = await startWorkerDouble(async () => undefined);
+    const pair = await requests(worker.url, "job_cancel");
+    const held = heldRunner(() => planResult(pair.short));
+    const svc = await startService(held.runner);
+    const c = containerOver(svc.url);
+    expect((await startTaskOn(c.instance, assignment("job_cancel", ANALYSE_TASK_ID), JSON.stringify(pair.analysis), TOKEN)).status).toBe(202);
+    await expect.poll(() => held.runs.length).toBe(1);
+    expect(await cancelTaskOn(c.instance, `job_cancel.${ANALYSE_TASK_ID}`, TOKEN)).toBe(true);
+    expect(c.state.requests.at(-1)).toBe(`POST /tasks/job_cancel.${ANALYSE_TASK_ID}/cancel Bearer ${TOKEN}`);
+    expect(await currentAssignment(c.storage)).toBeNull();
+    expect(c.state.stops).toBe(1);
+    // A stopped instance is not asked again.
+    expect(await cancelTaskOn(c.instance, `job_cancel.${ANALYSE_TASK_ID}`, TOKEN)).toBe(false);
   });
 });

@@ -12,8 +12,15 @@ export interface Assignment {
   attempt: number;
 }
 
-/** The instance's own storage: only the assignment lives here. */
-export type AssignmentStorage = Pick<DurableObjectStorage, "get" | "put" | "delete">;
+/**
+ * The instance's own storage: only the assignment lives here. The part of Durable Object storage used, spelled out
+ * so that this module needs no Workers types (the Container calls run against a renderer in Node tests too).
+ */
+export interface AssignmentStorage {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  put<T>(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
 
 /** The job's Durable Object as seen from one of its task's instances. */
 export interface TaskOwner {
@@ -101,7 +108,10 @@ export async function onContainerStopped(storage: AssignmentStorage, ownerOf: Ow
 }
 
 /** An instance's whole storage, as clearing it needs it. */
-export type InstanceStorage = AssignmentStorage & Pick<DurableObjectStorage, "deleteAll" | "getAlarm">;
+export interface InstanceStorage extends AssignmentStorage {
+  deleteAll(): Promise<void>;
+  getAlarm(): Promise<number | null>;
+}
 
 /**
  * Clears an instance's storage once its life is over, so no object is left holding data: there is one object per

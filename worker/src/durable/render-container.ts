@@ -1,6 +1,7 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../env";
-import { assign, clearEndedInstance, moveAssignment, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { clearEndedInstance, LOST_NOTICE_ATTEMPTS, LOST_NOTICE_RETRY_SECONDS, onActivityExpiry, onContainerStopped, unassign, type Assignment, type OwnerOf } from "./container-assignment";
+import { cancelTaskOn, finishTaskOn, handOverTaskOn, startTaskOn, type TaskInstance } from "./container-tasks";
 
 /**
  * Renderer settings forwarded from the Worker's vars/secrets into the container's environment, and nothing else:
@@ -62,38 +63,28 @@ export class RenderContainer extends Container<Env> {
     this.envVars = containerEnv(env);
   }
 
+  /** This instance as the task calls see it (container-tasks.ts, where they are written and tested). */
+  private get instance(): TaskInstance {
+    return { storage: this.ctx.storage, running: () => Boolean(this.ctx.container?.running), fetch: (request) => this.containerFetch(request), stop: () => this.stop() };
+  }
+
   /** Starts the container if needed and hands it the task; returns the renderer's (or the platform's) answer. */
   async startTask(assignment: Assignment, body: string, token: string | null): Promise<{ status: number; body: string }> {
-    await assign(this.ctx.storage, assignment);
-    const headers = new Headers({ "content-type": "application/json" });
-    if (token) headers.set("authorization", `Bearer ${token}`);
-    // containerFetch starts the instance and answers 503 when no instance can be provided (max_instances).
-    const res = await this.containerFetch(new Request("http://container/tasks", { method: "POST", headers, body }));
-    return { status: res.status, body: await res.text() };
+    return startTaskOn(this.instance, assignment, body, token);
   }
 
   async cancelTask(key: string): Promise<boolean> {
-    if (!this.ctx.container?.running) return false;
-    const res = await this.containerFetch(new Request(`http://container/tasks/${encodeURIComponent(key)}/cancel`, { method: "POST", headers: this.tokenHeaders() }));
-    const stopped = res.ok && ((await res.json()) as { cancelled?: boolean }).cancelled === true;
-    await this.finishTask();
-    return stopped;
+    return cancelTaskOn(this.instance, key, this.env.RENDERER_TOKEN);
   }
 
-  /**
-   * The running task's renderer is handed its next task in the answer to its `completed` event
-   * (orchestration/task-handoff.ts): the instance stays up and its assignment moves to that task. False when the
-   * container no longer runs or runs another assignment: the job's object then queues the task as usual.
-   */
+  /** Moves the instance to the job's next task (a re-cut's short after its analysis); false when it cannot take it. */
   async handOverTask(from: Assignment, to: Assignment): Promise<boolean> {
-    if (!this.ctx.container?.running) return false;
-    return moveAssignment(this.ctx.storage, from, to);
+    return handOverTaskOn(this.instance, from, to);
   }
 
   /** The task ended: forget it and stop the instance. */
   async finishTask(): Promise<void> {
-    await unassign(this.ctx.storage);
-    if (this.ctx.container?.running) await this.stop();
+    await finishTaskOn(this.instance);
   }
 
   // The decisions live in container-assignment.ts (tested there: this class needs a container runtime to exist).
@@ -122,11 +113,5 @@ export class RenderContainer extends Container<Env> {
     if (payload.tries < LOST_NOTICE_ATTEMPTS) await this.schedule(LOST_NOTICE_RETRY_SECONDS, "retryLostNotice", { tries: payload.tries + 1 });
     // Given up (the job's watchdog has found the task silent by now): forget it, so the storage can be cleared.
     else await unassign(this.ctx.storage);
-  }
-
-  private tokenHeaders(): Headers {
-    const headers = new Headers();
-    if (this.env.RENDERER_TOKEN) headers.set("authorization", `Bearer ${this.env.RENDERER_TOKEN}`);
-    return headers;
   }
 }

@@ -3,12 +3,17 @@ import { CONTRACT_UNSUPPORTED_STATUS } from "../../../common/contract/task-contr
 import { workerConfig } from "../config";
 import type { Assignment } from "../durable/container-assignment";
 import type { RenderContainer } from "../durable/render-container";
+import { runsOnRecutClass } from "./recut-route";
 
 export interface RendererBindings {
   /** One renderer URL, or several separated by commas (a local pool); empty: Cloudflare Containers. */
   RENDER_URL?: string;
+  /** Locally: the renderers re-cut tasks try first (recut-route.ts), as RECUT_CONTAINER in production; empty: none. */
+  RECUT_RENDER_URL?: string;
   RENDERER_TOKEN?: string;
   RENDER_CONTAINER: DurableObjectNamespace<RenderContainer>;
+  /** The re-cut Container class (`standard-4`): re-cut tasks start there first; absent: every task on RENDER_CONTAINER. */
+  RECUT_CONTAINER?: DurableObjectNamespace<RenderContainer>;
 }
 
 /**
@@ -30,13 +35,23 @@ export class RendererUnavailableError extends Error {
   }
 }
 
+/** A task's `instance` names its Container class by this prefix (a pool process is named by its URL). */
 const CONTAINER_PREFIX = "container:";
+const RECUT_CONTAINER_PREFIX = "recut-container:";
 
 export const rendererUrls = (env: Pick<RendererBindings, "RENDER_URL">): string[] => workerConfig(env).rendererUrls;
+export const recutRendererUrls = (env: Pick<RendererBindings, "RENDER_URL" | "RECUT_RENDER_URL">): string[] => workerConfig(env).recutRendererUrls;
 
 /** The Container Durable Object of one task: one instance per task, named after it. */
 export function taskContainer(env: Pick<RendererBindings, "RENDER_CONTAINER">, name: string): DurableObjectStub<RenderContainer> {
   return env.RENDER_CONTAINER.get(env.RENDER_CONTAINER.idFromName(name));
+}
+
+/** The Container object a task's recorded `instance` names, in the class it started on; null for a pool process. */
+export function instanceContainer(env: Pick<RendererBindings, "RENDER_CONTAINER" | "RECUT_CONTAINER">, instance: string): DurableObjectStub<RenderContainer> | null {
+  if (instance.startsWith(CONTAINER_PREFIX)) return taskContainer(env, instance.slice(CONTAINER_PREFIX.length));
+  if (instance.startsWith(RECUT_CONTAINER_PREFIX) && env.RECUT_CONTAINER) return env.RECUT_CONTAINER.get(env.RECUT_CONTAINER.idFromName(instance.slice(RECUT_CONTAINER_PREFIX.length)));
+  return null;
 }
 
 function authHeaders(env: RendererBindings, extra: Record<string, string> = {}): Headers {
@@ -60,28 +75,63 @@ async function judge(status: number, text: () => Promise<string>, where: string)
 }
 
 /**
- * Starts one task and returns where it runs. Locally (RENDER_URL) the pool's members are tried in turn, starting
- * from a member picked by the task so that one job's tasks spread; each answers 503 while it is full. In
- * production the task gets its own Container instance (`max_instances` bounds them; none free also means busy).
+ * Starts one task and returns where it runs. A re-cut's task (recut-route.ts) tries the re-cut class first — the
+ * RECUT_CONTAINER binding in production, the RECUT_RENDER_URL pool locally — and, when none of it can take the task
+ * now (busy, unreachable), the general one, so a re-cut never waits for the small class. Locally (RENDER_URL) the
+ * pool's members are tried in turn, starting from a member picked by the task so that one job's tasks spread; each
+ * answers 503 while it is full. In production the task gets its own Container instance (`max_instances` bounds
+ * them; none free also means busy).
  */
 export async function startTask(env: RendererBindings, request: RenderTaskRequest): Promise<{ instance: string }> {
   const key = taskKey(request.job_id, request.task.id);
   const body = JSON.stringify(request);
   const urls = rendererUrls(env);
+  const recut = runsOnRecutClass(request);
   if (urls.length === 0) {
-    // One instance per attempt: a retry after SIGTERM or a crash runs on a fresh instance, never the stopping one.
-    const name = `${key}.a${request.task.attempt}`;
-    const container = taskContainer(env, name);
-    const answer = await container.startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
-    const verdict = await judge(answer.status, async () => answer.body, `container ${name}`);
-    if (verdict === "busy") throw new RendererBusyError(`no container instance is free (${answer.status})`);
-    if (verdict === "outdated") {
-      // An instance of the previous image: stop it, so that the next start boots one of the image being rolled out.
-      await container.finishTask();
-      throw new RendererBusyError(`container ${name} runs an older task contract (${answer.body.slice(0, 200)})`);
+    if (recut && env.RECUT_CONTAINER) {
+      try {
+        return await startOnContainer(env, env.RECUT_CONTAINER, RECUT_CONTAINER_PREFIX, request, body);
+      } catch (err) {
+        if (!canTryElsewhere(err)) throw err;
+      }
     }
-    return { instance: `${CONTAINER_PREFIX}${name}` };
+    return startOnContainer(env, env.RENDER_CONTAINER, CONTAINER_PREFIX, request, body);
   }
+  const recutUrls = recut ? recutRendererUrls(env) : [];
+  if (recutUrls.length > 0) {
+    try {
+      return await startOnPool(env, recutUrls, key, body);
+    } catch (err) {
+      if (!canTryElsewhere(err)) throw err;
+    }
+  }
+  return startOnPool(env, urls, key, body);
+}
+
+/** The re-cut class could not take the task now (busy, unreachable, an older image): the general class may. */
+const canTryElsewhere = (err: unknown): boolean => err instanceof RendererBusyError || (err instanceof RendererUnavailableError && !err.permanent);
+
+/** One Container instance per attempt: a retry after SIGTERM or a crash runs on a fresh instance, never the stopping one. */
+async function startOnContainer(env: RendererBindings, ns: DurableObjectNamespace<RenderContainer>, prefix: string, request: RenderTaskRequest, body: string): Promise<{ instance: string }> {
+  const name = `${taskKey(request.job_id, request.task.id)}.a${request.task.attempt}`;
+  const container = ns.get(ns.idFromName(name));
+  const answer = await container.startTask({ job_id: request.job_id, task_id: request.task.id, attempt: request.task.attempt }, body, env.RENDERER_TOKEN ?? null);
+  const verdict = await judge(answer.status, async () => answer.body, `container ${prefix}${name}`);
+  if (verdict === "busy") {
+    // No instance was started: forget the assignment, so an object left behind (the task may start on the other
+    // class) keeps no data; a later try of this class assigns it again.
+    await container.finishTask();
+    throw new RendererBusyError(`no container instance is free (${answer.status})`);
+  }
+  if (verdict === "outdated") {
+    // An instance of the previous image: stop it, so that the next start boots one of the image being rolled out.
+    await container.finishTask();
+    throw new RendererBusyError(`container ${name} runs an older task contract (${answer.body.slice(0, 200)})`);
+  }
+  return { instance: `${prefix}${name}` };
+}
+
+async function startOnPool(env: RendererBindings, urls: readonly string[], key: string, body: string): Promise<{ instance: string }> {
   const first = [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % urls.length;
   const failures: string[] = [];
   let outdated = 0;
@@ -106,7 +156,8 @@ export async function startTask(env: RendererBindings, request: RenderTaskReques
 /** Asks the renderer running a task to stop it; best effort (the job's state is already settled by the caller). */
 export async function cancelTask(env: RendererBindings, instance: string, key: string): Promise<boolean> {
   try {
-    if (instance.startsWith(CONTAINER_PREFIX)) return await taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).cancelTask(key);
+    const container = instanceContainer(env, instance);
+    if (container) return await container.cancelTask(key);
     const res = await fetch(`${instance}/tasks/${encodeURIComponent(key)}/cancel`, { method: "POST", headers: authHeaders(env), signal: AbortSignal.timeout(30_000) });
     if (!res.ok) return false;
     return ((await res.json()) as { cancelled?: boolean }).cancelled === true;
@@ -120,15 +171,18 @@ export async function cancelTask(env: RendererBindings, instance: string, key: s
  * it (false when the container stopped or runs something else meanwhile); a pool process keeps no assignment.
  */
 export async function handOverInstance(env: RendererBindings, instance: string, from: Assignment, to: Assignment): Promise<boolean> {
-  if (!instance.startsWith(CONTAINER_PREFIX)) return true;
-  return taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).handOverTask(from, to);
+  const container = instanceContainer(env, instance);
+  if (container) return container.handOverTask(from, to);
+  // A re-cut class instance whose binding is gone (removed by a deploy) cannot be asked: the task goes through the queue.
+  return !instance.startsWith(RECUT_CONTAINER_PREFIX);
 }
 
 /** A task ended: its container instance is stopped at once (a pool process just takes the next task). */
 export async function releaseInstance(env: RendererBindings, instance: string): Promise<void> {
-  if (!instance.startsWith(CONTAINER_PREFIX)) return;
+  const container = instanceContainer(env, instance);
+  if (!container) return;
   try {
-    await taskContainer(env, instance.slice(CONTAINER_PREFIX.length)).finishTask();
+    await container.finishTask();
   } catch (err) {
     console.warn(JSON.stringify({ level: "warn", msg: "container stop failed", instance, error: String(err) }));
   }

@@ -3,6 +3,7 @@ import { quantile } from "../stats";
 import type { AudioAnalysis, PcmSpan } from "../types";
 import { candidateStretches, type Stretch } from "./candidate-stretches";
 import { voicedPower } from "./periodicity";
+import { unheldShares } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
 
@@ -87,6 +88,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), speechWindows: new Uint16Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
     const perWindow: { s: number; voiced: number; period: number; periodicity: number }[] = [];
+    const unheld = unheldShares(p.samples, W);
     for (let w = 0; w < windowsOf(p); w++) {
       const s = Math.floor(p.from + (w * W + W / 2) / rate) - p.stretch.start;
       if (s < 0 || s >= n) continue;
@@ -98,7 +100,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       // The voice's own level: the window's voiced power (periodicity.ts), so gunfire or an impact under calm
       // talk does not pass for a raised voice.
       const vp = voicedPower(p.samples, w * W, Math.min(W, p.samples.length - w * W), rate);
-      perWindow.push({ s, voiced: vp.power * vp.periodicity, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
+      perWindow.push({ s, voiced: vp.power * vp.periodicity * unheld[w]!, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
     }
     const held = new Uint8Array(perWindow.length);
     for (const run of heldPitchRuns(perWindow.map((x) => x.period))) held.fill(1, run.from, run.to);

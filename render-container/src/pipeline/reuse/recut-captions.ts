@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { MAX_SPEECH_WORDS, type ShortSpeech } from "../../../../common/contract/job-plan";
 import { downloadCoveringSegments, resolveVideoRendition, type ByteCounter, type ClipSource, type TimeRange } from "../../source";
@@ -86,12 +87,24 @@ export async function videoForShort(run: Pick<TaskRun, "job" | "ctx" | "download
  * joined with what was heard over the rest (`edges`, heard from the short's video; the whole range without a join).
  * The range counts as covered whole, so the title's window inside it is not heard again.
  */
-export function withKept(join: RecutJoin | null, range: TimeRange, edges: TranscribedRanges): TranscribedRanges {
+export function withKept(join: Pick<RecutJoin, "kept" | "hear"> | null, range: TimeRange, edges: TranscribedRanges): TranscribedRanges {
   const heard = join ? edgeWords(join, edges.words) : edges.words;
   return { words: [...(join?.kept ?? []), ...heard].sort((a, b) => a.start - b.start), covered: [{ ...range }], warnings: [...edges.warnings] };
 }
 
-/** What to hear of a re-cut's short: the join's edges (with their context), or the whole range without a join. */
-export function rangesToHear(join: RecutJoin | null, range: TimeRange): TimeRange[] {
+/** What to hear of a re-cut's short: the join's edges (with their context) or halves, or the whole range. */
+export function rangesToHear(join: Pick<RecutJoin, "hear"> | null, range: TimeRange): TimeRange[] {
   return join ? join.hear.map((h) => h.range) : [range];
+}
+
+/** What separate pieces heard (a re-cut's halves, heard side by side) as one transcription. */
+export function concatHeard(parts: readonly TranscribedRanges[]): TranscribedRanges {
+  return { words: parts.flatMap((p) => p.words), covered: parts.flatMap((p) => p.covered), warnings: parts.flatMap((p) => p.warnings) };
+}
+
+/** A work folder of its own for half `i` (the recogniser's wav files are named by their position in one pass). */
+export async function halfDir(workDir: string, i: number): Promise<string> {
+  const dir = path.join(workDir, `half-${i}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
 }

@@ -88,6 +88,6 @@ export function cutPoints(words: readonly Word[], e: TimeRange, pauses: readonly
 }
 
 /** The words a join uses of what was heard over its edges: those starting inside an edge (VOD clock). */
-export function edgeWords<W extends { start: number }>(join: RecutJoin, heard: readonly W[]): W[] {
+export function edgeWords<W extends { start: number }>(join: Pick<RecutJoin, "hear">, heard: readonly W[]): W[] {
   return heard.filter((w) => join.hear.some((h) => w.start >= h.take.start - 1e-3 && w.start < h.take.end));
 }

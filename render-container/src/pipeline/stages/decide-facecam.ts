@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { fetchMediaPlaylist, type MediaPlaylist, type MediaSegment, type Variant } from "../../../../common/twitch";
 import { chooseFacecamRegion, DEFAULT_FACECAM_REGION, FACECAM_DETECTION as DETECT, parseFacecamRegion, type FacecamChoice } from "../../render";
 import { downloadCoveringSegments, type ByteCounter, type ClipSource, type ResolvedVodMedia, type TimeRange } from "../../source";
+import type { NormalizedParameters } from "../../../../common/contract/normalized-request";
 import type { RenderPlan } from "../render-plan";
 import type { TaskRun } from "../task-run";
 import type { Chosen } from "./choose-moments";
@@ -57,16 +58,24 @@ export function widerFacecamSample(playlist: Pick<MediaPlaylist, "segments">, fe
 }
 
 /**
- * The facecam region of the job's split shorts (null when no short is split). FACECAM_REGION, when set and
+ * Whether the job shows anything that needs the facecam: split shorts (their facecam panel) or reels with chat on
+ * screen (the chat keeps off the facecam: chat-overlay/placement.ts). Other jobs fetch nothing for it.
+ */
+export function facecamNeeded(request: { parameters: Pick<NormalizedParameters, "shorts_crop_mode" | "reel_chat_overlay"> }, plan: Pick<RenderPlan, "shorts" | "reels">): boolean {
+  return (request.parameters.shorts_crop_mode === "split" && plan.shorts.length > 0) || (request.parameters.reel_chat_overlay && plan.reels.length > 0);
+}
+
+/**
+ * The facecam region of the job's split shorts and its reels' chat (null when neither needs it: facecamNeeded). FACECAM_REGION, when set and
  * well-formed, wins and nothing is fetched; otherwise a few segments of the smallest video rendition around the
  * shorts and the chosen moments go through chooseFacecamRegion, and when those show too few distinct keyframes
  * to judge by (DETECT.minFrames), as many again from across the VOD (widerFacecamSample). Like the detection
  * itself, a failing fetch never fails the job: the shorts then use the documented default region. Bytes are
  * counted in `bytes`.
  */
-export async function decideFacecam(run: TaskRun, what: { plan: Pick<RenderPlan, "shorts">; chosen: Pick<Chosen, "momentsByProfile">; media: Pick<ResolvedVodMedia, "videoVariants" | "source" | "videoPlaylist"> }, bytes: ByteCounter): Promise<FacecamDecided | null> {
+export async function decideFacecam(run: TaskRun, what: { plan: Pick<RenderPlan, "shorts" | "reels">; chosen: Pick<Chosen, "momentsByProfile">; media: Pick<ResolvedVodMedia, "videoVariants" | "source" | "videoPlaylist"> }, bytes: ByteCounter): Promise<FacecamDecided | null> {
   const { job, ctx, progress } = run;
-  if (job.request.parameters.shorts_crop_mode !== "split" || what.plan.shorts.length === 0) return null;
+  if (!facecamNeeded(job.request, what.plan)) return null;
   const configured = parseFacecamRegion(run.env.FACECAM_REGION);
   if (configured) return { choice: await chooseFacecamRegion([], { configured }), sample: null };
 

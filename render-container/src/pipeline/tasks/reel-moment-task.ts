@@ -65,6 +65,8 @@ export async function runReelMomentTask(run: RenderTaskRun, task: ReelMomentTask
               warn: (message) => ctx.log.warn("chat overlay", { message, moment: task.moment_id }),
             }
           : null,
+        // Chat keeps off the facecam the analysis found (or FACECAM_REGION); the default region is a guess.
+        facecam: plan.facecam && plan.facecam.found !== "default" ? plan.facecam : null,
         out: path.join(outDir, name),
         signal,
         onProgress: (f) => {
