@@ -14,6 +14,7 @@ import { childProcesses, descendantProcesses } from "../support/child-processes"
 import { readTimeline } from "../support/otio-reader";
 import { startWebhookReceiver } from "./webhook-receiver";
 import { jsonLines, type LogLine } from "../../dev/stack/log-lines";
+import { removeScratchUnlessFailed } from "../support/scratch-dirs";
 
 /**
  * One system, end to end: the real Worker under `wrangler dev` (local D1/R2/Queues/Durable Objects), the real
@@ -27,6 +28,8 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let account: { account_id: string; api_key: string; webhook_signing_secret: string };
 let tmp: string;
 let truth: SyntheticVodTruth;
+/** The stack came up and the account exists: the file's setup did not fail. */
+let ready = false;
 
 const api = (p: string, init: RequestInit = {}) =>
   fetch(`${stack.apiUrl}${p}`, { ...init, headers: { "x-api-key": account.api_key, "content-type": "application/json", ...(init.headers ?? {}) } });
@@ -124,7 +127,13 @@ beforeAll(async () => {
     // The second renderer also stands for the re-cut Container class (RECUT_RENDER_URL): re-cuts try it first.
     recutRenderer: 1,
     // One task at a time per renderer (the default, said here because the capacity case counts on it).
-    rendererEnv: { MAX_TASKS: "1" },
+    // The recogniser's accurate search alone (POCKETSPHINX_CROSS_CHECK=0, an operator's setting; the default adds
+    // two fast searches, about as much recogniser CPU again): this file proves where tasks run and how jobs end,
+    // and of captions only that a short's shown words are its .srt's, which holds with either. The cross-check is
+    // proven where it is the subject: test/renderer/captions (pocketsphinx, trusted-words), the pipeline tests that
+    // run the default (analyse-task, analysis-reuse, render-task), a cancel stopping a fast search
+    // (test/renderer/service/cancel-task.test.ts). Half the recogniser CPU of this file (docs/DEVELOPMENT.md, "Tests").
+    rendererEnv: { MAX_TASKS: "1", POCKETSPHINX_CROSS_CHECK: "0" },
     vars: { WEBHOOK_RETRY_BASE_SECONDS: "0.2", WATCHDOG_SECONDS: "20" },
   });
   const res = await fetch(`${stack.apiUrl}/admin/accounts`, {
@@ -134,11 +143,14 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   account = (await res.json()) as typeof account;
+  ready = true;
 }, 600_000);
 
-afterAll(async () => {
+afterAll(async ({}, suite) => {
   await stack?.stop();
   await receiver?.close();
+  // Its state (the Worker's local D1/R2, the renderers' logs and work folders), downloads and unzipped files.
+  if (tmp) await removeScratchUnlessFailed(suite, [tmp], ready);
 });
 
 /** The first job's id: the later jobs of the same account on the same VOD re-cut it, reusing its analysis. */

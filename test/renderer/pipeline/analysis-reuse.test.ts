@@ -22,6 +22,7 @@ import { HeardWords, heardWordsName } from "../../../common/contract/heard-words
 import { CONTEXT_S, planRecutJoin } from "../../../render-container/src/pipeline/reuse/recut-join";
 import { halvesAtPause } from "../../../render-container/src/pipeline/reuse/hear-in-halves";
 import { readFileSync } from "node:fs";
+import { removeScratchUnlessFailed } from "../../support/scratch-dirs";
 
 /** The stored analysis a job left in its folder. */
 function decodedAnalysis(out: string) {
@@ -46,8 +47,11 @@ beforeAll(async () => {
   await generateSyntheticVod({ root, vodId: VOD_ID, durationSeconds: 150, seed: 21, width: 640, height: 360, moments: [{ kind: "hype", peak: 70 }, { kind: "hype", peak: 120 }] });
   twitch = await startTwitchServer({ root });
 }, 300_000);
-afterAll(async () => {
+/** Every job's output and work folder. */
+const scratch: string[] = [];
+afterAll(async ({}, suite) => {
   await twitch?.close();
+  await removeScratchUnlessFailed(suite, scratch);
 });
 
 const jobFor = (jobId: string, body: Record<string, unknown>): Promise<RenderJob> => localRenderJob({ vod_url: `https://www.twitch.tv/videos/${VOD_ID}`, ...body }, { twitch, jobId });
@@ -55,6 +59,7 @@ const jobFor = (jobId: string, body: Record<string, unknown>): Promise<RenderJob
 async function run(job: RenderJob, env: NodeJS.ProcessEnv = {}) {
   const out = await mkdtemp(path.join(os.tmpdir(), "reuse-out-"));
   const work = await mkdtemp(path.join(os.tmpdir(), "reuse-work-"));
+  scratch.push(out, work);
   twitch.stats.reset();
   const result = await runJobInProcess(job, { settings: { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 2, env }, outDir: out, workDir: work, log: silentLogger });
   const audioSegments = twitch.stats.segmentsServed.filter((p) => p.includes("/audio_only/")).length;

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -244,7 +244,10 @@ describe("a whole job as tasks through the service", () => {
       res.writeHead(200, { "content-length": String(body.length) }).end(body);
     });
     closers.push(worker.close);
-    const svc = await startService((req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: {} }), 2);
+    // The recogniser's accurate search alone (POCKETSPHINX_CROSS_CHECK=0, an operator's setting), half the
+    // recogniser CPU of the default: this proves how a job's tasks go through the service, not which words are
+    // heard (the default's cross-check: test/renderer/captions, analyse-task, render-task).
+    const svc = await startService((req, ctx) => runTask(req, ctx, { downloadConcurrency: 4, maxVideoBytesPerJob: 1e9, encodeConcurrency: 1, env: { POCKETSPHINX_CROSS_CHECK: "0" } }), 2);
     const job = await localRenderJob(
       { vod_url: `https://www.twitch.tv/videos/${SMALL_VOD.vodId}`, num_shorts: 1, final_video_length_minutes: 1, parameters: { min_highlight_duration: 12, max_highlight_duration: 18, cold_open_enabled: true, cold_open_max_clips: 1, shorts_crop_mode: "fit" } },
       { twitch: twitchServer(), jobId: "job_fanout", upload: { mode: "worker", url: `${worker.url}/upload`, token: "up" }, callback: { url: "unused", token: "cb" } },
@@ -292,6 +295,7 @@ describe("a whole job as tasks through the service", () => {
     expect([...stored.keys()].filter((n) => n.startsWith("part-"))).toHaveLength(pieces);
     // The reel is the sum of its parts.
     const dir = await mkdtemp(path.join(os.tmpdir(), "fanout-"));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
     await writeFile(path.join(dir, "reel.mp4"), stored.get("reel-balanced.mp4")!);
     const parts = memberResults(results).flatMap((r) => (r.kind === "reel_moment" ? r.parts : []));
     expect((await probeMedia(path.join(dir, "reel.mp4"))).durationSeconds).toBeCloseTo(parts.reduce((s, p) => s + p.duration_seconds, 0), 1);
