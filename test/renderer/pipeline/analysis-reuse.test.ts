@@ -190,7 +190,9 @@ describe("a re-cut from a stored analysis", () => {
       expect(transcript.words.map((w) => w.word)).toEqual(spec.speech.words.map((w) => w.word));
       const moment = recut.result.plan.moments.find((m) => m.source === "manual")!;
       const shown = trustedWords(wordsInRange(spec.speech.words, range), { maskProfanity: true, corroboration: moment.chat_profanity, language: "en" }).words;
-      expect(shown.length).toBeGreaterThan(3);
+      // Something is shown, so the comparison below says something: the first short is selection's pick (the hype at
+      // 70 s since session 12), shouting of which the recogniser trusts few words (2 shown).
+      expect(shown.length).toBeGreaterThan(1);
       expect(transcript.words.filter((w) => w.shown).map((w) => w.word)).toEqual(shown.map((w) => w.word));
       // The short kept what it heard for the next re-cut.
       expect(HeardWords.parse(JSON.parse(await readFile(path.join(recut.out, heardWordsName(1)), "utf8"))).words.map((w) => w.word)).toEqual(spec.speech.words.filter((w) => w.start <= range.end + 0.05).map((w) => w.word));
