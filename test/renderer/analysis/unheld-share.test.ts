@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { voicedPower } from "../../../render-container/src/analysis/voice-activity/periodicity";
 import { unheldShares } from "../../../render-container/src/analysis/voice-activity/unheld-share";
+import { seededNoise } from "./seeded-noise";
 
 /** The voice model's rate and window: what measureVoiceActivity hands unheldShares. */
 const R = 8000;
 const W = 256;
-
-/** A seeded uniform generator: the noise is the same on every run. */
-function noise(seed: number, n: number, amplitude: number): Float32Array {
-  let s = seed >>> 0;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = amplitude * (s / 2 ** 32 - 0.5) * 2;
-  }
-  return out;
-}
 
 /** `seconds` of a tone whose pitch follows f0(t) and loudness env(t), harmonics to 3 kHz, by phase accumulation. */
 function tone(seconds: number, f0: (t: number) => number, env: (t: number) => number): Float32Array {
@@ -53,7 +43,7 @@ const db = (a: number, b: number) => 10 * Math.log10(a / b);
 describe("unheld share: the part of a window's power that was not there the moment before and after", () => {
   it("is near nothing for a held chord, some for steady noise and more for a voice", () => {
     expect(Math.max(...middle(unheldShares(chord(0.1), W)))).toBeLessThan(0.1);
-    const n = mean(middle(unheldShares(noise(7, 2 * R, 0.2), W)));
+    const n = mean(middle(unheldShares(seededNoise(7, 2 * R, 0.2), W)));
     expect(n).toBeGreaterThan(0.1);
     expect(n).toBeLessThan(0.35);
     expect(mean(middle(unheldShares(voice(0.1), W)))).toBeGreaterThan(n);

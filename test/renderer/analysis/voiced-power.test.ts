@@ -2,20 +2,10 @@ import { describe, expect, it } from "vitest";
 import { candidateStretches, CANDIDATE_RULES } from "../../../render-container/src/analysis/voice-activity/candidate-stretches";
 import { heldPitchRuns, HELD_PITCH } from "../../../render-container/src/analysis/voice-activity/measure-voice";
 import { voicedPower } from "../../../render-container/src/analysis/voice-activity/periodicity";
+import { seededNoise } from "./seeded-noise";
 
 const RATE = 8000;
 const N = 256;
-
-/** A seeded uniform generator: the noise is the same on every run. */
-function noise(seed: number, n: number, amplitude: number): Float32Array {
-  let s = seed >>> 0;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = amplitude * (s / 2 ** 32 - 0.5) * 2 * Math.sqrt(3) * 0.5;
-  }
-  return out;
-}
 
 /** A voice-like tone: a 160 Hz fundamental with falling harmonics up to 2 kHz. */
 function voiced(n: number, amplitude: number, f0 = 160): Float32Array {
@@ -34,7 +24,7 @@ describe("voiced power: the voice's own power in a window", () => {
   it("counts a voiced sound nearly whole and broadband noise hardly at all", () => {
     const tone = voicedPower(voiced(N, 0.1), 0, N, RATE);
     expect(tone.periodicity).toBeGreaterThan(0.8);
-    for (const seed of [1, 2, 3, 4, 5]) expect(voicedPower(noise(seed, N, 0.3), 0, N, RATE).periodicity).toBeLessThan(0.25);
+    for (const seed of [1, 2, 3, 4, 5]) expect(voicedPower(seededNoise(seed, N, 0.3), 0, N, RATE).periodicity).toBeLessThan(0.25);
     expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0, period: 0 });
   });
 
@@ -42,14 +32,14 @@ describe("voiced power: the voice's own power in a window", () => {
     const talk = voiced(N, 0.05);
     const alone = voicedOf(talk);
     for (const seed of [11, 12, 13]) {
-      const loud = noise(seed, N, 0.15);
+      const loud = seededNoise(seed, N, 0.15);
       const through = voicedOf(mix(talk, loud));
       // The noise alone holds several times the talk's power in the band; the estimate stays near the talk.
       expect(voicedPower(loud, 0, N, RATE).power).toBeGreaterThan(4 * voicedPower(talk, 0, N, RATE).power);
       expect(10 * Math.log10(through / alone)).toBeLessThan(3);
     }
     // A shout, five times the amplitude through the same noise, measures far above the calm talk.
-    const shout = voicedOf(mix(voiced(N, 0.25), noise(11, N, 0.15)));
+    const shout = voicedOf(mix(voiced(N, 0.25), seededNoise(11, N, 0.15)));
     expect(10 * Math.log10(shout / alone)).toBeGreaterThan(10);
   });
 
