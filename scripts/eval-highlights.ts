@@ -354,12 +354,12 @@ async function main(): Promise<void> {
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
-  if (values.source === "b") {
+  if (values.source === "b" || values.source === "c") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
-    return runSourceB({ split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
+    return runSourceB({ source: values.source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
   }
-  if (values.source !== "a") throw new Error(`--source must be a or b, got ${values.source}`);
+  if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

@@ -7,6 +7,8 @@ command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 # The synthetic-VOD generator (tests, demo, benchmark) resamples espeak-ng's speech with sox.
 command -v sox >/dev/null 2>&1 || need+=(sox)
+# The evaluation's third source of streams (dev/synth-streams-c) speaks with flite, another synthesizer.
+command -v flite >/dev/null 2>&1 || need+=(flite)
 command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)

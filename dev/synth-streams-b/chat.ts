@@ -1,7 +1,8 @@
 import type { ChatNode } from "../twitch-server/vod-folder";
 import { Random } from "../synth-vod/random";
 import type { StreamSpec } from "./conditions";
-import { CHATTER, EMOTE_REACTIONS, GLOBAL_EMOTES, GREETINGS, LOOP_LINES, PROMOTION_LINES, QUESTIONS, RAID_LINES, REACTIONS, type ChatCategory } from "./lines";
+import type { ChatCategory } from "./lines";
+import { PALETTE_B, type ChatVocabulary } from "./palette";
 import type { Timeline } from "./timeline";
 
 export interface ChatEventTruth {
@@ -40,13 +41,13 @@ export function viewerLogin(index: number): string {
   return `${a}${n}${Math.floor(index / (ADJECTIVES.length * NOUNS.length))}_${(index * 37) % 100}`;
 }
 
-function fragmentsOf(text: string): ChatNode["message"]["fragments"] {
+function fragmentsOf(text: string, emotes: Record<string, string>): ChatNode["message"]["fragments"] {
   const fragments: ChatNode["message"]["fragments"] = [];
   let pending = "";
   let position = 0;
   const words = text.split(" ");
   words.forEach((word, i) => {
-    const emoteID = GLOBAL_EMOTES[word];
+    const emoteID = emotes[word];
     const sep = i < words.length - 1 ? " " : "";
     if (emoteID) {
       if (pending) fragments.push({ text: pending, emote: null });
@@ -61,12 +62,12 @@ function fragmentsOf(text: string): ChatNode["message"]["fragments"] {
 }
 
 /** Background chat: mostly talk among viewers and questions; greetings and a few reactions without a cause. */
-const BACKGROUND: [ChatCategory, readonly string[], number][] = [
-  ["chatter", CHATTER, 0.45],
-  ["question", QUESTIONS, 0.17],
-  ["greeting", GREETINGS, 0.13],
-  ["reaction", REACTIONS, 0.1],
-  ["emote_reaction", EMOTE_REACTIONS, 0.15],
+const background = (v: ChatVocabulary): [ChatCategory, readonly string[], number][] => [
+  ["chatter", v.chatter, 0.45],
+  ["question", v.questions, 0.17],
+  ["greeting", v.greetings, 0.13],
+  ["reaction", v.reactions, 0.1],
+  ["emote_reaction", v.emoteReactions, 0.15],
 ];
 
 /**
@@ -74,7 +75,8 @@ const BACKGROUND: [ChatCategory, readonly string[], number][] = [
  * drifting ±30 % from one stretch to the next); each moment's reaction `lag` s after its peak, front-loaded, each
  * message with its own delay; raids from accounts never seen before; a looping account; bots pasting promotion.
  */
-export function generateChat(spec: StreamSpec, timeline: Timeline, duration: number, createdAt: string): { comments: ChatNode[]; truth: ChatLogTruth } {
+export function generateChat(spec: StreamSpec, timeline: Timeline, duration: number, createdAt: string, v: ChatVocabulary = PALETTE_B.chat): { comments: ChatNode[]; truth: ChatLogTruth } {
+  const BACKGROUND = background(v);
   const rng = new Random(spec.seed * 613 + 11);
   const base = Date.parse(createdAt);
   const regulars = Math.max(30, Math.round(spec.chatRate * 150));
@@ -91,7 +93,7 @@ export function generateChat(spec: StreamSpec, timeline: Timeline, duration: num
       commenter: { id: String(500000 + (typeof viewer === "number" ? viewer : 900000 + comments.length)), login, displayName: login },
       contentOffsetSeconds: Math.floor(t),
       createdAt: new Date(base + t * 1000).toISOString(),
-      message: { fragments: fragmentsOf(text), userBadges: [], userColor: rng.next() < 0.4 ? "#9146FF" : null },
+      message: { fragments: fragmentsOf(text, v.globalEmotes), userBadges: [], userColor: rng.next() < 0.4 ? "#9146FF" : null },
     });
     categories[category] = (categories[category] ?? 0) + 1;
     return true;
@@ -126,31 +128,31 @@ export function generateChat(spec: StreamSpec, timeline: Timeline, duration: num
         for (let k = 0; k < repeat && posted < c.messages; k++, posted++) {
           const t = c.start + (c.end - c.start) * rng.next() ** 1.7 + gaussian(rng) * spec.jitterSeconds;
           const emote = c.emote_only || rng.next() < 0.3;
-          post(Math.max(m.peak + 0.5, t), viewer, rng.pick(emote ? EMOTE_REACTIONS : REACTIONS), emote ? "emote_reaction" : "reaction");
+          post(Math.max(m.peak + 0.5, t), viewer, rng.pick(emote ? v.emoteReactions : v.reactions), emote ? "emote_reaction" : "reaction");
         }
       }
     } else if (c.kind === "greetings") {
-      for (let k = 0; k < c.messages; k++) post(rng.range(c.start, c.end), rng.next() < 0.5 ? regular() : fresh(), rng.pick(GREETINGS), "greeting");
+      for (let k = 0; k < c.messages; k++) post(rng.range(c.start, c.end), rng.next() < 0.5 ? regular() : fresh(), rng.pick(v.greetings), "greeting");
     } else if (c.kind === "raid") {
       const raider = `${viewerLogin(rng.int(0, 255))}tv`;
       for (let k = 0; k < c.messages; k++) {
         const login = viewerLogin(fresh());
         raidAccounts.push(login);
-        post(c.start + (c.end - c.start) * rng.next() ** 1.5, login, rng.pick(RAID_LINES).replace("{raider}", raider), "raid");
-        if (rng.next() < 0.25) post(rng.range(c.end, c.end + 20), login, rng.pick(GREETINGS), "greeting");
+        post(c.start + (c.end - c.start) * rng.next() ** 1.5, login, rng.pick(v.raidLines).replace("{raider}", raider), "raid");
+        if (rng.next() < 0.25) post(rng.range(c.end, c.end + 20), login, rng.pick(v.greetings), "greeting");
       }
     } else if (c.kind === "spam_loop") {
       const login = viewerLogin(regular());
       spamAccounts.push(login);
-      const line = rng.pick(LOOP_LINES);
+      const line = rng.pick(v.loopLines);
       for (let t = c.start; t < c.end; t += rng.range(1.5, 4)) post(t, login, line, "spam_loop");
     } else if (c.kind === "spam_bots") {
       const bots = rng.int(4, 12);
-      const main = rng.pick(PROMOTION_LINES);
+      const main = rng.pick(v.promotionLines);
       for (let b = 0; b < bots; b++) {
         const login = `${rng.pick(NOUNS)}${rng.int(1000, 9999)}_${rng.pick(["promo", "x", "tv", "bot"])}`;
         spamAccounts.push(login);
-        for (let k = rng.int(1, 3); k > 0; k--) post(rng.range(c.start, c.end), login, rng.next() < 0.7 ? main : rng.pick(PROMOTION_LINES), "promotion");
+        for (let k = rng.int(1, 3); k > 0; k--) post(rng.range(c.start, c.end), login, rng.next() < 0.7 ? main : rng.pick(v.promotionLines), "promotion");
       }
     }
     const mine = comments.slice(before);

@@ -1,5 +1,6 @@
 import { Random } from "../synth-vod/random";
-import { drawVoice, type Voice } from "./voices";
+import { PALETTE_B, type Palette } from "./palette";
+import type { Voice } from "./voices";
 
 /**
  * One condition per stream, each varying what the first generator (dev/synth-vod) holds fixed; every stream
@@ -32,11 +33,11 @@ export interface StreamSpec {
   masterDb: number;
 }
 
-export function streamSpec(seed: number): StreamSpec {
+export function streamSpec(seed: number, palette: Pick<Palette, "drawVoice"> = PALETTE_B): StreamSpec {
   const condition = CONDITIONS[seed % CONDITIONS.length]!;
   const rng = new Random(seed * 104729 + 7);
-  const streamer = drawVoice(rng);
-  const guest = drawVoice(rng, streamer);
+  const streamer = palette.drawVoice(rng);
+  const guest = palette.drawVoice(rng, streamer);
   const chatRate =
     condition === "huge_chat" ? rng.range(15, 30) : condition === "small_chat" ? rng.range(0.03, 0.08) : condition === "long_stream" ? rng.range(0.5, 2) : rng.range(0.3, 2.5);
   return levelled({

@@ -6,13 +6,12 @@ import { buildOnce, exists, hashOf, synthCacheRoot } from "../synth-vod/cache-di
 import { Random } from "../synth-vod/random";
 import { generateChat, type ChatLogTruth } from "./chat";
 import { streamSpec, type StreamSpec } from "./conditions";
-import { ambienceLoop, gameSound, musicLoop, type GameSoundKind } from "./game-sounds";
-import { GUEST_SHOUTS, GUEST_TALK, STREAMER_RAID_THANKS, STREAMER_SHOUTS, STREAMER_TALK } from "./lines";
+import type { GameSoundKind } from "./game-sounds";
 import { mixToFlac, type Loop, type Placed } from "./mix";
+import { PALETTE_B, type Palette } from "./palette";
 import { gainFor, type Sound } from "./sox-clip";
 import { planTalk, type LineSet, type Speaker } from "./talk";
 import { planTimeline, REAL_KINDS, streamLength, type MomentKind } from "./timeline";
-import { speak } from "./voices";
 
 /** Names the evaluation's stream folder; bumped when the streams change on purpose. */
 export const STREAMS_B_VERSION = 2;
@@ -21,11 +20,11 @@ export const STREAMS_B_VERSION = 2;
  * The generator's own source is part of every stream's parameter hash: any change to what it plants regenerates
  * the cached streams instead of scoring stale ones against new truth.
  */
-const SOURCE_HASH = (() => {
-  const dir = path.dirname(fileURLToPath(import.meta.url));
+export function sourceHashOf(dir: string): string {
   const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();
   return hashOf(files.map((f) => readFileSync(path.join(dir, f), "utf8")));
-})();
+}
+const SOURCE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
 export interface MomentTruthB {
   id: string;
@@ -52,7 +51,7 @@ export interface UtteranceTruth {
 }
 
 export interface StreamTruthB {
-  source: "b";
+  source: Palette["source"];
   version: number;
   params_hash: string;
   vod_id: string;
@@ -76,25 +75,22 @@ export interface StreamBOptions {
   durationSeconds?: number;
   cacheRoot?: string;
   log?: (line: string) => void;
+  /** Voices, sounds and words (default: source b's own). */
+  palette?: Palette;
+  /** A hash of the palette's own source files, so a change to them regenerates its streams. */
+  paletteHash?: string;
 }
 
-const LINES: Record<LineSet, readonly string[]> = {
-  streamer_talk: STREAMER_TALK,
-  streamer_shouts: STREAMER_SHOUTS,
-  raid_thanks: STREAMER_RAID_THANKS,
-  guest_talk: GUEST_TALK,
-  guest_shouts: GUEST_SHOUTS,
-};
-
-async function speakAll(spec: StreamSpec, cacheRoot: string): Promise<Record<LineSet, Sound[]>> {
+async function speakAll(spec: StreamSpec, palette: Palette, cacheRoot: string): Promise<Record<LineSet, Sound[]>> {
   const out = {} as Record<LineSet, Sound[]>;
+  const LINES = palette.lines;
   for (const set of Object.keys(LINES) as LineSet[]) {
     const voice = set.startsWith("guest") ? spec.guest : spec.streamer;
     const shout = set.endsWith("shouts");
     out[set] = [];
     // Two at a time: the machine's other core mixes or analyses.
     for (let i = 0; i < LINES[set].length; i += 2) {
-      out[set].push(...(await Promise.all(LINES[set].slice(i, i + 2).map((t) => speak(voice, t, shout, cacheRoot)))));
+      out[set].push(...(await Promise.all(LINES[set].slice(i, i + 2).map((t) => palette.speak(voice, t, shout, cacheRoot)))));
     }
   }
   return out;
@@ -105,9 +101,10 @@ async function speakAll(spec: StreamSpec, cacheRoot: string): Promise<Record<Lin
  * b; a folder with the same parameter hash is reused.
  */
 export async function generateStreamB(options: StreamBOptions): Promise<{ dir: string; truth: StreamTruthB }> {
-  const spec = streamSpec(options.seed);
+  const palette = options.palette ?? PALETTE_B;
+  const spec = streamSpec(options.seed, palette);
   if (options.durationSeconds) spec.durationSeconds = options.durationSeconds;
-  const paramsHash = hashOf({ v: STREAMS_B_VERSION, source: SOURCE_HASH, spec, vodId: options.vodId, short: options.durationSeconds ?? null });
+  const paramsHash = hashOf({ v: STREAMS_B_VERSION, source: SOURCE_HASH, palette: options.paletteHash ?? null, spec, vodId: options.vodId, short: options.durationSeconds ?? null });
   const dir = path.join(path.resolve(options.root), options.vodId);
   const truthFile = path.join(dir, "truth.json");
   if (await exists(truthFile)) {
@@ -119,13 +116,13 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
   let truth: StreamTruthB | null = null;
   await buildOnce(dir, async (out) => {
     const began = Date.now();
-    let timeline = planTimeline(spec);
+    let timeline = planTimeline(spec, palette.shoutSeconds);
     if (options.durationSeconds) {
       // A short test stream keeps the moments that end inside it.
       timeline = { moments: timeline.moments.filter((m) => Math.max(m.end, m.chat?.end ?? 0) + 20 < spec.durationSeconds), ambientSounds: timeline.ambientSounds.filter((s) => s.at + 5 < spec.durationSeconds) };
     }
     const duration = options.durationSeconds ?? streamLength(spec, timeline);
-    const speech = await speakAll(spec, cacheRoot);
+    const speech = await speakAll(spec, palette, cacheRoot);
     const lengths = Object.fromEntries(Object.entries(speech).map(([k, v]) => [k, v.map((s) => s.duration)])) as Record<LineSet, number[]>;
     const talk = planTalk(spec, timeline, duration, lengths);
 
@@ -137,7 +134,7 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
       ...timeline.ambientSounds,
     ];
     for (const s of sounds) {
-      const sound = await gameSound(s.kind, new Random(rng.int(1, 1e9)), cacheRoot);
+      const sound = await palette.gameSound(s.kind, new Random(rng.int(1, 1e9)), cacheRoot);
       placed.push({ sound, start: s.at, gain: gainFor(sound, s.db) });
     }
     for (const u of talk) {
@@ -145,11 +142,11 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
       placed.push({ sound, start: u.start, gain: gainFor(sound, u.db) });
     }
     const loops: Loop[] = [];
-    const ambience = await ambienceLoop(rng, cacheRoot);
+    const ambience = await palette.ambienceLoop(rng, cacheRoot);
     const ambienceGain = gainFor(ambience, spec.gameDb);
     loops.push({ sound: ambience, gainAt: () => ambienceGain });
     if (spec.music) {
-      const music = await musicLoop(rng, cacheRoot);
+      const music = await palette.musicLoop(rng, cacheRoot);
       const musicGain = gainFor(music, spec.musicDb);
       const swells = timeline.moments.flatMap((m) => (m.swell ? [m.swell] : []));
       loops.push({
@@ -163,10 +160,10 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
     const step1 = Date.now();
     await mixToFlac(duration, placed, loops, 10 ** (spec.masterDb / 20), path.join(out, "audio.flac"));
     const step2 = Date.now();
-    const chat = generateChat(spec, timeline, duration, "2026-03-02T19:00:00Z");
+    const chat = generateChat(spec, timeline, duration, "2026-03-02T19:00:00Z", palette.chat);
     await writeFile(path.join(out, "chat.json"), JSON.stringify({ comments: chat.comments }));
     truth = {
-      source: "b",
+      source: palette.source,
       version: STREAMS_B_VERSION,
       params_hash: paramsHash,
       vod_id: options.vodId,
@@ -188,12 +185,12 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
         swell: m.swell ? { start: round(m.swell.start), end: round(m.swell.end), db: round(m.swell.db) } : null,
         chat: m.chat ? { kind: m.chat.kind, planned_start: round(m.chat.start), planned_end: round(m.chat.end), lag: round(m.chat.lag) } : null,
       })),
-      utterances: talk.map((u) => ({ speaker: u.speaker, text: LINES[u.set][u.line]!, start: round(u.start), end: round(u.end), shout: u.shout })),
+      utterances: talk.map((u) => ({ speaker: u.speaker, text: palette.lines[u.set][u.line]!, start: round(u.start), end: round(u.end), shout: u.shout })),
       ambient_sounds: timeline.ambientSounds.map((s) => ({ kind: s.kind, at: round(s.at), db: round(s.db + spec.masterDb) })),
       chat: chat.truth,
     };
     await writeFile(path.join(out, "truth.json"), JSON.stringify(truth, null, 2));
-    options.log?.(`synth-streams-b ${options.vodId} (seed ${spec.seed}, ${spec.condition}, ${duration} s): sounds and speech ${((step1 - began) / 1000).toFixed(1)} s, mix ${((step2 - step1) / 1000).toFixed(1)} s`);
+    options.log?.(`synth-streams-${palette.source} ${options.vodId} (seed ${spec.seed}, ${spec.condition}, ${duration} s): sounds and speech ${((step1 - began) / 1000).toFixed(1)} s, mix ${((step2 - step1) / 1000).toFixed(1)} s`);
   });
   if (truth) return { dir, truth };
   return { dir, truth: JSON.parse(await readFile(truthFile, "utf8")) as StreamTruthB };

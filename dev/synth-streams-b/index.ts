@@ -5,4 +5,7 @@
 export { generateStreamB, STREAMS_B_VERSION, type MomentTruthB, type StreamTruthB, type StreamBOptions, type UtteranceTruth } from "./generate";
 export { streamSpec, CONDITIONS, type Condition, type StreamSpec } from "./conditions";
 export { REAL_KINDS, type MomentKind } from "./timeline";
-export { neverQuoted, type ChatCategory } from "./lines";
+export type { ChatCategory } from "./lines";
+export { neverQuoted, PALETTE_B, type ChatVocabulary, type Palette } from "./palette";
+export type { Voice } from "./voices";
+export { sourceHashOf } from "./generate";

@@ -116,15 +116,3 @@ export const PROMOTION_LINES = [
   "https://cheap-viewers.example/promo best prices",
   "buy cheap followers and viewers https://follows.example",
 ] as const;
-
-/** Every line a title must never quote, by category (small talk and spam). */
-export function neverQuoted(): { category: ChatCategory; text: string }[] {
-  return [
-    ...GREETINGS.filter((g) => g.split(" ").length >= 2).map((text) => ({ category: "greeting" as const, text })),
-    ...QUESTIONS.map((text) => ({ category: "question" as const, text })),
-    ...LOOP_LINES.map((text) => ({ category: "spam_loop" as const, text })),
-    ...PROMOTION_LINES.map((text) => ({ category: "promotion" as const, text })),
-    // A title may quote part of a promotion line: its selling words are enough to tell.
-    ...["buy cheap followers", "buy followers", "check my channel", "cheap viewers", "https"].map((text) => ({ category: "promotion" as const, text })),
-  ];
-}

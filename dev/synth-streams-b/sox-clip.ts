@@ -34,10 +34,10 @@ function toSound(raw: Buffer): Sound {
   return { samples, duration: samples.length / SAMPLE_RATE };
 }
 
-const RAW_OUT = ["-c", "1", "-r", String(SAMPLE_RATE), "-b", "16", "-e", "signed", "-t", "raw", "-"];
+export const RAW_OUT = ["-c", "1", "-r", String(SAMPLE_RATE), "-b", "16", "-e", "signed", "-t", "raw", "-"];
 
 /** Kept by recipe under `<cacheRoot>/synth-streams-b/clips`: a stream re-generated reuses every sound. */
-async function cached(cacheRoot: string, key: unknown, make: () => Promise<Buffer>): Promise<Sound> {
+export async function cached(cacheRoot: string, key: unknown, make: () => Promise<Buffer>): Promise<Sound> {
   const file = path.join(cacheRoot, "synth-streams-b", "clips", `${hashOf(key)}.s16`);
   if (await exists(file)) return toSound(await readFile(file));
   const raw = await make();

@@ -91,7 +91,7 @@ export const REACTION_SECONDS = 14;
  * Lays the moments out one after another, each after the previous one's sound, shout and chat are over (so every
  * burst belongs to one moment), with quiet stretches of game and talk between them.
  */
-export function planTimeline(spec: StreamSpec): Timeline {
+export function planTimeline(spec: StreamSpec, shoutSeconds: readonly [number, number] = [3, 9]): Timeline {
   const rng = new Random(spec.seed * 31 + 5);
   const kinds = kindsFor(spec, rng);
   const loud = () => spec.voiceDb + rng.range(3, 10);
@@ -114,7 +114,7 @@ export function planTimeline(spec: StreamSpec): Timeline {
       m.both_strong = big;
       const soundChance = kind === "hype" ? 0.8 : 0.5;
       if (rng.next() < soundChance) m.sound = { kind: rng.pick(["impact", "impact", "gunfire", "sting"] as const), at: [peak], db: loud() };
-      const length = rng.range(3, 9);
+      const length = rng.range(...shoutSeconds);
       const shoutDb = spec.voiceDb + (big ? rng.range(9, 14) : rng.range(5, 10));
       m.shout = { start: peak + rng.range(0.1, 0.6), end: peak + length, db: shoutDb, guest: spec.guestShare > 0 && rng.next() < 0.4 };
       m.end = Math.max(peak + length, peak + 4) + 1;

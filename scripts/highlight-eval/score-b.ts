@@ -6,7 +6,7 @@
  * chat's cause missing), or empty (nothing planted at all).
  */
 import type { MomentKind, MomentTruthB, StreamTruthB } from "../../dev/synth-streams-b";
-import { neverQuoted } from "../../dev/synth-streams-b";
+import { neverQuoted, type ChatVocabulary } from "../../dev/synth-streams-b";
 
 export interface Clip {
   start: number;
@@ -106,11 +106,10 @@ export function recallB(t: TallyB, kinds: readonly MomentKind[]): { found: numbe
 }
 
 const normal = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ").trim();
-const NEVER = neverQuoted().map((x) => ({ ...x, norm: normal(x.text) }));
 
 /** The small talk or spam line a title quotes, if any (a greeting, a question, a looping account, promotion). */
-export function quotedSmallTalk(title: string): { category: string; text: string } | null {
+export function quotedSmallTalk(title: string, chat: ChatVocabulary): { category: string; text: string } | null {
   const n = ` ${normal(title)} `;
-  const hit = NEVER.find((x) => n.includes(` ${x.norm} `));
+  const hit = neverQuoted(chat).find((x) => n.includes(` ${normal(x.text)} `));
   return hit ? { category: hit.category, text: hit.text } : null;
 }
