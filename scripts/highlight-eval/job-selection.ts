@@ -2,7 +2,7 @@
  * What a job's analysis task does with a VOD's audio and chat, in process and without the network: the audio
  * analysed as the job analyses a downloaded rendition (analyzeAudioInParts, two parts), the request normalised
  * by the API's own rules (normaliseJobRequest: PROFILE_DEFAULTS, final_video_length_minutes split across
- * profiles), the job's selection stage (chooseMoments), its render plan (planRendering) and its texts
+ * profiles), the job's selection stage (chooseHearingEdges: chooseMoments with the clip edges heard), its render plan (planRendering) and its texts
  * (writeTexts with the local writer, as a renderer without an LLM writes them). Two differences from a real job,
  * both because these streams have no video and no speech recogniser runs: nothing snaps to scene cuts (no
  * video, so no cuts), and titles are written without transcribed speech (chat and names only).
@@ -19,7 +19,7 @@ import { analyzeAudioInParts, type AudioAnalysis } from "../../render-container/
 import { withVoiceActivity } from "../../render-container/src/analysis/voice-activity";
 import { silentLogger } from "../../render-container/src/log";
 import { JobProgress } from "../../render-container/src/pipeline/progress";
-import { chooseMoments } from "../../render-container/src/pipeline/stages/choose-moments";
+import { chooseHearingEdges } from "../../render-container/src/pipeline/stages/hear-edges";
 import { planRendering } from "../../render-container/src/pipeline/stages/plan-rendering";
 import { writeTexts } from "../../render-container/src/pipeline/stages/write-texts";
 import type { JobContext } from "../../render-container/src/pipeline/types";
@@ -40,17 +40,20 @@ export function commentsFromNodes(nodes: readonly ChatNode[]): ChatComment[] {
 
 /**
  * The job analyses its audio in two parallel parts above SPLIT_ANALYSIS_ABOVE_SECONDS, keeping the PCM, and then
- * runs the voice-activity model on the loud stretches (acquireSource).
+ * runs the voice-activity model on the loud stretches (acquireSource). The PCM stays (the selection hears the
+ * clip edges in it) until `dispose`.
  */
-export async function analyseLikeAJob(audioFile: string, durationSeconds: number): Promise<AudioAnalysis> {
+export async function analyseLikeAJob(audioFile: string, durationSeconds: number): Promise<{ audio: AudioAnalysis; dispose: () => Promise<void> }> {
   const pcmDir = await mkdtemp(path.join(os.tmpdir(), "eval-pcm-"));
+  const dispose = () => rm(pcmDir, { recursive: true, force: true });
   try {
     const analysed = await analyzeAudioInParts(audioFile, durationSeconds, 2, { keepPcmDir: pcmDir });
     const voiced = await withVoiceActivity(analysed);
     if (voiced.warning) throw new Error(voiced.warning);
-    return voiced.audio;
-  } finally {
-    await rm(pcmDir, { recursive: true, force: true });
+    return { audio: voiced.audio, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
   }
 }
 
@@ -73,7 +76,9 @@ export async function runJobSelection(
   const input = JobRequestInput.parse({ vod_url: `https://www.twitch.tv/videos/${stream.vodId}`, num_shorts: 0, ...body });
   const request = normaliseJobRequest(input, { vodId: stream.vodId, canonicalUrl: `https://www.twitch.tv/videos/${stream.vodId}`, plan: "pro", purchased: true });
   const progress = new JobProgress({ progress() {} });
-  const chosen = chooseMoments({ job: { request }, ctx: { log: silentLogger }, progress }, { audio: stream.audio, comments: stream.comments, durationSeconds: stream.durationSeconds });
+  const heard = await chooseHearingEdges({ job: { request }, ctx: { log: silentLogger }, progress }, { audio: stream.audio, comments: stream.comments, durationSeconds: stream.durationSeconds });
+  if (heard.warning) throw new Error(heard.warning);
+  const chosen = heard.chosen;
   const outcome: JobOutcome = { byProfile: chosen.momentsByProfile, titles: [], warnings: chosen.warnings ?? [] };
   const empty = Object.values(chosen.momentsByProfile).every((m) => !m || m.length === 0);
   if (!withTitles || empty) return outcome;

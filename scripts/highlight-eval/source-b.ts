@@ -32,7 +32,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
-import { CONDITIONS, generateStreamB, STREAMS_B_VERSION, type MomentKind, type StreamTruthB } from "../../dev/synth-streams-b";
+import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
+import { generateStreamC, PALETTE_C } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -43,6 +44,18 @@ import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type Tally
 
 export const TUNING_SEEDS_B = Array.from({ length: 28 }, (_, i) => i + 1);
 export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 1501 + i);
+/**
+ * Source c (source b's plans with flite voices, other sounds, words and chat: dev/synth-streams-c) is a check of
+ * what carries over, not material to tune on: seeds 101-114 were looked at first (session 13) and may be used
+ * for diagnosis; 1-14 are held out.
+ */
+export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
+export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 1 + i);
+
+const SOURCES: Record<"b" | "c", { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
+  b: { palette: PALETTE_B, generate: generateStreamB, vodBase: 930000000, tuning: TUNING_SEEDS_B, heldOut: HELD_OUT_SEEDS_B },
+  c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+};
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
 const OWN: Record<RunProfile, MomentKind[]> = {
@@ -59,15 +72,15 @@ interface StreamB {
   comments: ChatComment[];
 }
 
-async function loadStream(root: string, seed: number, log: (l: string) => void): Promise<StreamB & { seconds: { generate: number; analyse: number } }> {
+async function loadStream(source: "b" | "c", root: string, seed: number, log: (l: string) => void): Promise<StreamB & { dispose: () => Promise<void>; seconds: { generate: number; analyse: number } }> {
   const t0 = Date.now();
-  const { dir, truth } = await generateStreamB({ root, vodId: String(930000000 + seed), seed, log });
+  const { dir, truth } = await SOURCES[source].generate({ root, vodId: String(SOURCES[source].vodBase + seed), seed, log });
   const t1 = Date.now();
   const comments = commentsFromNodes((JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile).comments);
-  const audio = await analyseLikeAJob(path.join(dir, truth.audio_file), truth.duration_seconds);
+  const { audio, dispose } = await analyseLikeAJob(path.join(dir, truth.audio_file), truth.duration_seconds);
   const t2 = Date.now();
   log(`seed ${seed} (${truth.condition}, ${(truth.duration_seconds / 60).toFixed(0)} min, lag ${truth.chat.lag_seconds} s, ${truth.chat.base_rate_per_second.toFixed(2)} msg/s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s`);
-  return { truth, audio, comments, seconds: { generate: (t1 - t0) / 1000, analyse: (t2 - t1) / 1000 } };
+  return { truth, audio, comments, dispose, seconds: { generate: (t1 - t0) / 1000, analyse: (t2 - t1) / 1000 } };
 }
 
 interface RunTally {
@@ -88,17 +101,18 @@ function tallyOf(map: Tallies, run: string, own: MomentKind[]): RunTally {
 
 const clipsOf = (o: JobOutcome, p: RunProfile): Clip[] => (o.byProfile[p] ?? []).map((m) => ({ start: m.start, end: m.end }));
 
-function countTitles(r: RunTally, o: JobOutcome, profile: RunProfile, vodId: string): void {
+function countTitles(r: RunTally, o: JobOutcome, profile: RunProfile, vodId: string, chat: ChatVocabulary): void {
   for (const t of o.titles.filter((x) => x.profile === profile)) {
     r.titles++;
     r.distinct.add(t.title);
-    const q = quotedSmallTalk(t.title);
+    const q = quotedSmallTalk(t.title, chat);
     if (q) r.titlesQuoting.push(`${vodId} ${q.category}: "${t.title}"`);
   }
 }
 
 /** Every run on one stream, tallied into `overall` and into the stream's condition. */
 async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean): Promise<void> {
+  const chat = SOURCES[s.truth.source].palette.chat;
   const d = s.truth.duration_seconds;
   const chatRate = chatRateSignal(s.comments, s.audio.loudnessAboveBaselineDb.length);
   const loud = loudnessSignal(s.audio);
@@ -114,7 +128,7 @@ async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean):
     const o = await runJobSelection(stream, { run_profiles: [p] }, withTitles);
     const clips = clipsOf(o, p);
     score(p, OWN[p], clips);
-    for (const m of into) countTitles(tallyOf(m, p, OWN[p]), o, p, s.truth.vod_id);
+    for (const m of into) countTitles(tallyOf(m, p, OWN[p]), o, p, s.truth.vod_id, chat);
     baselines(p, OWN[p], clips.length);
   }
   const together = await runJobSelection(stream, { run_profiles: PROFILES, final_video_length_minutes: TOGETHER_MINUTES }, withTitles);
@@ -122,7 +136,7 @@ async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean):
     const run = `${p} (3 profiles, ${TOGETHER_MINUTES} min)`;
     const clips = clipsOf(together, p);
     score(run, OWN[p], clips);
-    for (const m of into) countTitles(tallyOf(m, run, OWN[p]), together, p, s.truth.vod_id);
+    for (const m of into) countTitles(tallyOf(m, run, OWN[p]), together, p, s.truth.vod_id, chat);
     baselines(`${p}, 3 profiles`, OWN[p], clips.length);
   }
 }
@@ -219,6 +233,8 @@ function targetsB(rows: RowB[]): Record<string, boolean> {
 }
 
 export interface SourceBOptions {
+  /** b, or c: source b's plans with other voices, sounds and words. */
+  source: "b" | "c";
   split: string;
   tuningSeeds?: number[];
   heldOutSeeds?: number[];
@@ -230,11 +246,12 @@ export interface SourceBOptions {
 
 export async function runSourceB(o: SourceBOptions): Promise<void> {
   const splits: { name: "tuning" | "held-out"; seeds: number[] }[] = [];
-  if (o.split !== "held-out") splits.push({ name: "tuning", seeds: o.tuningSeeds ?? TUNING_SEEDS_B });
-  if (o.split !== "tuning") splits.push({ name: "held-out", seeds: o.heldOutSeeds ?? HELD_OUT_SEEDS_B });
+  const src = SOURCES[o.source];
+  if (o.split !== "held-out") splits.push({ name: "tuning", seeds: o.tuningSeeds ?? src.tuning });
+  if (o.split !== "tuning") splits.push({ name: "held-out", seeds: o.heldOutSeeds ?? src.heldOut });
   const overlap = splits.length === 2 ? splits[0]!.seeds.filter((s) => splits[1]!.seeds.includes(s)) : [];
   if (overlap.length > 0) throw new Error(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
-  const root = path.resolve(o.root ?? path.join(synthCacheRoot(), `eval-streams-b-v${STREAMS_B_VERSION}`));
+  const root = path.resolve(o.root ?? path.join(synthCacheRoot(), `eval-streams-${o.source}-v${STREAMS_B_VERSION}`));
   await mkdir(root, { recursive: true });
   const began = Date.now();
   const results: Record<string, unknown> = {};
@@ -246,12 +263,16 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     const byCondition = new Map<string, Tallies>();
     const streams: { seed: number; condition: string; minutes: number; lag: number; rate: number }[] = [];
     for (const seed of split.seeds) {
-      const s = await loadStream(root, seed, (l) => console.error(l));
+      const s = await loadStream(o.source, root, seed, (l) => console.error(l));
       audioSeconds += s.truth.duration_seconds;
       analyseSeconds += s.seconds.analyse;
       generateSeconds += s.seconds.generate;
       if (!byCondition.has(s.truth.condition)) byCondition.set(s.truth.condition, new Map());
-      await evaluateStream(s, [overall, byCondition.get(s.truth.condition)!], o.titles);
+      try {
+        await evaluateStream(s, [overall, byCondition.get(s.truth.condition)!], o.titles);
+      } finally {
+        await s.dispose();
+      }
       streams.push({ seed, condition: s.truth.condition, minutes: Math.round(s.truth.duration_seconds / 60), lag: s.truth.chat.lag_seconds, rate: Number(s.truth.chat.base_rate_per_second.toFixed(2)) });
     }
     const conditions: Record<string, RowB[]> = {};
@@ -261,18 +282,18 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
       const rows = [...m.values()].map(rowOf);
       conditions[c] = rows;
       const ss = streams.filter((x) => x.condition === c);
-      console.log(`\n-- source b, ${split.name}, condition ${c}: ${ss.map((x) => `seed ${x.seed} (${x.minutes} min, chat lag ${x.lag} s, ${x.rate} msg/s)`).join("; ")}`);
+      console.log(`\n-- source ${o.source}, ${split.name}, condition ${c}: ${ss.map((x) => `seed ${x.seed} (${x.minutes} min, chat lag ${x.lag} s, ${x.rate} msg/s)`).join("; ")}`);
       printRows(rows);
     }
     const rows = [...overall.values()].map(rowOf);
     const planted = (k: MomentKind) => rows[0] ? Number(rows[0][k === "hype" ? "hype" : k === "streamer_only" ? "streamer_only" : "audience_only"].split("/")[1]) : 0;
-    console.log(`\n== source b, ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${streams.reduce((a, x) => a + x.minutes, 0)} min; planted ${planted("hype")} hype, ${planted("streamer_only")} streamer-only, ${planted("audience_only")} audience-only, and distractors`);
+    console.log(`\n== source ${o.source}, ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${streams.reduce((a, x) => a + x.minutes, 0)} min; planted ${planted("hype")} hype, ${planted("streamer_only")} streamer-only, ${planted("audience_only")} audience-only, and distractors`);
     printRows(rows);
     for (const r of rows.filter((x) => !x.run.startsWith(" "))) for (const e of r.examples) console.log(`  ${r.run}: ${e}`);
     const aims = targetsB(rows);
-    console.log(`targets (source b, ${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
+    console.log(`targets (source ${o.source}, ${split.name}): ${Object.entries(aims).map(([k, v]) => `${k}=${v ? "yes" : "NO"}`).join(", ")}`);
     results[split.name] = { seeds: split.seeds, streams, overall: rows, conditions, targets: aims };
   }
-  console.log(`\nsource b: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
-  if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: "b", ...results }, null, 2) + "\n");
+  console.log(`\nsource ${o.source}: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: o.source, ...results }, null, 2) + "\n");
 }

@@ -85,9 +85,9 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
   // Of the re-cut's short, only what no earlier short of the account heard is heard (reuse/recut-join.ts), from its
   // own video, as its task would hear it (reuse/recut-captions.ts).
   const earlier = recut && req.reuse?.heard?.length ? await timed("earlier_words", () => fetchHeardWords(req.reuse!.heard!, { vodId: req.vod.vod_id, recogniser: transcriber.name, language: heardLanguage(transcriber, language) ?? language }, ctx.fetchImpl, ctx.signal)) : [];
-  const join = recut ? planRecutJoin(earlier, recut.range, source.audio.pauses) : null;
+  const join = recut ? planRecutJoin(earlier, recut.range, selection.audio.pauses) : null;
   // Nothing heard there before: on 4 vCPU or more, heard as two halves side by side (reuse/hear-in-halves.ts).
-  const halves = recut && !join && hearsInHalves(config.env) ? halvesAtPause(recut.range, source.audio.pauses) : null;
+  const halves = recut && !join && hearsInHalves(config.env) ? halvesAtPause(recut.range, selection.audio.pauses) : null;
   const pieces = join ?? halves;
   const toHear = recut ? rangesToHear(pieces, recut.range) : [];
   const shortVideo = toHear.length > 0 ? await timed("video_for_short", () => videoForShort(run, source, toHear, bytes.video)) : [];
@@ -130,7 +130,7 @@ export async function runAnalysisTask(req: RenderTaskRequest, ctx: JobContext, c
             vod_id: req.vod.vod_id,
             duration_seconds: source.durationSeconds,
             analysed_at: new Date().toISOString(),
-            audio: withoutPcm(source.audio),
+            audio: withoutPcm(selection.audio),
             comments: source.comments,
             warnings: source.warnings,
             transcripts: { transcriber: transcriber.name, language, words: written.words.words, covered: written.words.covered },
