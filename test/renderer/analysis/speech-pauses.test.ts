@@ -1,0 +1,73 @@
+/**
+ * Pauses between sentences under a busy music bed (a flite voice under a sixteenth-note arpeggio): the voice-band
+ * envelope finds none there, the voice-activity model hears them, and a job's moments chosen with the edges heard
+ * start and end in them.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeAudio } from "../../../render-container/src/analysis/analyze-audio";
+import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
+import { withVoiceActivity } from "../../../render-container/src/analysis/voice-activity";
+import { mergeStretches, speechPausesIn, withHeardPauses, SPEECH_PAUSE } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
+import { makeArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "./arpeggio-speech-fixture";
+
+let dir: string;
+let clip: ArpeggioSpeech;
+let audio: AudioAnalysis;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "speech-pauses-"));
+  clip = await makeArpeggioSpeech();
+  const analysed = await analyzeAudio(clip.file, { durationSeconds: C.duration, keepPcm: { file: path.join(dir, "pcm.s16"), startSeconds: 0 } });
+  audio = (await withVoiceActivity(analysed)).audio;
+}, 180_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The gaps between consecutive sentences. */
+const gaps = () => clip.sentences.slice(1).map((s, i) => ({ start: clip.sentences[i]!.end, end: s.start }));
+const inGap = (t: number) => gaps().some((g) => t >= g.start - 0.05 && t <= g.end + 0.05) || t < clip.sentences[0]!.start || t > clip.sentences.at(-1)!.end;
+
+describe("pauses between sentences under an arpeggio", () => {
+  it("are not found by the voice-band envelope (the premise)", () => {
+    const found = gaps().filter((g) => (audio.pauses ?? []).some((p) => p.start < g.end && p.end > g.start)).length;
+    expect(gaps().length).toBeGreaterThan(15);
+    expect(found).toBeLessThan(gaps().length / 2);
+  });
+
+  it("are heard by the voice-activity model, and no heard pause splits a sentence", async () => {
+    const heard = await speechPausesIn(audio, [{ start: 0, end: C.duration }]);
+    expect(heard.heard).toEqual([{ start: 0, end: C.duration }]);
+    const found = gaps().filter((g) => heard.pauses.some((p) => p.start < g.end && p.end > g.start)).length;
+    // Measured 30 of 41 (the model alone: 14); this bed is a hard one (a telephone-band voice only 12 dB over an
+    // arpeggio the model half hears as speech). On evaluation streams the rule finds 96-97 % (speech-pauses.ts).
+    expect(found / gaps().length).toBeGreaterThanOrEqual(0.66);
+    for (const p of heard.pauses) {
+      expect(p.end - p.start).toBeGreaterThanOrEqual(SPEECH_PAUSE.minSeconds - 1e-6);
+      const splits = clip.sentences.some((s) => p.start > s.start + 0.1 && p.end < s.end - 0.1);
+      expect(splits, `pause ${p.start}-${p.end}`).toBe(false);
+    }
+  });
+
+  it("keep the envelope's pauses outside what was heard and replace them inside", async () => {
+    const heard = await speechPausesIn(audio, [{ start: 20, end: 40 }, { start: 35, end: 50 }]);
+    expect(heard.heard).toEqual([{ start: 20, end: 50 }]);
+    const envelope = [{ start: 5, end: 6 }, { start: 30, end: 31 }, { start: 49, end: 52 }, { start: 80, end: 81 }];
+    const merged = withHeardPauses(envelope, heard);
+    expect(merged.filter((p) => p.start < 50 && p.end > 20)).toEqual(heard.pauses);
+    expect(merged.filter((p) => p.end <= 20 || p.start >= 50)).toEqual([{ start: 5, end: 6 }, { start: 80, end: 81 }]);
+  });
+});
+
+describe("mergeStretches", () => {
+  it("joins touching and overlapping stretches and drops empty ones", () => {
+    expect(mergeStretches([{ start: 10, end: 20 }, { start: -3, end: 2 }, { start: 20, end: 25 }, { start: 30, end: 30 }, { start: 24, end: 26 }])).toEqual([
+      { start: 0, end: 2 },
+      { start: 10, end: 26 },
+    ]);
+  });
+});
