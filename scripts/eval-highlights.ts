@@ -7,7 +7,8 @@
  * account or a few; events close together, setups of 6-35 s marked by talk after a pause, a rising build-up, a
  * scene cut or nothing; one condition per stream (typical, busy chat in waves at 4 msg/s, small chat at
  * 0.1 msg/s, loud game audio, long quiet stretches). Only audio and chat are generated: the evaluation analyses
- * the audio file and the chat log as a job does (analyzeAudio, analyzeChat), runs selection per profile, then
+ * the audio file and the chat log as a job does (analyzeAudio, analyzeChat), runs selection per profile with its
+ * clip edges heard (hearingEdges, as a job hears them), then
  * snaps to the planted scene cuts as the job does once it has the video (refineMoments), and scores against
  * truth.json, which the selection never sees.
  *
@@ -54,6 +55,7 @@ import { withVoiceActivity } from "../render-container/src/analysis/voice-activi
 import type { AudioAnalysis, ChatCommentInput, ChatSignals } from "../render-container/src/analysis/types";
 import { refineMoments } from "../render-container/src/selection/refine-moments";
 import { selectProfileMoments } from "../render-container/src/selection/select-moments";
+import { hearingEdges } from "../render-container/src/pipeline/stages/hear-edges";
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
@@ -94,6 +96,8 @@ interface Stream {
   audio: AudioAnalysis;
   comments: ChatCommentInput[];
   chat: ChatSignals;
+  /** Removes the kept PCM (the clip edges are heard in it while the stream is evaluated). */
+  dispose: () => Promise<void>;
 }
 
 function commentsOf(file: ChatFile): ChatCommentInput[] {
@@ -116,18 +120,19 @@ async function loadStream(root: string, seed: number, log: (l: string) => void):
   const pcmDir = await mkdtemp(path.join(os.tmpdir(), "eval-pcm-"));
   const analysed = await analyzeAudio(path.join(dir, truth.audio_file ?? "audio.flac"), { durationSeconds: truth.duration_seconds, keepPcm: { file: path.join(pcmDir, "pcm.s16"), startSeconds: 0 } });
   const audio = (await withVoiceActivity(analysed)).audio;
-  await rm(pcmDir, { recursive: true, force: true });
+  const dispose = () => rm(pcmDir, { recursive: true, force: true });
   const t2 = Date.now();
   const kinds = truth.moments.map((m) => `${m.kind}@${m.peak}`).join(" ");
   log(`seed ${seed} (${scenario.variant.name}, ${truth.duration_seconds} s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s: ${kinds}`);
-  return { seed, vodId, scenario, truth, audio, comments, chat: analyzeChat(comments, truth.duration_seconds), analysisSeconds: (t2 - t1) / 1000 };
+  return { seed, vodId, scenario, truth, audio, comments, chat: analyzeChat(comments, truth.duration_seconds), dispose, analysisSeconds: (t2 - t1) / 1000 };
 }
 
-/** Selection as a job runs it, then the snap to scene cuts found on the downloaded video. */
-function choose(s: Stream, profile: RunProfile, tuning: ProfileTuning): Moment[] {
+/** Selection as a job runs it (with its clip edges heard: hearingEdges), then the snap to scene cuts found on the downloaded video. */
+async function choose(s: Stream, profile: RunProfile, tuning: ProfileTuning): Promise<Moment[]> {
   const d = s.truth.duration_seconds;
-  const out = selectProfileMoments({ audio: s.audio, chat: s.chat, durationSeconds: d, tuning, params: PARAMS, manual: [], profile });
-  return refineMoments(out.moments, s.truth.scene_cuts, { minDuration: PARAMS.min_highlight_duration, maxDuration: PARAMS.max_highlight_duration, durationSeconds: d });
+  const select = (audio: AudioAnalysis) => selectProfileMoments({ audio, chat: s.chat, durationSeconds: d, tuning, params: PARAMS, manual: [], profile }).moments;
+  const { chosen } = await hearingEdges(s.audio, d, select, (ms) => ms.flatMap((m) => [m.start, m.end]));
+  return refineMoments(chosen, s.truth.scene_cuts, { minDuration: PARAMS.min_highlight_duration, maxDuration: PARAMS.max_highlight_duration, durationSeconds: d });
 }
 
 function tuningFor(profile: RunProfile, budget: Budget): ProfileTuning {
@@ -207,7 +212,7 @@ function rowOf(run: string, budget: Row["budget"], t: Tally, own: MomentKind[]):
   };
 }
 
-function evaluate(streams: readonly Stream[]): { rows: Row[]; sweep: { audience_weight: number; audience_only: string; streamer_only: string; hype: string }[] } {
+async function evaluate(streams: readonly Stream[]): Promise<{ rows: Row[]; sweep: { audience_weight: number; audience_only: string; streamer_only: string; hype: string }[] }> {
   const tallies = new Map<string, { t: Tally; budget: Budget; own: MomentKind[] }>();
   const tally = (run: string, budget: Budget, own: MomentKind[]) => {
     const key = `${run}|${budget}`;
@@ -224,7 +229,7 @@ function evaluate(streams: readonly Stream[]): { rows: Row[]; sweep: { audience_
     for (const budget of Object.keys(BUDGETS) as Budget[]) {
       for (const profile of PROFILES) {
         const own = budget === "open" ? OWN_OPEN[profile] : OWN_TIGHT[profile];
-        const clips: Clip[] = choose(s, profile, tuningFor(profile, budget));
+        const clips: Clip[] = await choose(s, profile, tuningFor(profile, budget));
         scoreClips(tally(profile, budget, own), s.vodId, clips, s.truth);
         if (budget === "tight" && profile !== "balanced") {
           // The matching baseline with as many clips as the profile chose on this stream.
@@ -239,7 +244,7 @@ function evaluate(streams: readonly Stream[]): { rows: Row[]; sweep: { audience_
     }
     for (const { w, t } of sweep) {
       const tuning = { ...PROFILE_DEFAULTS.balanced, audience_weight: w, streamer_weight: 1 - w, target_duration_seconds: BUDGETS.tight };
-      scoreClips(t, s.vodId, choose(s, "balanced", tuning), s.truth);
+      scoreClips(t, s.vodId, await choose(s, "balanced", tuning), s.truth);
     }
   }
   const rows = [...tallies.entries()].map(([key, v]) => rowOf(key.split("|")[0]!, v.budget, v.t, v.own));
@@ -386,7 +391,7 @@ async function main(): Promise<void> {
       analysisSeconds += s.analysisSeconds;
       firstAudio ??= { file: path.join(root, s.vodId, s.truth.audio_file ?? "audio.flac"), seconds: s.truth.duration_seconds };
     }
-    const { rows, sweep } = evaluate(streams);
+    const { rows, sweep } = await evaluate(streams).finally(() => Promise.all(streams.map((s) => s.dispose())));
     const planted = streams.flatMap((s) => s.truth.moments);
     const count = (k: MomentKind) => planted.filter((m) => m.kind === k).length;
     console.log(

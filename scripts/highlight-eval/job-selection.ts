@@ -62,6 +62,8 @@ export interface JobOutcome {
   /** Every title the job would write: one per reel and one per moment (start..end), with the profile it belongs to. */
   titles: { profile: RunProfile; reel: boolean; title: string; start: number; end: number }[];
   warnings: string[];
+  /** Seconds of audio the voice model heard around the clip edges, and the CPU seconds choosing took (both rounds). */
+  edges: { heardSeconds: number; cpuSeconds: number };
 }
 
 /**
@@ -76,10 +78,13 @@ export async function runJobSelection(
   const input = JobRequestInput.parse({ vod_url: `https://www.twitch.tv/videos/${stream.vodId}`, num_shorts: 0, ...body });
   const request = normaliseJobRequest(input, { vodId: stream.vodId, canonicalUrl: `https://www.twitch.tv/videos/${stream.vodId}`, plan: "pro", purchased: true });
   const progress = new JobProgress({ progress() {} });
+  const cpu0 = process.cpuUsage();
   const heard = await chooseHearingEdges({ job: { request }, ctx: { log: silentLogger }, progress }, { audio: stream.audio, comments: stream.comments, durationSeconds: stream.durationSeconds });
   if (heard.warning) throw new Error(heard.warning);
   const chosen = heard.chosen;
-  const outcome: JobOutcome = { byProfile: chosen.momentsByProfile, titles: [], warnings: chosen.warnings ?? [] };
+  const used = process.cpuUsage(cpu0);
+  const edges = { heardSeconds: heard.heardSeconds, cpuSeconds: (used.user + used.system) / 1e6 };
+  const outcome: JobOutcome = { byProfile: chosen.momentsByProfile, titles: [], warnings: chosen.warnings ?? [], edges };
   const empty = Object.values(chosen.momentsByProfile).every((m) => !m || m.length === 0);
   if (!withTitles || empty) return outcome;
   const plan = planRendering(request, chosen);

@@ -111,6 +111,14 @@ function countTitles(r: RunTally, o: JobOutcome, profile: RunProfile, vodId: str
 }
 
 /** Every run on one stream, tallied into `overall` and into the stream's condition. */
+/** Jobs run, and what hearing their clip edges cost (printed at the end). */
+const edgeCost = { jobs: 0, heardSeconds: 0, cpuSeconds: 0 };
+const countEdges = (o: JobOutcome) => {
+  edgeCost.jobs++;
+  edgeCost.heardSeconds += o.edges.heardSeconds;
+  edgeCost.cpuSeconds += o.edges.cpuSeconds;
+};
+
 async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean): Promise<void> {
   const chat = SOURCES[s.truth.source].palette.chat;
   const d = s.truth.duration_seconds;
@@ -126,12 +134,14 @@ async function evaluateStream(s: StreamB, into: Tallies[], withTitles: boolean):
   };
   for (const p of PROFILES) {
     const o = await runJobSelection(stream, { run_profiles: [p] }, withTitles);
+    countEdges(o);
     const clips = clipsOf(o, p);
     score(p, OWN[p], clips);
     for (const m of into) countTitles(tallyOf(m, p, OWN[p]), o, p, s.truth.vod_id, chat);
     baselines(p, OWN[p], clips.length);
   }
   const together = await runJobSelection(stream, { run_profiles: PROFILES, final_video_length_minutes: TOGETHER_MINUTES }, withTitles);
+  countEdges(together);
   for (const p of PROFILES) {
     const run = `${p} (3 profiles, ${TOGETHER_MINUTES} min)`;
     const clips = clipsOf(together, p);
@@ -295,5 +305,8 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     results[split.name] = { seeds: split.seeds, streams, overall: rows, conditions, targets: aims };
   }
   console.log(`\nsource ${o.source}: ${(audioSeconds / 3600).toFixed(2)} h of audio; generation ${generateSeconds.toFixed(0)} s (a cached stream counts 0); job analysis ${(audioSeconds / Math.max(0.001, analyseSeconds)).toFixed(0)}x realtime; whole run ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  const perJob = (x: number) => x / Math.max(1, edgeCost.jobs);
+  console.log(`clip edges heard: ${perJob(edgeCost.heardSeconds).toFixed(0)} s of audio per job, choosing (all rounds) ${perJob(edgeCost.cpuSeconds).toFixed(2)} CPU s per job, over ${edgeCost.jobs} jobs`);
+  results.edges = { jobs: edgeCost.jobs, heard_seconds_per_job: perJob(edgeCost.heardSeconds), choosing_cpu_seconds_per_job: perJob(edgeCost.cpuSeconds) };
   if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: o.source, ...results }, null, 2) + "\n");
 }

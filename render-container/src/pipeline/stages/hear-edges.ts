@@ -30,30 +30,40 @@ export interface HeardChoice {
  * reused analysis) or the model, the envelope's pauses stay.
  */
 export async function chooseHearingEdges(run: ChoosingRun, source: Pick<Acquired, "audio" | "comments" | "durationSeconds">, opts: { model?: VoiceModel } = {}): Promise<HeardChoice> {
-  // The rounds before the last choose silently: the job logs and reports one choice.
+  // The rounds choose silently: the job logs and reports one choice, the last.
   const quiet: ChoosingRun = { ...run, ctx: { log: silentLogger }, progress: new JobProgress({ progress() {} }) };
-  let audio = source.audio;
-  if (!audio.pcm?.length) return { chosen: chooseMoments(run, source), audio, heardSeconds: 0 };
-  let chosen = chooseMoments(quiet, source);
-  let heard: HeardPauses = { heard: [], pauses: [] };
-  const P = EDGE_LISTENING;
   try {
-    for (let round = 0; round < P.rounds; round++) {
-      const edges = edgesOf(chosen).filter((t) => !heard.heard.some((h) => t >= h.start + P.marginSeconds && t <= h.end - P.marginSeconds));
-      if (edges.length === 0) break;
-      const fresh = await speechPausesIn(audio, edges.map((t) => ({ start: Math.max(0, t - P.padSeconds), end: Math.min(source.durationSeconds, t + P.padSeconds) })), opts);
-      // What was heard again replaces what an earlier round heard there.
-      const older = heard.pauses.filter((p) => !fresh.heard.some((h) => p.start < h.end && p.end > h.start));
-      heard = { heard: mergeStretches([...heard.heard, ...fresh.heard]), pauses: [...older, ...fresh.pauses].sort((a, b) => a.start - b.start) };
-      audio = { ...source.audio, pauses: withHeardPauses(source.audio.pauses, heard) };
-      chosen = chooseMoments(quiet, { ...source, audio });
-    }
+    const heard = await hearingEdges(source.audio, source.durationSeconds, (audio) => chooseMoments(quiet, { ...source, audio }), edgesOf, opts);
+    return { chosen: chooseMoments(run, { ...source, audio: heard.audio }), audio: heard.audio, heardSeconds: heard.heardSeconds };
   } catch (err) {
     const why = String((err as Error)?.message ?? err);
     run.ctx.log.warn("clip edges not heard", { error: why });
     return { chosen: chooseMoments(run, source), audio: source.audio, heardSeconds: 0, warning: `The pauses around clip edges could not be heard (${why}): edges were placed on the audio's level alone.` };
   }
-  return { chosen: chooseMoments(run, { ...source, audio }), audio, heardSeconds: heard.heard.reduce((n, h) => n + h.end - h.start, 0) };
+}
+
+/**
+ * The rounds of chooseHearingEdges for any choice: `choose` on the analysis, then on the analysis with the pauses
+ * heard around the edges `edges` lists, until every edge lies well inside what was heard (the evaluation of the
+ * first source runs its per-profile choice through this).
+ */
+export async function hearingEdges<T>(audio: AudioAnalysis, durationSeconds: number, choose: (audio: AudioAnalysis) => T, edges: (chosen: T) => number[], opts: { model?: VoiceModel } = {}): Promise<{ chosen: T; audio: AudioAnalysis; heardSeconds: number }> {
+  let chosen = choose(audio);
+  if (!audio.pcm?.length) return { chosen, audio, heardSeconds: 0 };
+  const P = EDGE_LISTENING;
+  let heard: HeardPauses = { heard: [], pauses: [] };
+  let current = audio;
+  for (let round = 0; round < P.rounds; round++) {
+    const unheard = edges(chosen).filter((t) => !heard.heard.some((h) => t >= h.start + P.marginSeconds && t <= h.end - P.marginSeconds));
+    if (unheard.length === 0) break;
+    const fresh = await speechPausesIn(audio, unheard.map((t) => ({ start: Math.max(0, t - P.padSeconds), end: Math.min(durationSeconds, t + P.padSeconds) })), opts);
+    // What was heard again replaces what an earlier round heard there.
+    const older = heard.pauses.filter((p) => !fresh.heard.some((h) => p.start < h.end && p.end > h.start));
+    heard = { heard: mergeStretches([...heard.heard, ...fresh.heard]), pauses: [...older, ...fresh.pauses].sort((a, b) => a.start - b.start) };
+    current = { ...audio, pauses: withHeardPauses(audio.pauses, heard) };
+    chosen = choose(current);
+  }
+  return { chosen, audio: current, heardSeconds: heard.heard.reduce((n, h) => n + h.end - h.start, 0) };
 }
 
 /** Every start and end of every profile's moments and of the shorts. */
