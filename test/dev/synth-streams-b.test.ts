@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONDITIONS, generateStreamB, streamSpec, type StreamTruthB } from "../../dev/synth-streams-b";
+import { CONDITIONS, generateStreamB, PALETTE_B, streamSpec, type StreamTruthB } from "../../dev/synth-streams-b";
+import { generateStreamC, PALETTE_C } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import { planTimeline } from "../../dev/synth-streams-b/timeline";
 import type { ChatFile } from "../../dev/twitch-server";
@@ -183,5 +184,48 @@ describe("a generated 4-minute stream of source b with a guest and a music bed",
     expect(levels.length).toBeGreaterThan(2);
     const bed = 10 * Math.log10(10 ** (truth.spec.musicDb / 10) + 10 ** (truth.spec.gameDb / 10)) + truth.spec.masterDb;
     expect([...levels].sort((a, b) => a - b)[Math.floor(levels.length / 2)]! - bed).toBeGreaterThan(4);
+  });
+});
+
+describe("source c: source b's plan of a stream with other voices, sounds and words", () => {
+  // Seed 170's first six minutes planned by source b's rules (its own draws), spoken by flite with source c's
+  // lines, sounds and chat.
+  const SEED = 170;
+  let b: StreamTruthB;
+  let c: StreamTruthB;
+  let chat: { text: string; emotes: string[] }[];
+
+  beforeAll(async () => {
+    const root = path.join(synthCacheRoot(), "test-streams");
+    b = (await generateStreamB({ root, vodId: "930100001", seed: SEED, durationSeconds: 360 })).truth;
+    const made = await generateStreamC({ root, vodId: "940100001", seed: SEED, durationSeconds: 360 });
+    c = made.truth;
+    const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
+    chat = file.comments.map((n) => ({ text: n.message.fragments.map((f) => f.text).join(""), emotes: n.message.fragments.filter((f) => f.emote).map((f) => f.text) }));
+  }, 120_000);
+
+  it("plans by source b's rules: the seed's condition, its kinds of moment, chat lag in its bounds", () => {
+    expect(c.source).toBe("c");
+    expect(c.condition).toBe(b.condition);
+    expect(new Set(c.moments.map((m) => m.kind))).toEqual(new Set(b.moments.map((m) => m.kind)));
+    expect(c.chat.lag_seconds).toBeGreaterThanOrEqual(2);
+    expect(c.chat.lag_seconds).toBeLessThanOrEqual(30);
+  });
+
+  it("speaks with flite and says source c's lines", () => {
+    expect(c.spec.streamer.engine).toBe("flite");
+    expect(streamSpec(SEED, PALETTE_C).streamer).toEqual(c.spec.streamer);
+    const lines = new Set<string>(Object.values(PALETTE_C.lines).flat());
+    expect(c.utterances.length).toBeGreaterThan(20);
+    for (const u of c.utterances) expect(lines.has(u.text), u.text).toBe(true);
+    expect(c.utterances.some((u) => b.utterances.some((v) => v.text === u.text))).toBe(false);
+  });
+
+  it("types source c's words and emotes in chat, never source b's", () => {
+    const bWords = new Set<string>([...PALETTE_B.chat.reactions, ...PALETTE_B.chat.greetings, ...PALETTE_B.chat.questions, ...PALETTE_B.chat.promotionLines]);
+    expect(chat.filter((x) => bWords.has(x.text))).toEqual([]);
+    const emotes = new Set(chat.flatMap((x) => x.emotes));
+    expect(emotes.size).toBeGreaterThan(0);
+    for (const e of emotes) expect(Object.keys(PALETTE_C.chat.globalEmotes)).toContain(e);
   });
 });
