@@ -46,8 +46,11 @@ interface Row {
   spoken: number;
   cpu: { accurate: number; fast: number; checks: number };
   scores: Record<Variant, { shown: number; correct: number; found: number; unsaidProfanity: number }>;
-  /** Words of shouted sentences: said, heard right by the recogniser at all, and burned (cross-checked). */
-  shouted: { spoken: number; recognised: number; burned: number };
+  /**
+   * Words of shouted sentences: said, heard right by the recogniser at all, and burned (cross-checked); and the
+   * wrong burned words heard while a shouted sentence was said (its span and half a second each side).
+   */
+  shouted: { spoken: number; recognised: number; burned: number; wrong: number };
 }
 
 function round(v: number, d = 2): string {
@@ -135,7 +138,12 @@ async function main(): Promise<void> {
       seconds: sample.seconds,
       spoken: all.spoken,
       cpu: { accurate: accurate.cpuSeconds, fast: fast.cpuSeconds, checks: delayed.reduce((n, t) => n + t.cpuSeconds, 0) },
-      shouted: { spoken: shoutedAll.spoken, recognised: shoutedAll.found, burned: shoutedFound(trustedWords(checked, { language: "en" }).words).found },
+      shouted: {
+        spoken: shoutedAll.spoken,
+        recognised: shoutedAll.found,
+        burned: shoutedFound(trustedWords(checked, { language: "en" }).words).found,
+        wrong: burned.wrong.filter((w) => loud.some((x) => (w.start + w.end) / 2 >= x.start - 0.5 && (w.start + w.end) / 2 <= x.end + 0.5)).length,
+      },
       scores: {
         "all words": summary(all),
         "burned, accurate search only": summary(burnedAlone),
@@ -177,9 +185,9 @@ async function main(): Promise<void> {
   console.log("");
   for (const split of splits) {
     const rs = rows.filter((r) => r.split === split);
-    const add = (k: "spoken" | "recognised" | "burned") => rs.reduce((n, r) => n + r.shouted[k], 0);
+    const add = (k: "spoken" | "recognised" | "burned" | "wrong") => rs.reduce((n, r) => n + r.shouted[k], 0);
     const spoken = add("spoken");
-    console.log(`shouted sentences, ${split}: ${spoken} words said, ${add("recognised")} recognised right (recall ${round(add("recognised") / Math.max(1, spoken))}), ${add("burned")} burned (recall ${round(add("burned") / Math.max(1, spoken))})`);
+    console.log(`shouted sentences, ${split}: ${spoken} words said, ${add("recognised")} recognised right (recall ${round(add("recognised") / Math.max(1, spoken))}), ${add("burned")} burned right (recall ${round(add("burned") / Math.max(1, spoken))}), ${add("wrong")} wrong words burned over them`);
   }
   const cpuA = rows.reduce((n, r) => n + r.cpu.accurate, 0);
   const cpuF = rows.reduce((n, r) => n + r.cpu.fast, 0);
