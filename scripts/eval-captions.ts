@@ -85,18 +85,22 @@ function srtListing(sample: SpeechSample, shown: readonly Word[]): string[] {
   });
 }
 
-/** Words said, shown, shown wrong and missed (said, not shown) per split and speaker, cross-checked captions. */
-function voiceTable(rows: readonly Row[]): string[] {
+/** Words said, shown, shown wrong and missed (said, not shown) per split and speaker, cross-checked captions; each split's total after its speakers. */
+function voiceTable(rows: readonly Row[], splits: readonly Split[]): string[] {
   const lines = ["| split | voice | audio s | words said | shown | shown wrong | precision | missed |", "|---|---|---|---|---|---|---|---|"];
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) groups.set(`${r.split} | ${r.voice}`, [...(groups.get(`${r.split} | ${r.voice}`) ?? []), r]);
-  for (const rs of groups.values()) {
+  const line = (rs: readonly Row[], voice: string) => {
     const add = (f: (r: Row) => number) => rs.reduce((n, r) => n + f(r), 0);
     const s = (r: Row) => r.scores["burned, cross-checked"];
     const spoken = add((r) => r.spoken);
     const shown = add((r) => s(r).shown);
     const correct = add((r) => s(r).correct);
-    lines.push(`| ${rs[0]!.split} | ${rs[0]!.voice} | ${round(add((r) => r.seconds), 0)} | ${spoken} | ${shown} | ${shown - correct} | ${round(correct / Math.max(1, shown))} | ${spoken - add((r) => s(r).found)} |`);
+    return `| ${rs[0]!.split} | ${voice} | ${round(add((r) => r.seconds), 0)} | ${spoken} | ${shown} | ${shown - correct} | ${round(correct / Math.max(1, shown))} | ${spoken - add((r) => s(r).found)} |`;
+  };
+  for (const split of splits) {
+    const rs = rows.filter((r) => r.split === split);
+    if (!rs.length) continue;
+    for (const voice of new Set(rs.map((r) => r.voice))) lines.push(line(rs.filter((r) => r.voice === voice), voice));
+    lines.push(line(rs, `**all ${split}**`));
   }
   return lines;
 }
@@ -181,7 +185,7 @@ async function main(): Promise<void> {
     console.log(`| **all ${split}** | ${split} | ${round(seconds, 0)} | ${round(cpuA, 1)}, ${round(cpuF, 1)}, ${round(cpuC, 1)} | ${sums.map((s) => cell(s, spoken)).join(" | ")} | ${sums[3]!.unsaidProfanity} |`);
   }
   console.log("");
-  console.log(voiceTable(rows).join("\n"));
+  console.log(voiceTable(rows, splits).join("\n"));
   console.log("");
   for (const split of splits) {
     const rs = rows.filter((r) => r.split === split);
