@@ -81,10 +81,11 @@ export interface SpeakOptions {
 
 /** espeak-ng (or flite) speaks `text` into a wav (espeak-ng: 22.05 kHz mono; flite: 8 or 16 kHz mono). */
 export function speakWav(text: string, opts: SpeakOptions = {}): Promise<string> {
-  if (opts.flite) {
+  const flite = opts.flite;
+  if (flite) {
     const o = { speed: 170, voice: "slt", ...opts };
     const target = path.join(MEDIA_CACHE_DIR, `speech-${cacheKey("flite", { text, ...o })}.wav`);
-    const pitch = o.flite.pitch === undefined ? [] : ["--setf", `int_f0_target_mean=${o.flite.pitch}`];
+    const pitch = flite.pitch === undefined ? [] : ["--setf", `int_f0_target_mean=${flite.pitch}`];
     return cached(target, async (tmp) => {
       await runProcess("flite", ["-voice", o.voice, "--setf", `duration_stretch=${(170 / o.speed).toFixed(2)}`, ...pitch, "-t", text, "-o", tmp]);
     });
