@@ -10,6 +10,7 @@
  * Thresholds are chosen on the tuning part only; the others show whether they carry over.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -17,7 +18,7 @@ import { generateSyntheticVod, type MomentRequest } from "../../dev/synth-vod";
 import { encodeAudioTrack } from "../../dev/synth-vod/audio-track";
 import { exists, hashOf } from "../../dev/synth-vod/cache-dir";
 import { placeSpeech, planTimeline, type SpeechPlacement } from "../../dev/synth-vod/plan";
-import type { SpeechStyle } from "../../dev/synth-vod/speech";
+import type { SpeechClip, SpeechStyle } from "../../dev/synth-vod/speech";
 import { CALM_SENTENCES, EXCITED_SENTENCES } from "../../dev/synth-vod/phrases";
 import { HELD_OUT_CALM, HELD_OUT_SHOUTED } from "./held-out-sentences";
 import type { SpokenSentence } from "./score";
@@ -104,14 +105,25 @@ export async function tuningVod(root: string, work: string, spec: VodSpec, index
 }
 
 /**
+ * The clips' samples as a short digest, for the key of a track made of them: the sentences' times are placed
+ * again from the clips on every run, so a track kept from other clips (a speaker's recipe changed) must not be
+ * reused against them.
+ */
+function soundDigest(clips: readonly SpeechClip[]): string {
+  const h = createHash("sha256");
+  for (const c of clips) h.update(new Uint8Array(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength));
+  return h.digest("hex").slice(0, 16);
+}
+
+/**
  * A VOD-like track of the held-out sentences, mixed by the generator's own mixer (same bed, same shouting over
  * noise in loud moments, AAC like a Twitch rendition), so the held-out part differs in words, not in conditions.
  */
 export async function heldOutVod(cache: string, work: string, spec: VodSpec, split: Split = "held-out", speaker: Speaker = ESPEAK_SPEAKER): Promise<SpeechSample> {
-  const key = hashOf({ v: 1, spec, DURATION, HELD_OUT_CALM, HELD_OUT_SHOUTED, ...(speaker.key === undefined ? {} : { speaker: speaker.key }) });
   const plan = planTimeline(DURATION, spec.seed, spec.moments);
   const calm = await Promise.all(HELD_OUT_CALM.map((t) => speaker.speak(t, "calm", cache)));
   const excited = await Promise.all(HELD_OUT_SHOUTED.map((t) => speaker.speak(t, "excited", cache)));
+  const key = hashOf({ v: 1, spec, DURATION, HELD_OUT_CALM, HELD_OUT_SHOUTED, ...(speaker.key === undefined ? {} : { speaker: speaker.key, sound: soundDigest([...calm, ...excited]) }) });
   const placements = placeSpeech(plan, calm.map((c) => c.duration), excited.map((c) => c.duration), spec.seed);
   const wav = path.join(work, `held-out-${spec.seed}-${key}.wav`);
   if (!(await exists(wav))) {
@@ -137,8 +149,8 @@ export async function heldOutVod(cache: string, work: string, spec: VodSpec, spl
  * VOD's track (a shout louder than talk, as there) and read back as the renderer reads a VOD's audio.
  */
 export async function spokenAlone(cache: string, work: string, split: Split, speaker: Speaker, texts: readonly { text: string; style: SpeechStyle }[]): Promise<SpeechSample> {
-  const key = hashOf({ v: 1, texts, speaker: speaker.key ?? speaker.name });
   const clips = await Promise.all(texts.map((t) => speaker.speak(t.text, t.style, cache)));
+  const key = hashOf({ v: 1, texts, speaker: speaker.key ?? speaker.name, sound: soundDigest(clips) });
   const placements: SpeechPlacement[] = [];
   let t = 0.5;
   for (const [clip, c] of clips.entries()) {
