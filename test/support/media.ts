@@ -1,5 +1,5 @@
 /**
- * Test media made with real ffmpeg/espeak-ng, packaged like the renderer's source clips: 10 s MPEG-TS segments
+ * Test media made with real ffmpeg/espeak-ng (or flite), packaged like the renderer's source clips: 10 s MPEG-TS segments
  * of H.264/AAC, byte-joined into one file. Results are cached under the OS temp folder by their parameters, so
  * repeated runs (and several test files) share one encode.
  */
@@ -23,8 +23,10 @@ export interface SpokenLine {
   /** Seconds from the clip's start. */
   at: number;
   text: string;
-  /** How espeak-ng speaks the line (speakWav's defaults when absent). */
+  /** How espeak-ng (or flite) speaks the line (speakWav's defaults when absent). */
   speak?: SpeakOptions;
+  /** Louder or softer than the engine speaks it, dB (a shout: +10). */
+  gainDb?: number;
 }
 
 export interface SourceClipOptions {
@@ -40,6 +42,8 @@ export interface SourceClipOptions {
   speech?: SpokenLine[];
   /** Background tone so silent stretches are not digital silence. */
   toneHz?: number;
+  /** Game-like noise under everything: pink noise at this amplitude (0.05: a busy game under calm talk). */
+  noise?: number;
 }
 
 export interface TestClip {
@@ -68,10 +72,24 @@ export interface SpeakOptions {
   speed?: number;
   voice?: string;
   amplitude?: number;
+  /**
+   * flite instead of espeak-ng: `voice` is one of `flite -lv` (kal, kal16, awb, rms, slt), `speed` on the same
+   * scale (170 is the voice's own pace), `pitch` its mean F0 in Hz; `amplitude` is not used.
+   */
+  flite?: { pitch?: number };
 }
 
-/** espeak-ng speaks `text` into a wav (22.05 kHz mono). */
+/** espeak-ng (or flite) speaks `text` into a wav (espeak-ng: 22.05 kHz mono; flite: 8 or 16 kHz mono). */
 export function speakWav(text: string, opts: SpeakOptions = {}): Promise<string> {
+  const flite = opts.flite;
+  if (flite) {
+    const o = { speed: 170, voice: "slt", ...opts };
+    const target = path.join(MEDIA_CACHE_DIR, `speech-${cacheKey("flite", { text, ...o })}.wav`);
+    const pitch = flite.pitch === undefined ? [] : ["--setf", `int_f0_target_mean=${flite.pitch}`];
+    return cached(target, async (tmp) => {
+      await runProcess("flite", ["-voice", o.voice, "--setf", `duration_stretch=${(170 / o.speed).toFixed(2)}`, ...pitch, "-t", text, "-o", tmp]);
+    });
+  }
   const o = { speed: 150, voice: "en-us+f2", amplitude: 100, ...opts };
   const target = path.join(MEDIA_CACHE_DIR, `speech-${cacheKey("speech", { text, ...o })}.wav`);
   return cached(target, async (tmp) => {
@@ -102,19 +120,22 @@ export async function makeSourceClip(options: SourceClipOptions): Promise<TestCl
       "-f", "lavfi", "-i", `testsrc2=size=${o.width}x${o.height}:rate=${o.fps}:duration=${o.durationSeconds}`,
       "-f", "lavfi", "-i", `sine=frequency=${o.toneHz}:sample_rate=48000:duration=${o.durationSeconds}`,
       ...speechWavs.flatMap((w) => ["-i", w]),
+      ...(o.noise ? ["-f", "lavfi", "-i", `anoisesrc=color=pink:amplitude=${o.noise}:sample_rate=48000:duration=${o.durationSeconds}:seed=7`] : []),
     ];
     const fc = o.facecam;
     const video = fc
       ? `[0:v]drawbox=x=${fc.x}:y=${fc.y}:w=${fc.w}:h=${fc.h}:color=${fc.color}:t=fill,format=yuv420p[v]`
       : `[0:v]format=yuv420p[v]`;
     const speechChains = o.speech.map(
-      (s, i) => `[${i + 2}:a]aresample=48000,adelay=${Math.round(s.at * 1000)}:all=1,apad[s${i}]`,
+      (s, i) => `[${i + 2}:a]aresample=48000,${s.gainDb ? `volume=${s.gainDb}dB,` : ""}adelay=${Math.round(s.at * 1000)}:all=1,apad[s${i}]`,
     );
-    const mixInputs = ["[bg]", ...o.speech.map((_, i) => `[s${i}]`)].join("");
+    const noise = o.noise ? [`[${o.speech.length + 2}:a]anull[noise]`] : [];
+    const mixInputs = ["[bg]", ...o.speech.map((_, i) => `[s${i}]`), ...(o.noise ? ["[noise]"] : [])].join("");
     const audio = [
       `[1:a]volume=0.05[bg]`,
       ...speechChains,
-      `${mixInputs}amix=inputs=${o.speech.length + 1}:duration=first:normalize=0,aformat=channel_layouts=stereo[a]`,
+      ...noise,
+      `${mixInputs}amix=inputs=${o.speech.length + 1 + noise.length}:duration=first:normalize=0,aformat=channel_layouts=stereo[a]`,
     ].join(";");
 
     await runFfmpeg([
