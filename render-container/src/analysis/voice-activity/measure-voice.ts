@@ -87,7 +87,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     const n = p.stretch.end - p.stretch.start;
     const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), speechWindows: new Uint16Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
-    const perWindow: { s: number; voiced: number; period: number; periodicity: number }[] = [];
+    const perWindow: { w: number; s: number; voiced: number; period: number; periodicity: number }[] = [];
     const unheld = unheldShares(p.samples, W);
     for (let w = 0; w < windowsOf(p); w++) {
       const s = Math.floor(p.from + (w * W + W / 2) / rate) - p.stretch.start;
@@ -100,10 +100,13 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       // The voice's own level: the window's voiced power (periodicity.ts), so gunfire or an impact under calm
       // talk does not pass for a raised voice.
       const vp = voicedPower(p.samples, w * W, Math.min(W, p.samples.length - w * W), rate);
-      perWindow.push({ s, voiced: vp.power * vp.periodicity * unheld[w]!, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
+      perWindow.push({ w, s, voiced: vp.power * vp.periodicity * unheld[w]!, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
     }
     const held = new Uint8Array(perWindow.length);
     for (const run of heldPitchRuns(perWindow.map((x) => x.period))) held.fill(1, run.from, run.to);
+    recurringPitch(perWindow).forEach((r, k) => {
+      if (r) held[k] = 1;
+    });
     perWindow.forEach((x, k) => {
       if (p.reference) {
         if (!held[k]) usual.push(x.voiced);
@@ -135,6 +138,41 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
  * the voice's.
  */
 export const HELD_PITCH = { minWindows: 10, tolerance: 0.02, minPeriodicity: 0.3 } as const;
+
+/**
+ * A tone that sounds in bursts (a game's alarm or countdown beeps, 0.3 s on and 0.3 s off) never holds its pitch
+ * for `HELD_PITCH.minWindows` windows in a row, but it comes back at the same period: a speech window whose period
+ * recurs (within the held-pitch tolerance) in at least `RECURRING_PITCH.minWindows` speech windows within
+ * `spanWindows` either side of it (about a second in all) is that tone, not the voice. A voice's pitch moves on within a second. The period is read at twice or
+ * three times its length in some of a square tone's windows (their sub-harmonics are as periodic): those count too.
+ */
+export const RECURRING_PITCH = { spanWindows: 16, minWindows: 10 } as const;
+
+/** Periods within the held-pitch tolerance of each other, or of twice or three times the other. */
+function samePitch(q: number, p: number): boolean {
+  if (q <= 0 || p <= 0) return false;
+  const [a, b] = q < p ? [q, p] : [p, q];
+  return [1, 2, 3].some((k) => Math.abs(b - k * a) <= HELD_PITCH.tolerance * k * a + 1e-9);
+}
+
+/** Per entry (speech windows with their window index `w` and period, 0: none): true where its period recurs. */
+export function recurringPitch(windows: readonly { w: number; period: number }[]): boolean[] {
+  const out = new Array<boolean>(windows.length).fill(false);
+  let lo = 0;
+  let hi = 0;
+  for (let k = 0; k < windows.length; k++) {
+    const { w, period } = windows[k]!;
+    while (windows[lo]!.w < w - RECURRING_PITCH.spanWindows) lo++;
+    while (hi < windows.length && windows[hi]!.w <= w + RECURRING_PITCH.spanWindows) hi++;
+    if (period <= 0 || hi - lo < RECURRING_PITCH.minWindows) continue;
+    let same = 0;
+    for (let j = lo; j < hi; j++) {
+      if (samePitch(windows[j]!.period, period)) same++;
+    }
+    out[k] = same >= RECURRING_PITCH.minWindows;
+  }
+  return out;
+}
 
 /** Runs [from, to) of consecutive windows (indexes into `periods`, 0: no period) holding one period. */
 export function heldPitchRuns(periods: readonly number[]): { from: number; to: number }[] {
