@@ -19,6 +19,7 @@ import { z } from "zod";
 // 2: the voice's rise measured on voiced power (render-container/src/analysis/voice-activity/periodicity.ts).
 // 3: speech windows holding one pitch (music's held notes) leave the voice's rise (voice-activity/measure-voice.ts).
 // 4: the voice's rise counts only the part of each window's power no note holds (voice-activity/unheld-share.ts).
+// 5: a pitch recurring in bursts within a second (an alarm) leaves the voice's rise too; pauses around clip edges heard.
 export const ANALYSIS_VERSION = 5;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
