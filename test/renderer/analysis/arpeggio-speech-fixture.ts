@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { mixToFlac, type Placed } from "../../../dev/synth-streams-b/mix";
@@ -15,6 +16,9 @@ import { impact, musicLoop } from "../../../dev/synth-streams-c/game-sounds";
 import { STREAMER_TALK } from "../../../dev/synth-streams-c/lines";
 import { synthCacheRoot } from "../../../dev/synth-vod";
 import { Random } from "../../../dev/synth-vod/random";
+import { analyzeAudio } from "../../../render-container/src/analysis/analyze-audio";
+import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
+import { withVoiceActivity } from "../../../render-container/src/analysis/voice-activity";
 
 export const ARPEGGIO_SPEECH = { duration: 150, voiceDb: -22, musicDb: -34, shoutAt: 75, shoutDb: 10, impactDb: 6 } as const;
 const SHOUT = "NO WAY! THAT WAS INSANE!";
@@ -66,4 +70,16 @@ export async function makeArpeggioSpeech(): Promise<ArpeggioSpeech> {
   fs.renameSync(tmp, result.file);
   fs.writeFileSync(truthFile, JSON.stringify(result));
   return result;
+}
+
+/**
+ * The clip analysed as a job analyses its audio: the PCM kept in a folder of its own (removed by `dispose`) and
+ * the voice-activity model run on the loud stretches.
+ */
+export async function analysedArpeggioSpeech(): Promise<{ clip: ArpeggioSpeech; audio: AudioAnalysis; dispose: () => Promise<void> }> {
+  const clip = await makeArpeggioSpeech();
+  const dir = await mkdtemp(path.join(os.tmpdir(), "arpeggio-speech-"));
+  const analysed = await analyzeAudio(clip.file, { durationSeconds: ARPEGGIO_SPEECH.duration, keepPcm: { file: path.join(dir, "pcm.s16"), startSeconds: 0 } });
+  const audio = (await withVoiceActivity(analysed)).audio;
+  return { clip, audio, dispose: () => rm(dir, { recursive: true, force: true }) };
 }

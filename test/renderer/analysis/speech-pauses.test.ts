@@ -1,32 +1,22 @@
 /**
  * Pauses between sentences under a busy music bed (a flite voice under a sixteenth-note arpeggio): the voice-band
- * envelope finds none there, the voice-activity model hears them, and a job's moments chosen with the edges heard
- * start and end in them.
+ * envelope finds few there, the voice-activity model hears most, and splits no sentence (a job's edges placed in
+ * them: test/renderer/pipeline/hear-edges.test.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeAudio } from "../../../render-container/src/analysis/analyze-audio";
 import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
-import { withVoiceActivity } from "../../../render-container/src/analysis/voice-activity";
 import { mergeStretches, speechPausesIn, withHeardPauses, SPEECH_PAUSE } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
-import { makeArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "./arpeggio-speech-fixture";
+import { analysedArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "./arpeggio-speech-fixture";
 
-let dir: string;
 let clip: ArpeggioSpeech;
 let audio: AudioAnalysis;
+let dispose: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "speech-pauses-"));
-  clip = await makeArpeggioSpeech();
-  const analysed = await analyzeAudio(clip.file, { durationSeconds: C.duration, keepPcm: { file: path.join(dir, "pcm.s16"), startSeconds: 0 } });
-  audio = (await withVoiceActivity(analysed)).audio;
+  ({ clip, audio, dispose } = await analysedArpeggioSpeech());
 }, 180_000);
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => dispose());
 
 /** The gaps between consecutive sentences. */
 const gaps = () => clip.sentences.slice(1).map((s, i) => ({ start: clip.sentences[i]!.end, end: s.start }));

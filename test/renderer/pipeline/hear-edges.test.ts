@@ -2,36 +2,26 @@
  * A job's choice with its clip edges heard (stages/hear-edges.ts) on talk under a busy music bed, where the
  * voice-band envelope finds no pause between sentences: the edges land in the pauses the model hears.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobRequestInput } from "../../../common/contract/job-request";
 import type { ChatComment } from "../../../common/twitch";
-import { analyzeAudio } from "../../../render-container/src/analysis/analyze-audio";
 import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
-import { withVoiceActivity } from "../../../render-container/src/analysis/voice-activity";
 import { silentLogger } from "../../../render-container/src/log";
 import { JobProgress } from "../../../render-container/src/pipeline/progress";
 import { chooseMoments, type ChoosingRun } from "../../../render-container/src/pipeline/stages/choose-moments";
 import { chooseHearingEdges } from "../../../render-container/src/pipeline/stages/hear-edges";
 import { normaliseJobRequest } from "../../../worker/src/domain/normalise-request";
-import { makeArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "../analysis/arpeggio-speech-fixture";
+import { analysedArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "../analysis/arpeggio-speech-fixture";
 
-let dir: string;
 let clip: ArpeggioSpeech;
 let audio: AudioAnalysis;
+let dispose: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "hear-edges-"));
-  clip = await makeArpeggioSpeech();
-  const analysed = await analyzeAudio(clip.file, { durationSeconds: C.duration, keepPcm: { file: path.join(dir, "pcm.s16"), startSeconds: 0 } });
-  audio = (await withVoiceActivity(analysed)).audio;
+  ({ clip, audio, dispose } = await analysedArpeggioSpeech());
 }, 180_000);
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => dispose());
 
 /** Chat: small talk now and then, and a burst of distinct viewers 4-12 s after the shout. */
 function comments(): ChatComment[] {
