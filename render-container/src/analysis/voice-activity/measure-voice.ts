@@ -143,8 +143,9 @@ export const HELD_PITCH = { minWindows: 10, tolerance: 0.02, minPeriodicity: 0.3
  * A tone that sounds in bursts (a game's alarm or countdown beeps, 0.3 s on and 0.3 s off) never holds its pitch
  * for `HELD_PITCH.minWindows` windows in a row, but it comes back at the same period: a speech window whose period
  * recurs (within the held-pitch tolerance) in at least `RECURRING_PITCH.minWindows` speech windows within
- * `spanWindows` either side of it (about a second in all) is that tone, not the voice. A voice's pitch moves on within a second. The period is read at twice or
- * three times its length in some of a square tone's windows (their sub-harmonics are as periodic): those count too.
+ * `spanWindows` either side of it (about a second in all) is that tone, not the voice: a voice's pitch moves on
+ * within a second. The period is read at twice or three times its length in some of a square tone's windows
+ * (their sub-harmonics are as periodic): those count too.
  */
 export const RECURRING_PITCH = { spanWindows: 16, minWindows: 10 } as const;
 
