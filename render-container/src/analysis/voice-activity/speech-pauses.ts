@@ -15,11 +15,12 @@ import { speechProbabilities } from "./speech-probabilities";
  * model at a moderate level, but the voice's own loudness leaves with the voice. A run of quiet windows lasting
  * `minSeconds` is a pause; shorter runs are the gaps between words. A second louder than `maxLoudDb` over the
  * stream's baseline holds no pause: the model hears no speech under an explosion or a siren as loud as a shout,
- * but the streamer may be talking under it (the first source's game noise with calm talk under it). Measured
- * against the sentences planted in evaluation streams of two speech engines (9 streams, 1,020 gaps of 0.3-3 s, music and game audio under them):
- * the model alone at 0.3 s found 91-97 % of the gaps and split 1 sentence in 100; with the level's dip, at
- * 0.35 s, 96-97 %, splitting 1 in 70 (espeak 1 in 170); the envelope's own rule found 65 % and none under an
- * arpeggio.
+ * but the streamer may be talking under it (the first source's game noise with calm talk under it).
+ *
+ * Measured against the sentences planted in evaluation streams of two speech engines (9 streams, 1,020 gaps of
+ * 0.3-3 s, music and game audio under them): the model alone at 0.3 s found 91-97 % of the gaps and split 1
+ * sentence in 100; with the level's dip, at 0.35 s, 96-97 %, splitting 1 in 70 (espeak 1 in 170); the envelope's
+ * own rule found 65 % and none under an arpeggio.
  */
 export const SPEECH_PAUSE = { minSeconds: 0.35, unsureProbability: 0.9, dipDb: 10, levelWindows: 8, referenceSeconds: 3, referenceQuantile: 0.8, maxLoudDb: 6 } as const;
 
