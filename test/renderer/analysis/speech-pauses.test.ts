@@ -43,6 +43,19 @@ describe("pauses between sentences under an arpeggio", () => {
     }
   });
 
+  it("are not heard in a second much louder than the stream's usual level (talk may be masked there, not paused)", async () => {
+    const heard = await speechPausesIn(audio, [{ start: 0, end: C.duration }]);
+    const p = heard.pauses.find((x) => x.start > 10 && x.end < C.duration - 10)!;
+    expect(p).toBeDefined();
+    const from = Math.floor(p.start);
+    const to = Math.ceil(p.end);
+    const loud = audio.loudnessAboveBaselineDb.map((db, s) => (s >= from && s < to ? SPEECH_PAUSE.maxLoudDb + 4 : db));
+    const again = await speechPausesIn({ ...audio, loudnessAboveBaselineDb: loud }, [{ start: 0, end: C.duration }]);
+    expect(again.pauses.filter((x) => x.start < to && x.end > from)).toEqual([]);
+    // Elsewhere the same pauses.
+    expect(again.pauses.filter((x) => x.end <= from - 1 || x.start >= to + 1)).toEqual(heard.pauses.filter((x) => x.end <= from - 1 || x.start >= to + 1));
+  });
+
   it("keep the envelope's pauses outside what was heard and replace them inside", async () => {
     const heard = await speechPausesIn(audio, [{ start: 20, end: 40 }, { start: 35, end: 50 }]);
     expect(heard.heard).toEqual([{ start: 20, end: 50 }]);

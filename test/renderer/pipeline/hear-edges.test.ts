@@ -63,6 +63,16 @@ describe("chooseHearingEdges", () => {
     for (const m of moments) expect(heard.audio.pauses!.some((p) => p.start - 1e-6 <= m.end && m.end <= p.end + 1e-6)).toBe(true);
   });
 
+  it("keeps the envelope's choice, and says so in a warning, when the voice model fails", async () => {
+    const source = { audio, comments: comments(), durationSeconds: C.duration };
+    const broken = { run: () => Promise.reject(new Error("the model's session failed")) };
+    const heard = await chooseHearingEdges(run(), source, { model: broken });
+    expect(heard.heardSeconds).toBe(0);
+    expect(heard.warning).toMatch(/could not be heard \(the model's session failed\)/);
+    expect(heard.audio.pauses).toEqual(audio.pauses);
+    expect(heard.chosen.momentsByProfile).toEqual(chooseMoments(run(), source).momentsByProfile);
+  });
+
   it("keeps the envelope's choice when the PCM is gone (a reused analysis)", async () => {
     const { pcm: _pcm, ...withoutPcm } = audio;
     const source = { audio: withoutPcm, comments: comments(), durationSeconds: C.duration };
