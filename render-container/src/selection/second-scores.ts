@@ -53,13 +53,24 @@ export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCO
 export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShare: 0.5 } as const;
 
 /**
- * How loud the streamer's voice is over the stream's baseline, per second: the loudness, but no more than the
- * voice itself rose over its usual talking level where the voice model measured that (voiceRiseDb). A second
- * made loud by gunfire or an explosion under calm talk keeps the voice's own small rise.
+ * How loud the streamer's voice is over the stream's baseline, per second, where the voice model measured the
+ * voice's own rise over its usual talking level (voiceRiseDb); elsewhere the loudness alone.
+ * - Louder than the voice rose: no more than the voice's rise. A second made loud by gunfire or an explosion
+ *   under calm talk keeps the voice's own small rise.
+ * - The voice rose more than the loudness: halfway between the two. A shout's effort shows in more than its
+ *   level: the voice climbs in pitch and brightens, and its voiced power (pre-emphasised: periodicity.ts) rises
+ *   far more than the mix's loudness — through a compressed microphone, or from a streamer whose shout is pitch
+ *   more than volume (measured: shouts 5-6 dB over the stream's baseline whose voice rose 11-15 dB). The rise alone
+ *   is read on a second's few speech windows and now and then jumps where nobody shouted; halfway takes up most
+ *   of a real shout and half of such a jump.
  */
 export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceRiseDb">): number[] {
   const rise = audio.voiceRiseDb;
-  return audio.loudnessAboveBaselineDb.map((db, i) => (rise && rise[i] !== undefined && rise[i]! > NO_VOICE_RISE ? Math.min(db, rise[i]!) : db));
+  return audio.loudnessAboveBaselineDb.map((db, i) => {
+    const r = rise?.[i];
+    if (r === undefined || r <= NO_VOICE_RISE) return db;
+    return r <= db ? r : (db + r) / 2;
+  });
 }
 
 export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb">): number {
