@@ -20,7 +20,8 @@ import { z } from "zod";
 // 3: speech windows holding one pitch (music's held notes) leave the voice's rise (voice-activity/measure-voice.ts).
 // 4: the voice's rise counts only the part of each window's power no note holds (voice-activity/unheld-share.ts).
 // 5: a pitch recurring in bursts within a second (an alarm) leaves the voice's rise too; pauses around clip edges heard.
-export const ANALYSIS_VERSION = 5;
+// 6: a held or recurring pitch leaves the voice's rise only where its sound recurs too (a monotone voice keeps it).
+export const ANALYSIS_VERSION = 6;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

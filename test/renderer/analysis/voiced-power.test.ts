@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { candidateStretches, CANDIDATE_RULES } from "../../../render-container/src/analysis/voice-activity/candidate-stretches";
-import { heldPitchRuns, HELD_PITCH, recurringPitch } from "../../../render-container/src/analysis/voice-activity/measure-voice";
+import { heldPitchRuns, HELD_PITCH, recurringPitch, toneWindows } from "../../../render-container/src/analysis/voice-activity/measure-voice";
+import { windowSpectra } from "../../../render-container/src/analysis/voice-activity/unheld-share";
 import { voicedPower } from "../../../render-container/src/analysis/voice-activity/periodicity";
 import { seededNoise } from "./seeded-noise";
 
@@ -110,6 +111,47 @@ describe("held pitch: an instrument's note under the talk is not the voice", () 
     // which the voice's level (the top quarter of its windows) does not miss.
     expect(recurringShare(voice(0.05))).toBeLessThan(0.1);
     expect(recurringShare(voice(0.3))).toBeLessThan(0.1);
+  });
+
+  /**
+   * Of the windows the pitch rules flag (held or recurring), the share toneWindows keeps: those whose spectrum
+   * recurs with their pitch.
+   */
+  const keptShare = (x: Float32Array) => {
+    const p = periods(x).map((period, w) => ({ w, period }));
+    const held = new Uint8Array(p.length);
+    for (const run of heldPitchRuns(p.map((q) => q.period))) held.fill(1, run.from, run.to);
+    recurringPitch(p).forEach((r, k) => {
+      if (r) held[k] = 1;
+    });
+    const flagged = held.reduce((n, h) => n + h, 0);
+    const kept = toneWindows(p, held, windowSpectra(x, W)).reduce((n, h) => n + h, 0);
+    return { flagged, share: flagged > 0 ? kept / flagged : 0 };
+  };
+
+  it("keeps a tone's windows out of the voice only where its sound recurs: an alarm's do, a monotone voice's do not", () => {
+    // A monotone voice: one pitch throughout, its harmonics shaped by the formants of a new vowel every 0.15 s.
+    const vowels = [[700, 1200], [300, 2300], [500, 900], [500, 1900], [300, 800], [650, 1700]] as const;
+    const monotone = new Float32Array(2 * R);
+    for (let i = 0; i < monotone.length; i++) {
+      const [f1, f2] = vowels[Math.floor(i / (0.15 * R)) % vowels.length]!;
+      for (let h = 1; h * 140 < 4000; h++) {
+        const f = h * 140;
+        const gain = Math.exp(-(((f - f1) / 150) ** 2)) + 0.6 * Math.exp(-(((f - f2) / 200) ** 2)) + 0.02;
+        monotone[i]! += 0.05 * gain * Math.sin((2 * Math.PI * f * i) / R);
+      }
+    }
+    const voiceFlags = keptShare(monotone);
+    // The pitch rules take nearly all of it for an instrument (else this would test nothing)...
+    expect(voiceFlags.flagged).toBeGreaterThan(0.8 * (monotone.length / W));
+    // ...and the spectral check gives it back.
+    expect(voiceFlags.share).toBeLessThan(0.1);
+    // An alarm (0.3 s beeps) under calm talk keeps its windows out.
+    const bursts = tone(2, 0.1, () => 250, true).map((v, i) => (Math.floor(i / (0.3 * R)) % 2 === 0 ? v : 0));
+    const calm = voice(0.03);
+    const alarmFlags = keptShare(bursts.map((v, i) => v + calm[i]!));
+    expect(alarmFlags.flagged).toBeGreaterThan(20);
+    expect(alarmFlags.share).toBeGreaterThan(0.8);
   });
 });
 

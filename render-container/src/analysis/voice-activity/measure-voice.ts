@@ -3,7 +3,7 @@ import { quantile } from "../stats";
 import type { AudioAnalysis, PcmSpan } from "../types";
 import { candidateStretches, type Stretch } from "./candidate-stretches";
 import { voicedPower } from "./periodicity";
-import { unheldShares } from "./unheld-share";
+import { spectralLikeness, unheldShares, windowSpectra, type WindowSpectra } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
 
@@ -88,7 +88,8 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), speechWindows: new Uint16Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
     const perWindow: { w: number; s: number; voiced: number; period: number; periodicity: number }[] = [];
-    const unheld = unheldShares(p.samples, W);
+    const spectra = windowSpectra(p.samples, W);
+    const unheld = unheldShares(p.samples, W, spectra);
     for (let w = 0; w < windowsOf(p); w++) {
       const s = Math.floor(p.from + (w * W + W / 2) / rate) - p.stretch.start;
       if (s < 0 || s >= n) continue;
@@ -107,6 +108,9 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     recurringPitch(perWindow).forEach((r, k) => {
       if (r) held[k] = 1;
     });
+    // A held or recurring pitch is an instrument's only if its sound recurs too: a monotone voice keeps its pitch
+    // but not its vowels.
+    held.set(toneWindows(perWindow, held, spectra));
     perWindow.forEach((x, k) => {
       if (p.reference) {
         if (!held[k]) usual.push(x.voiced);
@@ -172,6 +176,65 @@ export function recurringPitch(windows: readonly { w: number; period: number }[]
     }
     out[k] = same >= RECURRING_PITCH.minWindows;
   }
+  return out;
+}
+
+/**
+ * A held or recurring pitch is taken for an instrument (a note, a chord, an alarm's beeps) only where its sound
+ * recurs with it. A tone repeats its harmonics at the same strengths; a voice speaking on one pitch (a monotone
+ * synthetic voice, a chant) moves its formants with every vowel. Per flagged window, the median cosine of its
+ * magnitude spectrum against the windows `minApart` to `RECURRING_PITCH.spanWindows` away at the same pitch
+ * (closer ones are the same syllable); a flagged window stays flagged where the median of that over its group
+ * (the flagged windows around it at its pitch) is at least `likeness`. Measured: a two-tone alarm under calm
+ * talk 0.83-0.87 per group (its windows 0.75-0.96: talk over some of them makes them unlike the rest); monotone
+ * flite voices' windows 0.58-0.75 at the median, 0.80-0.86 at the 90th percentile; natural voices' windows the
+ * recurring rule took 0.73. Without it a monotone voice lost most of its windows to the pitch rules, its usual
+ * level was read on the few left, and calm talk under gunfire rose 24 dB. At 0.85 a group of the alarm's
+ * windows fell under the line and calm talk under it scored as a shout.
+ */
+export const HELD_TONE = { likeness: 0.8, minApart: 4 } as const;
+
+/** [lo, hi): the speech windows (ordered by `w`) within `RECURRING_PITCH.spanWindows` of window k. */
+function around(windows: readonly { w: number }[], k: number): [number, number] {
+  const w = windows[k]!.w;
+  let lo = k;
+  while (lo > 0 && windows[lo - 1]!.w >= w - RECURRING_PITCH.spanWindows) lo--;
+  let hi = k + 1;
+  while (hi < windows.length && windows[hi]!.w <= w + RECURRING_PITCH.spanWindows) hi++;
+  return [lo, hi];
+}
+
+/** The median spectral likeness of speech window k to the others at its pitch (1 where there are none to compare). */
+export function toneLikeness(windows: readonly { w: number; period: number }[], k: number, spectra: WindowSpectra): number {
+  const { w, period } = windows[k]!;
+  const [lo, hi] = around(windows, k);
+  const values: number[] = [];
+  for (let j = lo; j < hi; j++) {
+    const other = windows[j]!;
+    if (Math.abs(other.w - w) < HELD_TONE.minApart || !samePitch(other.period, period)) continue;
+    values.push(spectralLikeness(spectra, w, other.w));
+  }
+  return values.length > 0 ? quantile(values, 0.5) : 1;
+}
+
+/**
+ * Which of the `held` windows (flagged by the pitch rules) are an instrument's (HELD_TONE): judged on the group
+ * rather than the window, as talk over an alarm makes some of its windows unlike the others and they are still
+ * the alarm's.
+ */
+export function toneWindows(windows: readonly { w: number; period: number }[], held: Uint8Array, spectra: WindowSpectra): Uint8Array {
+  const likeness = new Float64Array(windows.length);
+  held.forEach((h, k) => {
+    if (h) likeness[k] = toneLikeness(windows, k, spectra);
+  });
+  const out = new Uint8Array(windows.length);
+  held.forEach((h, k) => {
+    if (!h) return;
+    const [lo, hi] = around(windows, k);
+    const group: number[] = [];
+    for (let j = lo; j < hi; j++) if (held[j] && samePitch(windows[j]!.period, windows[k]!.period)) group.push(likeness[j]!);
+    out[k] = quantile(group, 0.5) >= HELD_TONE.likeness ? 1 : 0;
+  });
   return out;
 }
 

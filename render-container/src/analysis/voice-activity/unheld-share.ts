@@ -28,8 +28,15 @@ export const UNHELD = {
 } as const;
 const PRE_EMPHASIS = 0.95;
 
-/** For each window of `length` samples of `samples` (the last one may be short: zero-padded), its unheld share. */
-export function unheldShares(samples: Float32Array, length: number): Float64Array {
+/** Each window's power spectrum (pre-emphasised, Hann-windowed), `bins` values per window, windows in order. */
+export interface WindowSpectra {
+  power: Float64Array;
+  bins: number;
+  windows: number;
+}
+
+/** The power spectra of `samples` cut into windows of `length` samples (the last one may be short: zero-padded). */
+export function windowSpectra(samples: Float32Array, length: number): WindowSpectra {
   const windows = Math.ceil(samples.length / length);
   const size = nextPowerOfTwo(length);
   const bins = size / 2 + 1;
@@ -50,6 +57,12 @@ export function unheldShares(samples: Float32Array, length: number): Float64Arra
     fft(re, im);
     for (let k = 0; k < bins; k++) power[w * bins + k] = re[k]! * re[k]! + im[k]! * im[k]!;
   }
+  return { power, bins, windows };
+}
+
+/** For each window of `length` samples of `samples` (the last one may be short: zero-padded), its unheld share. */
+export function unheldShares(samples: Float32Array, length: number, spectra: WindowSpectra = windowSpectra(samples, length)): Float64Array {
+  const { power, bins, windows } = spectra;
   const out = new Float64Array(windows);
   const taps = UNHELD.taps;
   const v = new Float64Array(taps.length);
@@ -67,6 +80,22 @@ export function unheldShares(samples: Float32Array, length: number): Float64Arra
     out[w] = total > 0 ? above / total : 0;
   }
   return out;
+}
+
+/** How alike two windows' spectra are: the cosine of their magnitude spectra, 0..1. */
+export function spectralLikeness(spectra: WindowSpectra, a: number, b: number): number {
+  const { power, bins } = spectra;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let k = 0; k < bins; k++) {
+    const x = Math.sqrt(power[a * bins + k]!);
+    const y = Math.sqrt(power[b * bins + k]!);
+    ab += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
 /** The median of five values: an insertion sort in place (they are scratch values), no allocation. */
