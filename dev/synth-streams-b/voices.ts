@@ -14,6 +14,8 @@ export interface Voice {
   /** espeak: its 0-99 pitch; flite: the mean F0 in Hz. */
   pitch: number;
   shout: { pitchCents: number; tempo: number; overdriveDb: number };
+  /** flite: speaks on one pitch, calm and shouting (its F0 spread 0): `eval:highlights -- --voices flat`. */
+  flat?: boolean;
 }
 
 const LANGUAGES = ["en-us", "en-gb", "en-gb-scotland", "en-029", "en-gb-x-rp", "en-gb-x-gbclan"] as const;

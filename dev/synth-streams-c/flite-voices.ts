@@ -20,9 +20,15 @@ const VOICES = [
   { name: "slt", f0: [165, 215] },
 ] as const;
 
-export function drawFliteVoice(rng: Random, avoid?: Voice): Voice {
+/**
+ * Flite's diphone voices follow its intonation targets (`int_f0_target_*`); its statistical voices (rms, slt) take
+ * their pitch from their own model and ignore them. A voice on one pitch can only be a diphone voice.
+ */
+const DIPHONE = VOICES.filter((v) => v.name !== "rms" && v.name !== "slt");
+
+export function drawFliteVoice(rng: Random, avoid?: Voice, from: readonly (typeof VOICES)[number][] = VOICES): Voice {
   let v: (typeof VOICES)[number];
-  do v = rng.pick(VOICES);
+  do v = rng.pick(from);
   while (avoid && v.name === avoid.name);
   const plainShout = rng.next() < 0.35;
   return {
@@ -34,13 +40,20 @@ export function drawFliteVoice(rng: Random, avoid?: Voice): Voice {
   };
 }
 
+/** A voice on one pitch, calm and shouting (`eval:highlights -- --voices flat`): a diphone voice. */
+export function drawFlatFliteVoice(rng: Random, avoid?: Voice): Voice {
+  return { ...drawFliteVoice(rng, avoid, DIPHONE), flat: true };
+}
+
 const f = (x: number, d = 2) => x.toFixed(d);
 
 export function speakFlite(voice: Voice, text: string, shout: boolean, cacheRoot: string): Promise<Sound> {
   const stretch = 170 / voice.speed;
+  // A flat voice keeps one pitch throughout (calm, and raised when shouting); the recipe of the others is as it was.
+  const flat = voice.flat ? ["--setf", "int_f0_target_stddev=0"] : [];
   const args = shout
-    ? ["--setf", `duration_stretch=${f(stretch * 0.85)}`, "--setf", `int_f0_target_mean=${f(voice.pitch * 1.45, 0)}`, "--setf", "int_f0_target_stddev=45"]
-    : ["--setf", `duration_stretch=${f(stretch)}`, "--setf", `int_f0_target_mean=${voice.pitch}`];
+    ? ["--setf", `duration_stretch=${f(stretch * 0.85)}`, "--setf", `int_f0_target_mean=${f(voice.pitch * 1.45, 0)}`, ...(voice.flat ? flat : ["--setf", "int_f0_target_stddev=45"])]
+    : ["--setf", `duration_stretch=${f(stretch)}`, "--setf", `int_f0_target_mean=${voice.pitch}`, ...flat];
   const s = voice.shout;
   const effects = shout
     ? [

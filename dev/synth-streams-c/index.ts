@@ -6,12 +6,17 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStreamB, sourceHashOf, type StreamBOptions } from "../synth-streams-b";
-import { PALETTE_C } from "./palette";
+import { PALETTE_C, PALETTE_C_FLAT } from "./palette";
 
-export { PALETTE_C } from "./palette";
+export { PALETTE_C, PALETTE_C_FLAT } from "./palette";
 
 const PALETTE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
 export function generateStreamC(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
   return generateStreamB({ ...options, palette: PALETTE_C, paletteHash: PALETTE_HASH });
+}
+
+/** Source c with every voice on one pitch (PALETTE_C_FLAT). */
+export function generateStreamCFlat(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
+  return generateStreamB({ ...options, palette: PALETTE_C_FLAT, paletteHash: `${PALETTE_HASH}-flat` });
 }

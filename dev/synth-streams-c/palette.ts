@@ -1,5 +1,5 @@
 import type { Palette } from "../synth-streams-b";
-import { drawFliteVoice, speakFlite } from "./flite-voices";
+import { drawFlatFliteVoice, drawFliteVoice, speakFlite } from "./flite-voices";
 import { ambienceLoop, gameSound, musicLoop } from "./game-sounds";
 import * as C from "./lines";
 
@@ -35,4 +35,15 @@ export const PALETTE_C: Palette = {
     sellingWords: C.SELLING_WORDS,
   },
   shoutSeconds: [1, 9],
+};
+
+/**
+ * Source c with every voice speaking on one pitch (`npm run eval:highlights -- --source c --voices flat`): the
+ * same plans but for intonation, which both earlier sources always had (flite's diphone voices only: its
+ * statistical ones ignore intonation targets). A voice on one pitch is what the
+ * voice measure's pitch rules take for an instrument unless its spectrum recurs too.
+ */
+export const PALETTE_C_FLAT: Palette = {
+  ...PALETTE_C,
+  drawVoice: drawFlatFliteVoice,
 };
