@@ -38,7 +38,7 @@
  * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --*-seeds/--root/--out options,
  * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
  * to skip the job's text writer), or c (source b's plans with flite voices and other sounds and words;
- * --voices flat: every voice on one pitch).
+ * --voices flat: every voice on one pitch; --mix compressed: the mix through a broadcast compressor).
  */
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -358,6 +358,7 @@ async function main(): Promise<void> {
       source: { type: "string", default: "a" },
       "no-titles": { type: "boolean", default: false },
       voices: { type: "string" },
+      mix: { type: "string" },
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
@@ -365,11 +366,13 @@ async function main(): Promise<void> {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
     if (values.voices !== undefined && !(values.voices === "flat" && values.source === "c")) throw new Error(`--voices flat is a variant of source c only, got --source ${values.source} --voices ${values.voices}`);
-    const source = values.voices === "flat" ? "c-flat" : values.source;
+    if (values.mix !== undefined && !(values.mix === "compressed" && values.source === "c")) throw new Error(`--mix compressed is a variant of source c only, got --source ${values.source} --mix ${values.mix}`);
+    if (values.voices !== undefined && values.mix !== undefined) throw new Error("--voices and --mix are separate variants of source c: give one");
+    const source = values.voices === "flat" ? "c-flat" : values.mix === "compressed" ? "c-compressed" : values.source;
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
   }
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
-  if (values.voices !== undefined) throw new Error(`--voices flat is a variant of source c only, got --source a --voices ${values.voices}`);
+  if (values.voices !== undefined || values.mix !== undefined) throw new Error("--voices and --mix are variants of source c only, not of source a");
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

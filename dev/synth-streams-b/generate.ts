@@ -158,7 +158,7 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
       });
     }
     const step1 = Date.now();
-    await mixToFlac(duration, placed, loops, 10 ** (spec.masterDb / 20), path.join(out, "audio.flac"));
+    await mixToFlac(duration, placed, loops, 10 ** (spec.masterDb / 20), path.join(out, "audio.flac"), palette.masterFilter);
     const step2 = Date.now();
     const chat = generateChat(spec, timeline, duration, "2026-03-02T19:00:00Z", palette.chat);
     await writeFile(path.join(out, "chat.json"), JSON.stringify({ comments: chat.comments }));

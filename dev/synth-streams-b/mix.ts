@@ -23,10 +23,10 @@ function softClip(x: number): number {
  * Mixes one second at a time (memory stays flat over hours) and pipes 16-bit mono to FFmpeg's FLAC encoder,
  * which the analysis reads as it reads any audio.
  */
-export async function mixToFlac(duration: number, placed: Placed[], loops: Loop[], masterGain: number, outFile: string): Promise<void> {
+export async function mixToFlac(duration: number, placed: Placed[], loops: Loop[], masterGain: number, outFile: string, masterFilter?: string): Promise<void> {
   const ffmpeg = spawn(
     "ffmpeg",
-    ["-hide_banner", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(SAMPLE_RATE), "-ac", "1", "-i", "-", "-c:a", "flac", "-compression_level", "0", outFile],
+    ["-hide_banner", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(SAMPLE_RATE), "-ac", "1", "-i", "-", ...(masterFilter ? ["-af", masterFilter] : []), "-c:a", "flac", "-compression_level", "0", outFile],
     { stdio: ["pipe", "ignore", "pipe"] },
   );
   let stderr = "";

@@ -40,6 +40,8 @@ export interface Palette {
   chat: ChatVocabulary;
   /** How long the streamer's shouting at a moment lasts, seconds (drawn per moment). */
   shoutSeconds: readonly [number, number];
+  /** An FFmpeg audio filter over the whole mix, as a streamer's broadcast chain applies one (none: the plain mix). */
+  masterFilter?: string;
 }
 
 export const PALETTE_B: Palette = {

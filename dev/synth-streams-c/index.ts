@@ -6,9 +6,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStreamB, sourceHashOf, type StreamBOptions } from "../synth-streams-b";
-import { PALETTE_C, PALETTE_C_FLAT } from "./palette";
+import { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "./palette";
 
-export { PALETTE_C, PALETTE_C_FLAT } from "./palette";
+export { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "./palette";
 
 const PALETTE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -19,4 +19,9 @@ export function generateStreamC(options: Omit<StreamBOptions, "palette" | "palet
 /** Source c with every voice on one pitch (PALETTE_C_FLAT). */
 export function generateStreamCFlat(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
   return generateStreamB({ ...options, palette: PALETTE_C_FLAT, paletteHash: `${PALETTE_HASH}-flat` });
+}
+
+/** Source c through a broadcast compressor (PALETTE_C_COMPRESSED). */
+export function generateStreamCCompressed(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
+  return generateStreamB({ ...options, palette: PALETTE_C_COMPRESSED, paletteHash: `${PALETTE_HASH}-compressed` });
 }

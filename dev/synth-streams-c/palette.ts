@@ -47,3 +47,15 @@ export const PALETTE_C_FLAT: Palette = {
   ...PALETTE_C,
   drawVoice: drawFlatFliteVoice,
 };
+
+/**
+ * Source c through a broadcast compressor (`npm run eval:highlights -- --source c --mix compressed`): the whole
+ * mix above about -26 dBFS is compressed 3:1 (RMS, 5 ms attack, 200 ms release, +6 dB of makeup gain) and
+ * limited under -1 dBFS, as a streamer's OBS chain often does. Measured on seed 102's first ten minutes: the
+ * streamer's shouts 5.3 dB over their calm talk (median RMS) in the plain mix, 1.7 dB in this one; loudness says
+ * little, and the voice's pitch and brightness have to say the rest.
+ */
+export const PALETTE_C_COMPRESSED: Palette = {
+  ...PALETTE_C,
+  masterFilter: "acompressor=threshold=0.05:ratio=3:attack=5:release=200:makeup=2:detection=rms,alimiter=limit=0.89",
+};

@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, generateStreamCFlat, PALETTE_C, PALETTE_C_FLAT } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -52,13 +52,17 @@ export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 1701 + i);
 export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
 export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 29 + i);
 
-/** Source c with every voice on one pitch (`--voices flat`): c's plans and seeds, other VOD ids and folder. */
-export type SourceKey = "b" | "c" | "c-flat";
+/**
+ * Variants of source c on its plans and seeds, each with its own VOD ids and folder: every voice on one pitch
+ * (`--voices flat`), the mix through a broadcast compressor (`--mix compressed`).
+ */
+export type SourceKey = "b" | "c" | "c-flat" | "c-compressed";
 
 const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
   b: { palette: PALETTE_B, generate: generateStreamB, vodBase: 930000000, tuning: TUNING_SEEDS_B, heldOut: HELD_OUT_SEEDS_B },
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-flat": { palette: PALETTE_C_FLAT, generate: generateStreamCFlat, vodBase: 950000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+  "c-compressed": { palette: PALETTE_C_COMPRESSED, generate: generateStreamCCompressed, vodBase: 960000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
 };
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -247,7 +251,7 @@ function targetsB(rows: RowB[]): Record<string, boolean> {
 }
 
 export interface SourceBOptions {
-  /** b, or c: source b's plans with other voices, sounds and words (c-flat: c with every voice on one pitch). */
+  /** b, or c: source b's plans with other voices, sounds and words (c-flat, c-compressed: c's variants). */
   source: SourceKey;
   split: string;
   tuningSeeds?: number[];

@@ -9,7 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONDITIONS, generateStreamB, PALETTE_B, streamSpec, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, PALETTE_C, PALETTE_C_FLAT } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, PALETTE_C, PALETTE_C_FLAT } from "../../dev/synth-streams-c";
 import { speakFlite } from "../../dev/synth-streams-c/flite-voices";
 import { Random } from "../../dev/synth-vod/random";
 import { quantile } from "../../render-container/src/analysis/stats";
@@ -197,6 +197,7 @@ describe("source c: source b's plan of a stream with other voices, sounds and wo
   const SEED = 170;
   let b: StreamTruthB;
   let c: StreamTruthB;
+  let cDir: string;
   let chat: { text: string; emotes: string[] }[];
 
   beforeAll(async () => {
@@ -204,6 +205,7 @@ describe("source c: source b's plan of a stream with other voices, sounds and wo
     b = (await generateStreamB({ root, vodId: "930100001", seed: SEED, durationSeconds: 360 })).truth;
     const made = await generateStreamC({ root, vodId: "940100001", seed: SEED, durationSeconds: 360 });
     c = made.truth;
+    cDir = made.dir;
     const file = JSON.parse(await readFile(path.join(made.dir, "chat.json"), "utf8")) as ChatFile;
     chat = file.comments.map((n) => ({ text: n.message.fragments.map((f) => f.text).join(""), emotes: n.message.fragments.filter((f) => f.emote).map((f) => f.text) }));
   }, 120_000);
@@ -251,6 +253,31 @@ describe("source c: source b's plan of a stream with other voices, sounds and wo
     expect(onePitch(flatShout)).toBeGreaterThan(0.7);
     expect(quantile(flatShout, 0.5)).toBeGreaterThan(1.3 * quantile(flatCalm, 0.5));
   });
+
+  it("with --mix compressed, is the same stream with the streamer's shouts squeezed towards their calm talk", async () => {
+    const made = await generateStreamCCompressed({ root: path.join(synthCacheRoot(), "test-streams"), vodId: "960100001", seed: SEED, durationSeconds: 360 });
+    expect(made.truth.utterances).toEqual(c.utterances);
+    /** Median level (RMS over each line) of the streamer's shouts over that of their calm talk, dB. */
+    const shoutOverCalm = async (dir: string, truth: StreamTruthB) => {
+      const { stdout } = await promisify(execFile)("ffmpeg", ["-v", "error", "-i", path.join(dir, truth.audio_file), "-f", "s16le", "-ac", "1", "-ar", "8000", "-"], { encoding: "buffer", maxBuffer: 1 << 28 });
+      const x = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+      const rmsDb = (a: number, b: number) => {
+        let sum = 0;
+        let n = 0;
+        for (let i = Math.floor(a * 8000); i < Math.min(x.length, b * 8000); i++, n++) sum += (x[i]! / 32768) ** 2;
+        return 10 * Math.log10(sum / Math.max(1, n) + 1e-12);
+      };
+      const lines = (shout: boolean) => truth.utterances.filter((u) => u.speaker === "streamer" && u.shout === shout).map((u) => rmsDb(u.start, u.end));
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      expect(lines(true).length).toBeGreaterThan(0);
+      return median(lines(true)) - median(lines(false));
+    };
+    const plain = await shoutOverCalm(cDir, c);
+    const squeezed = await shoutOverCalm(made.dir, made.truth);
+    // Measured: 7.3 dB in the plain mix, 3.5 dB through the compressor.
+    expect(plain).toBeGreaterThan(3);
+    expect(squeezed).toBeLessThan(plain - 2);
+  }, 120_000);
 
   it("types source c's words and emotes in chat, never source b's", () => {
     const bWords = new Set<string>([...PALETTE_B.chat.reactions, ...PALETTE_B.chat.greetings, ...PALETTE_B.chat.questions, ...PALETTE_B.chat.promotionLines]);
