@@ -1,6 +1,7 @@
 import type { ProfileTuning } from "../../../common/contract/normalized-request";
 import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
+import { loudnessScale } from "../analysis/loudness-range";
 import { NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
 import { streamerEventLevel } from "./evidence";
 import { estimateReactionLag, LAG_RULES, streamerEventOnsets, type ReactionLag } from "./reaction-lag";
@@ -37,9 +38,12 @@ export const SCORE_RAMPS = {
   burstZ: [2, 6],
 } as const;
 
-/** Audio excitement: how far the loudness rises over the stream's baseline (full at `fullDb`, see shoutLevelDb). */
-export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCORE_RAMPS.loudDb[1]): number {
-  return ramp(loudDbAboveBaseline, SCORE_RAMPS.loudDb[0], fullDb);
+/**
+ * Audio excitement: how far the loudness rises over the stream's baseline, from `startDb` (the ramp's start, scaled
+ * to the stream's loudness range: loudness-range.ts) to `fullDb` (see shoutLevelDb).
+ */
+export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCORE_RAMPS.loudDb[1], startDb: number = SCORE_RAMPS.loudDb[0]): number {
+  return ramp(loudDbAboveBaseline, startDb, fullDb);
 }
 
 /**
@@ -48,7 +52,8 @@ export function audioHypeScore(loudDbAboveBaseline: number, fullDb: number = SCO
  * microphone is compressed, a shout rises 8-11 dB over the median where a bare voice over quiet game audio
  * rises 16 or more; a fixed 16 dB would take the first streamer's every shout for talk. Never below 10 dB, so
  * a streamer who never shouts does not have ordinary talk raised to excitement; without the model's measure
- * (or with fewer than `minSeconds` loud voiced seconds), 16 dB as before.
+ * (or with fewer than `minSeconds` loud voiced seconds), 16 dB as before. All three scale with the stream's
+ * loudness range (`scale`, loudness-range.ts): a mix compressed as a whole rises less for everything.
  */
 export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShare: 0.5 } as const;
 
@@ -73,15 +78,15 @@ export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselin
   });
 }
 
-export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb">): number {
-  const full = SCORE_RAMPS.loudDb[1];
+export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb">, scale = 1): number {
+  const full = SCORE_RAMPS.loudDb[1] * scale;
   if (!audio.voiceShare) return full;
   const voicedLoud: number[] = [];
   voiceLoudnessDb(audio).forEach((db, i) => {
-    if (db >= SCORE_RAMPS.loudDb[0] && (audio.voiceShare![i] ?? -1) >= SHOUT_LEVEL.voicedShare) voicedLoud.push(db);
+    if (db >= SCORE_RAMPS.loudDb[0] * scale && (audio.voiceShare![i] ?? -1) >= SHOUT_LEVEL.voicedShare) voicedLoud.push(db);
   });
   if (voicedLoud.length < SHOUT_LEVEL.minSeconds) return full;
-  return clamp(quantile(voicedLoud, SHOUT_LEVEL.quantile), SHOUT_LEVEL.minDb, full);
+  return clamp(quantile(voicedLoud, SHOUT_LEVEL.quantile), SHOUT_LEVEL.minDb * scale, full);
 }
 
 /**
@@ -168,11 +173,14 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   // rise above the baseline is averaged: the breath of silence before a shout must not cancel the shout.
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
-  const shout = shoutLevelDb(audio);
-  const audioHype = loud.map((d) => audioHypeScore(d, shout));
+  // A compressed mix squeezes every rise: the loudness thresholds shrink with the stream's range (loudness-range.ts).
+  const scale = loudnessScale(audio.loudnessAboveBaselineDb);
+  const start = SCORE_RAMPS.loudDb[0] * scale;
+  const shout = shoutLevelDb(audio, scale);
+  const audioHype = loud.map((d) => audioHypeScore(d, shout, start));
   // Each second's loudness counts only with that second's syllables, averaged afterwards: averaging them apart
   // would lend an explosion the syllables of the talk just before it.
-  const rawLoud = padTo(voiceLoudnessDb(audio), seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout));
+  const rawLoud = padTo(voiceLoudnessDb(audio), seconds, 0).map((d) => audioHypeScore(Math.max(0, d), shout, start));
   const rawRate = padTo(audio.speechRate, seconds, 0);
   const share = audio.voiceShare ? padTo(audio.voiceShare, seconds, -1) : null;
   const streamer = movingAverage(rawLoud.map((h, i) => streamerScore(h, activity[i]!, rawRate[i]!, share ? share[i]! : -1)), 1).map((v) => clamp(v, 0, 1));

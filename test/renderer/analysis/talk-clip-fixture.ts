@@ -29,6 +29,8 @@ export interface TalkClipSpec {
   /** Game sounds under the calm talk (the talk goes on through them). */
   underTalk: { at: number; db: number; sound: () => Promise<Sound> }[];
   ambience: { db: number; sound: () => Promise<Sound> };
+  /** An FFmpeg filter over the whole mix (a broadcast compressor), as the evaluation's `--mix compressed`. */
+  masterFilter?: string;
 }
 
 export interface TalkClip {
@@ -74,7 +76,7 @@ export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
   const ambienceGain = gainFor(ambience, spec.voiceDb + spec.ambience.db);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = `${target}.${process.pid}.part.flac`;
-  await mixToFlac(spec.duration, placed, [{ sound: ambience, gainAt: () => ambienceGain }], 1, tmp);
+  await mixToFlac(spec.duration, placed, [{ sound: ambience, gainAt: () => ambienceGain }], 1, tmp, spec.masterFilter);
   const result: TalkClip = { file: `${target}.flac`, shouts };
   fs.renameSync(tmp, result.file);
   fs.writeFileSync(truthFile, JSON.stringify(result));

@@ -1,3 +1,5 @@
+import { loudnessScale } from "../loudness-range";
+
 /**
  * Which seconds the voice-activity model listens to. The streamer's signal is loudness carried by speech, so
  * only seconds loud enough to count as excitement (the streamer score's loudness ramp starts at +4 dB over the
@@ -28,6 +30,8 @@ export interface Stretch {
 /** Whole-second stretches [start, end) to run the model on, in VOD order. */
 export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES): Stretch[] {
   const n = loudnessAboveBaselineDb.length;
+  // On a compressed mix the streamer signal's thresholds shrink (loudness-range.ts); so does where it listens.
+  const minLoudDb = rules.minLoudDb * loudnessScale(loudnessAboveBaselineDb);
   const budget = Math.max(rules.minBudgetSeconds, Math.round(n * rules.maxShare));
   // Loudest first, each loud second with its padding, until the seconds marked reach the budget. Loud seconds
   // come in runs whose paddings overlap, so the budget is counted on what is actually marked: counting every
@@ -35,7 +39,7 @@ export function candidateStretches(loudnessAboveBaselineDb: readonly number[], r
   // voice band's syllables, which take gunfire for speech) while the model listened to half its budget.
   const loud = loudnessAboveBaselineDb
     .map((db, i) => ({ db, i }))
-    .filter((x) => x.db >= rules.minLoudDb)
+    .filter((x) => x.db >= minLoudDb)
     .sort((a, b) => b.db - a.db || a.i - b.i);
   const marked = new Uint8Array(n);
   let count = 0;

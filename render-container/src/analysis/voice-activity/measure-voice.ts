@@ -136,10 +136,10 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
 }
 
 /**
- * A voice never holds its pitch: even a sustained shout wavers by a few per cent within a tenth of a second. An
- * instrument does (a music sting's notes, a synth pad, a siren's tone): consecutive speech windows whose period stays
- * within `tolerance` for at least `minWindows` are music playing under the talk, and their periodic power is not
- * the voice's.
+ * A natural voice seldom holds its pitch: even a sustained shout wavers by a few per cent within a tenth of a
+ * second. An instrument does (a music sting's notes, a synth pad, a siren's tone): consecutive speech windows whose
+ * period stays within `tolerance` for at least `minWindows` are music playing under the talk, and their periodic
+ * power is not the voice's — where their spectrum recurs too (HELD_TONE: a voice on one pitch does hold it).
  */
 export const HELD_PITCH = { minWindows: 10, tolerance: 0.02, minPeriodicity: 0.3 } as const;
 
