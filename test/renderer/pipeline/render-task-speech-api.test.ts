@@ -1,6 +1,5 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ShortTask } from "../../../common/contract/job-plan";
@@ -13,7 +12,7 @@ import { SMALL_VOD } from "../../dev/fixture-vods";
 import { startRecorder, type RecordedRequest } from "../../support/http-recorder";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { wavSamples } from "../../support/tone-wav";
-import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
+import { handMadePlan, planMoment, taskContext, taskRequest, tempDir } from "./task-fixtures";
 
 /**
  * A short task whose captions come from a speech API instead of the offline recogniser: the job's Workers AI
@@ -59,7 +58,7 @@ beforeEach(() => {
 const TASK: ShortTask = { kind: "short", id: "short-02", index: 2, moment_id: "m2", start: 61, end: 67, peak: 63, snap: false, title_text: null, title: "T", description: "", tags: [], expected_encode_seconds: 6 };
 
 async function runShort(env: NodeJS.ProcessEnv = {}) {
-  const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+  const store = await tempDir("task-store-");
   const plan = handMadePlan("job_speech", SMALL_VOD.durationSeconds, [planMoment("m2", 61, 67, 63)], [TASK]);
   const run = await taskContext(store);
   const result = await runRenderTask(taskRequest(job, plan, TASK.id), run.ctx, { ...SETTINGS, env });

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
-import os from "node:os";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reelPartName, TaskResult, type JobPlan, type ReelJoinTask, type ReelMomentTask, type ShortTask } from "../../../common/contract/job-plan";
@@ -18,7 +17,7 @@ import { colorDistance, readFrameRgb, regionDifference } from "../../support/med
 import { reelChatRegion } from "../../../render-container/src/chat-overlay/placement";
 import { serveVodForTests } from "../../support/twitch-fixture";
 import { signals } from "./plan-fixtures";
-import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
+import { handMadePlan, planMoment, taskContext, taskRequest, tempDir } from "./task-fixtures";
 
 /**
  * Each render task kind on a hand-made job plan, against the synthetic VOD (95 s, one scene cut at 30 s, 10 s
@@ -70,7 +69,7 @@ describe("a reel_moment task", () => {
   let touched: Awaited<ReturnType<typeof taskContext>>["touched"];
   const plan = handMadePlan("job_tasks", DURATION, [m1], [momentTask({ min_start: 20, max_end: 60, min_duration: 10, max_duration: 30 }), joinTask]);
   beforeAll(async () => {
-    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    store = await tempDir("task-store-");
     const run = await taskContext(store);
     twitchServer().stats.reset();
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "reel-balanced-m1"), run.ctx, SETTINGS));
@@ -174,7 +173,7 @@ describe("a reel_moment task", () => {
 
 describe("a reel_moment task whose window is tighter than the cut", () => {
   it("leaves an edge where it is when the cut lies outside the window", async () => {
-    const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    const store = await tempDir("task-store-");
     const task = { ...momentTask({ min_start: 31, max_end: 46, min_duration: 10, max_duration: 30 }), teasers: [], position: 0 };
     const plan = handMadePlan("job_tasks", DURATION, [m1], [task]);
     const run = await taskContext(store);
@@ -198,7 +197,7 @@ describe("a reel_moment task with reel_chat_overlay", () => {
     ];
     const base = { ...momentTask({ min_start: 31, max_end: 46, min_duration: 10, max_duration: 30 }), teasers: [], position: 0 };
     const partOf = async (task: ReelMomentTask, request: RenderJob) => {
-      const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+      const store = await tempDir("task-store-");
       const run = await taskContext(store);
       const result = await runRenderTask(taskRequest(request, handMadePlan("job_tasks", DURATION, [m1], [task]), task.id), run.ctx, { ...SETTINGS, emoteBaseUrl: twitchServer().emoteUrl });
       if (result.kind !== "reel_moment") throw new Error(result.kind);
@@ -226,7 +225,7 @@ describe("a short task", () => {
     title: "The synthetic play", description: "A short.", tags: ["short", "synthetic"], expected_encode_seconds: 20,
   };
   beforeAll(async () => {
-    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    store = await tempDir("task-store-");
     // The planted facecam (top-left, 80x60 at 6,6 of 320x180) as the analysis would have found it.
     const facecam = { x: 6 / 320, y: 6 / 180, w: 80 / 320, h: 60 / 180, found: "detected" as const, confidence: 0.9 };
     plan = handMadePlan("job_tasks", DURATION, [planMoment("m1", 29, 49, 38)], [task], { facecam });
@@ -350,7 +349,7 @@ describe("a clip_group task (the same moment in two reels and a short around its
   const group = { kind: "clip_group" as const, id: "clips-01", members: [balanced, audience, short], expected_encode_seconds: 13.5 * 2 + 50 };
   const plan = handMadePlan("job_tasks", DURATION, [m1, planMoment("m2", 31.5, 45, 38, { profile: "audience", signals: m1.signals }), planMoment("m3", 29, 49, 38)], [group]);
   beforeAll(async () => {
-    store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    store = await tempDir("task-store-");
     const run = await taskContext(store);
     twitchServer().stats.reset();
     result = TaskResult.parse(await runRenderTask(taskRequest(job, plan, "clips-01"), run.ctx, SETTINGS));

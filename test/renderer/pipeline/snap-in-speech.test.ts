@@ -1,6 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ReelMomentTask } from "../../../common/contract/job-plan";
 import type { RenderJob } from "../../../common/contract/render";
@@ -10,7 +7,7 @@ import { runRenderTask } from "../../../render-container/src/pipeline/render-tas
 import { refineShort } from "../../../render-container/src/pipeline/tasks/clips";
 import { SMALL_VOD } from "../../dev/fixture-vods";
 import { serveVodForTests } from "../../support/twitch-fixture";
-import { handMadePlan, planMoment, taskContext, taskRequest } from "./task-fixtures";
+import { handMadePlan, planMoment, taskContext, taskRequest, tempDir } from "./task-fixtures";
 
 /**
  * Render tasks snap a moment's edges to scene cuts they find on their own video; the plan's moment carries the
@@ -36,7 +33,7 @@ describe("a reel_moment task with the moment's pauses", () => {
     expect(truth.scene_cuts).toEqual([30]);
     // The analysis heard talk across 30 s: the pauses around the moment are elsewhere (its end lies in one).
     const pauses = [{ start: 24, end: 25.2 }, { start: 36.1, end: 36.8 }, { start: 44.2, end: 46 }];
-    const store = await mkdtemp(path.join(os.tmpdir(), "task-store-"));
+    const store = await tempDir("task-store-");
     const plan = handMadePlan("job_snap_speech", SMALL_VOD.durationSeconds, [planMoment("m1", 31.5, 45, 38, { pauses })], [task]);
     const run = await taskContext(store);
     const result = await runRenderTask(taskRequest(job, plan, task.id), run.ctx, SETTINGS);
@@ -46,7 +43,7 @@ describe("a reel_moment task with the moment's pauses", () => {
     // The same cut in a pause is taken (render-task.test.ts: no pauses at all snaps to it as before).
     const quiet = [{ start: 29.4, end: 30.6 }, ...pauses];
     const plan2 = handMadePlan("job_snap_speech", SMALL_VOD.durationSeconds, [planMoment("m1", 31.5, 45, 38, { pauses: quiet })], [task]);
-    const run2 = await taskContext(await mkdtemp(path.join(os.tmpdir(), "task-store-")));
+    const run2 = await taskContext(await tempDir("task-store-"));
     const snapped = await runRenderTask(taskRequest(job, plan2, task.id), run2.ctx, SETTINGS);
     if (snapped.kind !== "reel_moment") throw new Error(snapped.kind);
     expect(snapped.moment.start).toBeCloseTo(30, 1);

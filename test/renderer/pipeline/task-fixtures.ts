@@ -7,7 +7,27 @@ import { silentLogger } from "../../../render-container/src/log";
 import { LocalDirUploader, type Uploader } from "../../../render-container/src/output/uploader";
 import type { TaskContext } from "../../../render-container/src/pipeline/types";
 import { ByteCounter } from "../../../render-container/src/source";
+import { afterAll } from "vitest";
+import { removeScratchUnlessFailed } from "../../support/scratch-dirs";
 import { signals } from "./plan-fixtures";
+
+/**
+ * Folders the tests of one file made (task work folders, stores): removed after that file's tests unless one failed
+ * (test/support/scratch-dirs.ts). A task's work folder holds its downloaded segments and renders; left behind, a
+ * day's runs piled up about a thousand of them (4 GB) in the system temp folder. Registered while the importing
+ * test file is collected, so it runs after that file's tests.
+ */
+const madeDirs: string[] = [];
+afterAll(async ({}, suite) => {
+  await removeScratchUnlessFailed(suite, madeDirs.splice(0));
+});
+
+/** A fresh folder in the system temp folder, removed after the importing file's tests (kept after a failure). */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+}
 
 /** A plan moment of the balanced profile, as an analysis would write it. */
 export function planMoment(id: string, start: number, end: number, peak: number, o: Partial<PlanMoment> = {}): PlanMoment {
@@ -45,7 +65,7 @@ export function taskRequest(job: RenderJob, plan: JobPlan, taskId: string, attem
  * stored and read (to hold against the files the Worker lets that task touch: common/plan/task-files.ts).
  */
 export async function taskContext(store: string, signal = new AbortController().signal) {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), "task-work-"));
+  const workDir = await tempDir("task-work-");
   const progress: { stage: RenderStage; fraction: number }[] = [];
   const videoBytes = new ByteCounter();
   const files = new LocalDirUploader(store);
