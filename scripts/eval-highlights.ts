@@ -60,7 +60,7 @@ import { hearingEdges } from "../render-container/src/pipeline/stages/hear-edges
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
-import { runSourceB } from "./highlight-eval/source-b";
+import { runSourceB, sourceOfOptions } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -365,14 +365,11 @@ async function main(): Promise<void> {
   if (values.source === "b" || values.source === "c") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
-    if (values.voices !== undefined && !(values.voices === "flat" && values.source === "c")) throw new Error(`--voices flat is a variant of source c only, got --source ${values.source} --voices ${values.voices}`);
-    if (values.mix !== undefined && !(values.mix === "compressed" && values.source === "c")) throw new Error(`--mix compressed is a variant of source c only, got --source ${values.source} --mix ${values.mix}`);
-    if (values.voices !== undefined && values.mix !== undefined) throw new Error("--voices and --mix are separate variants of source c: give one");
-    const source = values.voices === "flat" ? "c-flat" : values.mix === "compressed" ? "c-compressed" : values.source;
+    const source = sourceOfOptions(values.source, values.voices, values.mix);
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
   }
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
-  if (values.voices !== undefined || values.mix !== undefined) throw new Error("--voices and --mix are variants of source c only, not of source a");
+  if (values.voices !== undefined || values.mix !== undefined) throw new Error("--voices and --mix are variants of source c, not of source a");
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

@@ -59,6 +59,19 @@ export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 43 + i);
  */
 export type SourceKey = "b" | "c" | "c-flat" | "c-compressed";
 
+/**
+ * The source `--source`, `--voices` and `--mix` name together (b, c, or one variant of c), or an error saying which
+ * option is wrong and why: an unknown value, a variant of another source, or two variants at once.
+ */
+export function sourceOfOptions(source: string, voices?: string, mix?: string): SourceKey {
+  if (voices !== undefined && voices !== "flat") throw new Error(`--voices takes flat (every voice on one pitch), got ${voices}`);
+  if (mix !== undefined && mix !== "compressed") throw new Error(`--mix takes compressed (the mix through a broadcast compressor), got ${mix}`);
+  if (source !== "b" && source !== "c") throw new Error(`--source must be b or c here, got ${source}`);
+  if ((voices !== undefined || mix !== undefined) && source !== "c") throw new Error(`--voices and --mix are variants of source c, not of source ${source}`);
+  if (voices !== undefined && mix !== undefined) throw new Error("--voices and --mix are separate variants of source c: give one");
+  return voices ? "c-flat" : mix ? "c-compressed" : source;
+}
+
 const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
   b: { palette: PALETTE_B, generate: generateStreamB, vodBase: 930000000, tuning: TUNING_SEEDS_B, heldOut: HELD_OUT_SEEDS_B },
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },

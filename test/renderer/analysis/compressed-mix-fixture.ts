@@ -10,7 +10,7 @@ import { ambienceLoop, gunfire } from "../../../dev/synth-streams-c/game-sounds"
 import { STREAMER_SHOUTS } from "../../../dev/synth-streams-c/lines";
 import { synthCacheRoot } from "../../../dev/synth-vod";
 import { Random } from "../../../dev/synth-vod/random";
-import { analysedTalkClip, type TalkClipSpec } from "./talk-clip-fixture";
+import type { TalkClipSpec } from "./talk-clip-fixture";
 
 const VOICE: Voice = { engine: "flite", name: "kal16", speed: 170, pitch: 110, shout: { pitchCents: 150, tempo: 1.05, overdriveDb: 3 } };
 const SHOUTS = [STREAMER_SHOUTS[2], STREAMER_SHOUTS[5], STREAMER_SHOUTS[7], STREAMER_SHOUTS[9], STREAMER_SHOUTS[4]];
@@ -30,5 +30,3 @@ export const COMPRESSED_MIX_SPEC: TalkClipSpec = {
   ambience: { db: -18, sound: () => ambienceLoop(new Random(2), cache()) },
   masterFilter: PALETTE_C_COMPRESSED.masterFilter,
 };
-
-export const analysedCompressedMix = () => analysedTalkClip(COMPRESSED_MIX_SPEC);

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOUDNESS_RANGE, loudnessScale } from "../../../render-container/src/analysis/loudness-range";
-import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
 import { streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { computeSecondScores } from "../../../render-container/src/selection/second-scores";
 import { PROFILE_DEFAULTS } from "../../../worker/src/domain/profile-defaults";
-import { analysedCompressedMix, COMPRESSED_MIX as C } from "./compressed-mix-fixture";
-import type { TalkClip } from "./talk-clip-fixture";
+import { COMPRESSED_MIX as C, COMPRESSED_MIX_SPEC } from "./compressed-mix-fixture";
+import { maxFrom, useAnalysedTalkClip } from "./talk-clip-fixture";
 
 describe("the stream's loudness range", () => {
   const calm = (n: number) => Array.from({ length: n }, (_, i) => (i % 5) / 2);
@@ -26,29 +25,19 @@ describe("the stream's loudness range", () => {
   });
 });
 
-let clip: TalkClip;
-let audio: AudioAnalysis;
-let dispose: () => Promise<void> = async () => {};
-
-beforeAll(async () => {
-  ({ clip, audio, dispose } = await analysedCompressedMix());
-}, 180_000);
-
-afterAll(() => dispose());
-
-const maxFrom = (xs: readonly number[], from: number, to: number) => Math.max(...xs.slice(Math.floor(from), Math.ceil(to)));
+const t = useAnalysedTalkClip(COMPRESSED_MIX_SPEC);
 
 describe("a stream mixed through a broadcast compressor", () => {
   it("hears the shouts the compressor squeezed and makes them the streamer's events, and no calm talk", () => {
     // The premise: the shouts end a few dB over the talk, under the +4 dB an open mix's thresholds start at.
-    for (const x of clip.shouts) expect(maxFrom(audio.loudnessAboveBaselineDb, x.start, x.end)).toBeLessThan(4);
-    const s = computeSecondScores(audio, null, PROFILE_DEFAULTS.streamer, C.duration).streamer;
+    for (const x of t.clip.shouts) expect(maxFrom(t.audio.loudnessAboveBaselineDb, x.start, x.end)).toBeLessThan(4);
+    const s = computeSecondScores(t.audio, null, PROFILE_DEFAULTS.streamer, C.duration).streamer;
     const level = streamerEventLevel(s);
     // Measured (scale 0.5): four of the five shouts 0.45-0.91 against a level of 0.31 ("WE DID IT!", whose voice
     // rose 4 dB, 0.16). With an open mix's thresholds the model listened to none of them and none was an event.
-    const events = clip.shouts.filter((x) => maxFrom(s, x.start, x.end) >= level);
+    const events = t.clip.shouts.filter((x) => maxFrom(s, x.start, x.end) >= level);
     expect(events.length).toBeGreaterThanOrEqual(4);
-    const near = (i: number) => clip.shouts.some((x) => i >= x.start - 2 && i <= x.end + 2);
+    const near = (i: number) => t.clip.shouts.some((x) => i >= x.start - 2 && i <= x.end + 2);
     expect(Math.max(...s.filter((_, i) => !near(i)))).toBeLessThan(level - 0.2);
   });
 });

@@ -10,7 +10,7 @@ import { ambienceLoop, gunfire } from "../../../dev/synth-streams-c/game-sounds"
 import { STREAMER_SHOUTS } from "../../../dev/synth-streams-c/lines";
 import { synthCacheRoot } from "../../../dev/synth-vod";
 import { Random } from "../../../dev/synth-vod/random";
-import { analysedTalkClip, type TalkClipSpec } from "./talk-clip-fixture";
+import type { TalkClipSpec } from "./talk-clip-fixture";
 
 const VOICE: Voice = { engine: "flite", name: "slt", speed: 175, pitch: 190, shout: { pitchCents: 260, tempo: 1.15, overdriveDb: 4 } };
 const SHOUTS = [STREAMER_SHOUTS[3], STREAMER_SHOUTS[4], STREAMER_SHOUTS[5], STREAMER_SHOUTS[6]];
@@ -29,5 +29,3 @@ export const EFFORT_SHOUT_SPEC: TalkClipSpec = {
   underTalk: EFFORT_SHOUT.calmUnderGunfire.map((at, i) => ({ at, db: 8, sound: () => gunfire(new Random(20 + i), cache()) })),
   ambience: { db: -20, sound: () => ambienceLoop(new Random(2), cache()) },
 };
-
-export const analysedEffortShout = () => analysedTalkClip(EFFORT_SHOUT_SPEC);

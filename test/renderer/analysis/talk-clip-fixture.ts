@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { mixToFlac, type Placed } from "../../../dev/synth-streams-b/mix";
 import { gainFor, type Sound } from "../../../dev/synth-streams-b/sox-clip";
 import { STREAMER_TALK } from "../../../dev/synth-streams-c/lines";
@@ -91,3 +92,26 @@ export async function analysedTalkClip(spec: TalkClipSpec): Promise<{ clip: Talk
   const audio = (await withVoiceActivity(analysed)).audio;
   return { clip, audio, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * The clip of `spec`, analysed once before the importing file's tests (the PCM folder removed after them). Read
+ * `clip` and `audio` inside tests.
+ */
+export function useAnalysedTalkClip(spec: TalkClipSpec): { readonly clip: TalkClip; readonly audio: AudioAnalysis } {
+  let made: Awaited<ReturnType<typeof analysedTalkClip>> | undefined;
+  beforeAll(async () => {
+    made = await analysedTalkClip(spec);
+  }, 180_000);
+  afterAll(() => made?.dispose());
+  return {
+    get clip() {
+      return made!.clip;
+    },
+    get audio() {
+      return made!.audio;
+    },
+  };
+}
+
+/** The largest of `xs` over the seconds from `from` to `to` (a span's partial seconds included). */
+export const maxFrom = (xs: readonly number[], from: number, to: number) => Math.max(...xs.slice(Math.floor(from), Math.ceil(to)));
