@@ -38,7 +38,8 @@
  * dev/synth-streams-b: see highlight-eval/source-b.ts; its own seeds, the same --*-seeds/--root/--out options,
  * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
  * to skip the job's text writer), or c (source b's plans with flite voices and other sounds and words;
- * --voices flat: every voice on one pitch; --mix compressed: the mix through a broadcast compressor).
+ * --voices flat: every voice on one pitch; --mix compressed: the mix through a broadcast compressor; --sounds loud:
+ * game sounds louder than the streamer).
  */
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -359,17 +360,19 @@ async function main(): Promise<void> {
       "no-titles": { type: "boolean", default: false },
       voices: { type: "string" },
       mix: { type: "string" },
+      sounds: { type: "string" },
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
   if (values.source === "b" || values.source === "c") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
-    const source = sourceOfOptions(values.source, values.voices, values.mix);
+    const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds });
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
   }
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
-  if (values.voices !== undefined || values.mix !== undefined) throw new Error("--voices and --mix are variants of source c, not of source a");
+  // Any variant option names a variant of source c: this throws the message that says so.
+  if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds });
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

@@ -1,4 +1,5 @@
 import type { Random } from "../synth-vod/random";
+import type { LoudGame } from "./timeline";
 import { ambienceLoop, gameSound, musicLoop, type GameSoundKind } from "./game-sounds";
 import * as B from "./lines";
 import type { ChatCategory } from "./lines";
@@ -42,6 +43,8 @@ export interface Palette {
   shoutSeconds: readonly [number, number];
   /** An FFmpeg audio filter over the whole mix, as a streamer's broadcast chain applies one (none: the plain mix). */
   masterFilter?: string;
+  /** Game sounds louder than the streamer's shouts and calm talk (`--sounds loud`; none: the plan's levels). */
+  loudGame?: LoudGame;
 }
 
 export const PALETTE_B: Palette = {

@@ -168,3 +168,27 @@ export function streamLength(spec: StreamSpec, t: Timeline): number {
   const last = Math.max(...t.moments.map((m) => Math.max(m.end, m.chat?.end ?? 0)));
   return Math.max(spec.durationSeconds, Math.ceil((last + 45) / 10) * 10);
 }
+
+/**
+ * The game louder than the streamer (`eval:highlights -- --sounds loud`): every shout of a real moment is made
+ * under a game sound at its peak `overShoutDb` louder than the shout itself (a sound drawn where the plan had
+ * none), and every fight talked over calmly is `calmFightOverTalkDb` over the talk. The plans otherwise keep
+ * every draw, so seed n is seed n of its source with a louder game.
+ */
+export interface LoudGame {
+  overShoutDb: readonly [number, number];
+  calmFightOverTalkDb: readonly [number, number];
+}
+
+export function louderGame(timeline: Timeline, spec: StreamSpec, loud: LoudGame): Timeline {
+  const rng = new Random(spec.seed * 131 + 7);
+  const moments = timeline.moments.map((m): PlannedMoment => {
+    if (m.shout && (m.kind === "hype" || m.kind === "streamer_only")) {
+      const kind = m.sound?.kind ?? rng.pick(["impact", "impact", "gunfire", "sting"] as const);
+      return { ...m, sound: { kind, at: [m.peak], db: m.shout.db + rng.range(...loud.overShoutDb) } };
+    }
+    if (m.kind === "calm_over_loud" && m.sound) return { ...m, sound: { ...m.sound, db: spec.voiceDb + rng.range(...loud.calmFightOverTalkDb) } };
+    return m;
+  });
+  return { ...timeline, moments };
+}

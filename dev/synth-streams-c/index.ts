@@ -6,9 +6,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStreamB, sourceHashOf, type StreamBOptions } from "../synth-streams-b";
-import { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "./palette";
+import { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "./palette";
 
-export { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "./palette";
+export { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "./palette";
 
 const PALETTE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -24,4 +24,9 @@ export function generateStreamCFlat(options: Omit<StreamBOptions, "palette" | "p
 /** Source c through a broadcast compressor (PALETTE_C_COMPRESSED). */
 export function generateStreamCCompressed(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
   return generateStreamB({ ...options, palette: PALETTE_C_COMPRESSED, paletteHash: `${PALETTE_HASH}-compressed` });
+}
+
+/** Source c with the game louder than the streamer (PALETTE_C_LOUD). */
+export function generateStreamCLoud(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
+  return generateStreamB({ ...options, palette: PALETTE_C_LOUD, paletteHash: `${PALETTE_HASH}-loud` });
 }

@@ -59,3 +59,16 @@ export const PALETTE_C_COMPRESSED: Palette = {
   ...PALETTE_C,
   masterFilter: "acompressor=threshold=0.05:ratio=3:attack=5:release=200:makeup=2:detection=rms,alimiter=limit=0.89",
 };
+
+/**
+ * Source c with the game louder than the streamer (`npm run eval:highlights -- --source c --sounds loud`): every
+ * shout of a real moment under a game sound at its peak 0-8 dB louder than the shout (the plain plans put it 3-10
+ * dB over the calm talk, mostly under the shout), and every fight the streamer talks calmly through 4-12 dB over
+ * the talk (plain: 2-7). Loudness then says little about who is shouting, and the voice has to be read under the
+ * game's sound. A demanding case both ways: a shout masked by an impact must still be the streamer's, calm talk
+ * under a louder fight still not.
+ */
+export const PALETTE_C_LOUD: Palette = {
+  ...PALETTE_C,
+  loudGame: { overShoutDb: [0, 8], calmFightOverTalkDb: [4, 12] },
+};

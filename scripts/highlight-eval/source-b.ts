@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCLoud, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -54,22 +54,33 @@ export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
 export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 43 + i);
 
 /**
- * Variants of source c on its plans and seeds, each with its own VOD ids and folder: every voice on one pitch
- * (`--voices flat`), the mix through a broadcast compressor (`--mix compressed`).
+ * Variants of source c on its plans and seeds, each with its own VOD ids and folder, named by one option: every
+ * voice on one pitch (`--voices flat`), the mix through a broadcast compressor (`--mix compressed`), the game
+ * louder than the streamer (`--sounds loud`).
  */
-export type SourceKey = "b" | "c" | "c-flat" | "c-compressed";
+export const C_VARIANTS = [
+  { option: "voices", value: "flat", key: "c-flat", says: "every voice on one pitch" },
+  { option: "mix", value: "compressed", key: "c-compressed", says: "the mix through a broadcast compressor" },
+  { option: "sounds", value: "loud", key: "c-loud", says: "game sounds louder than the streamer" },
+] as const;
+export type VariantOption = (typeof C_VARIANTS)[number]["option"];
+export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
 
 /**
- * The source `--source`, `--voices` and `--mix` name together (b, c, or one variant of c), or an error saying which
- * option is wrong and why: an unknown value, a variant of another source, or two variants at once.
+ * The source `--source` and the variant options (`--voices`, `--mix`, `--sounds`) name together (b, c, or one
+ * variant of c), or an error saying which option is wrong and why: an unknown value, a variant of another source,
+ * or two variants at once.
  */
-export function sourceOfOptions(source: string, voices?: string, mix?: string): SourceKey {
-  if (voices !== undefined && voices !== "flat") throw new Error(`--voices takes flat (every voice on one pitch), got ${voices}`);
-  if (mix !== undefined && mix !== "compressed") throw new Error(`--mix takes compressed (the mix through a broadcast compressor), got ${mix}`);
+export function sourceOfOptions(source: string, variants: Partial<Record<VariantOption, string>> = {}): SourceKey {
+  const given = C_VARIANTS.filter((v) => variants[v.option] !== undefined);
+  for (const v of given) {
+    if (variants[v.option] !== v.value) throw new Error(`--${v.option} takes ${v.value} (${v.says}), got ${variants[v.option]}`);
+  }
+  const names = C_VARIANTS.map((v) => `--${v.option}`).join(", ");
+  if (given.length > 0 && source !== "c") throw new Error(`${names} are variants of source c, not of source ${source}`);
   if (source !== "b" && source !== "c") throw new Error(`--source must be b or c here, got ${source}`);
-  if ((voices !== undefined || mix !== undefined) && source !== "c") throw new Error(`--voices and --mix are variants of source c, not of source ${source}`);
-  if (voices !== undefined && mix !== undefined) throw new Error("--voices and --mix are separate variants of source c: give one");
-  return voices ? "c-flat" : mix ? "c-compressed" : source;
+  if (given.length > 1) throw new Error(`${given.map((v) => `--${v.option}`).join(" and ")} are separate variants of source c: give one`);
+  return given[0]?.key ?? source;
 }
 
 const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
@@ -77,6 +88,7 @@ const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateSt
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-flat": { palette: PALETTE_C_FLAT, generate: generateStreamCFlat, vodBase: 950000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-compressed": { palette: PALETTE_C_COMPRESSED, generate: generateStreamCCompressed, vodBase: 960000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+  "c-loud": { palette: PALETTE_C_LOUD, generate: generateStreamCLoud, vodBase: 970000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
 };
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];

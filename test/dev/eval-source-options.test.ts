@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { sourceOfOptions } from "../../scripts/highlight-eval/source-b";
 
-describe("eval:highlights: which source --source, --voices and --mix name", () => {
-  it("names b, c and c's two variants", () => {
+describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds) name", () => {
+  it("names b, c and c's three variants", () => {
     expect(sourceOfOptions("b")).toBe("b");
     expect(sourceOfOptions("c")).toBe("c");
-    expect(sourceOfOptions("c", "flat")).toBe("c-flat");
-    expect(sourceOfOptions("c", undefined, "compressed")).toBe("c-compressed");
+    expect(sourceOfOptions("c", { voices: "flat" })).toBe("c-flat");
+    expect(sourceOfOptions("c", { mix: "compressed" })).toBe("c-compressed");
+    expect(sourceOfOptions("c", { sounds: "loud" })).toBe("c-loud");
   });
 
   it("says which option is wrong and why", () => {
-    expect(() => sourceOfOptions("c", "loud")).toThrow("--voices takes flat (every voice on one pitch), got loud");
-    expect(() => sourceOfOptions("c", undefined, "limited")).toThrow("--mix takes compressed");
-    expect(() => sourceOfOptions("b", "flat")).toThrow("--voices and --mix are variants of source c, not of source b");
-    expect(() => sourceOfOptions("c", "flat", "compressed")).toThrow("give one");
+    expect(() => sourceOfOptions("c", { voices: "loud" })).toThrow("--voices takes flat (every voice on one pitch), got loud");
+    expect(() => sourceOfOptions("c", { mix: "limited" })).toThrow("--mix takes compressed");
+    expect(() => sourceOfOptions("c", { sounds: "quiet" })).toThrow("--sounds takes loud (game sounds louder than the streamer), got quiet");
+    expect(() => sourceOfOptions("b", { voices: "flat" })).toThrow("--voices, --mix, --sounds are variants of source c, not of source b");
+    expect(() => sourceOfOptions("a", { sounds: "loud" })).toThrow("are variants of source c, not of source a");
+    expect(() => sourceOfOptions("c", { voices: "flat", mix: "compressed" })).toThrow("--voices and --mix are separate variants of source c: give one");
     expect(() => sourceOfOptions("d")).toThrow("--source must be b or c here, got d");
   });
 });

@@ -15,7 +15,8 @@ import { Random } from "../../dev/synth-vod/random";
 import { quantile } from "../../render-container/src/analysis/stats";
 import { voicedPower } from "../../render-container/src/analysis/voice-activity/periodicity";
 import { synthCacheRoot } from "../../dev/synth-vod";
-import { planTimeline } from "../../dev/synth-streams-b/timeline";
+import { louderGame, planTimeline } from "../../dev/synth-streams-b/timeline";
+import { PALETTE_C_LOUD } from "../../dev/synth-streams-c";
 import type { ChatFile } from "../../dev/twitch-server";
 
 describe("source b plans", () => {
@@ -39,6 +40,33 @@ describe("source b plans", () => {
     expect(new Set(specs.map((s) => s.streamer.name)).size).toBeGreaterThan(20);
     expect(new Set(specs.map((s) => s.chatLag)).size).toBeGreaterThan(20);
     expect(Math.max(...specs.map((s) => s.voiceDb)) - Math.min(...specs.map((s) => s.voiceDb))).toBeGreaterThan(6);
+  });
+
+  it("with --sounds loud, put every shout under a game sound louder than it, and calm talk under a louder fight, changing nothing else", () => {
+    const loud = PALETTE_C_LOUD.loudGame!;
+    let under = 0;
+    for (const seed of seeds.slice(0, 20)) {
+      const spec = streamSpec(seed, PALETTE_C_LOUD);
+      const plain = planTimeline(spec, PALETTE_C_LOUD.shoutSeconds);
+      const louder = louderGame(plain, spec, loud);
+      expect(louder.ambientSounds).toEqual(plain.ambientSounds);
+      louder.moments.forEach((m, i) => {
+        const p = plain.moments[i]!;
+        expect({ ...m, sound: null }).toEqual({ ...p, sound: null });
+        if (m.shout && (m.kind === "hype" || m.kind === "streamer_only")) {
+          expect(m.sound!.at).toEqual([m.peak]);
+          expect(m.sound!.db - m.shout.db).toBeGreaterThanOrEqual(loud.overShoutDb[0]);
+          expect(m.sound!.db - m.shout.db).toBeLessThanOrEqual(loud.overShoutDb[1]);
+          if (!p.sound || p.sound.db < m.shout.db) under++;
+        } else if (m.kind === "calm_over_loud") {
+          expect(m.sound!.at).toEqual(p.sound!.at);
+          expect(m.sound!.db - spec.voiceDb).toBeGreaterThanOrEqual(loud.calmFightOverTalkDb[0]);
+          expect(m.sound!.db - spec.voiceDb).toBeLessThanOrEqual(loud.calmFightOverTalkDb[1]);
+        } else expect(m.sound).toEqual(p.sound);
+      });
+    }
+    // Most shouts of the plain plans were over no sound or one quieter than the shout: the variant changes them.
+    expect(under).toBeGreaterThan(50);
   });
 });
 
