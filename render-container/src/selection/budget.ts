@@ -11,23 +11,24 @@ import { momentDuration } from "./types";
  *   reaction; never into the minimum lead-in before the onset nor closer than `tailSeconds` after `payoffFrom`
  *   (a clip led by chat alone that ended inside chat's lag range could end before its moment: nothing in it);
  * - when no such window fits, the shortest one (ends in pauses) that keeps the setup's lead-in is taken if
- *   overshooting the target by it leaves the reel closer to the target than leaving the moment out (so a reel
- *   never runs over its target by a whole clip); otherwise null. A reel runs a few seconds over rather than
- *   cutting a sentence in half, and ends in a short pause (maybe a comma) only when no pause between
- *   sentences will do.
+ *   overshooting the target by it leaves the reel closer to the target than leaving the moment out, give or take
+ *   `SENTENCE_SLACK_SECONDS` (so a reel never runs over its target by a whole clip, and by a few seconds more
+ *   only to keep a sentence whole); otherwise the tightest window, if the reel is then closer to its target, or
+ *   null. A reel runs a few seconds over rather than cutting a sentence in half, and ends in a short pause
+ *   (maybe a comma) only when no pause between sentences will do.
  * Snapping never moves an end into `taken` (manual highlights, moments already chosen).
  */
 export function fitToBudget(w: Span, peak: number, onset: number, budget: number, taken: readonly Span[], ctx: WindowContext, payoffFrom = peak): Span | null {
   if (momentDuration(w) <= budget + 1e-9) return w;
   const ev = { peak, payoffFrom };
-  const overshootOk = (s: Span) => momentDuration(s) - budget < budget;
+  const overshootOk = (s: Span, slack = 0) => momentDuration(s) - budget < budget + slack;
   if (ctx.pauses) {
     // Pauses between sentences first (shortened, else the shortest that runs over), then any pause (maybe a comma).
     for (const sentences of [true, false]) {
       const trimmed = inPauses(w, ev, onset, budget, ctx, sentences, "best");
       if (trimmed) return trimmed;
       const tight = inPauses(w, ev, onset, Infinity, ctx, sentences, "shortest");
-      if (tight && overshootOk(tight)) return tight;
+      if (tight && overshootOk(tight, SENTENCE_SLACK_SECONDS)) return tight;
     }
   } else {
     const trimmed = shrinkTo(w, ev, onset, budget, taken, ctx);
@@ -36,6 +37,14 @@ export function fitToBudget(w: Span, peak: number, onset: number, budget: number
   const tight = tightest(w, ev, onset, ctx);
   return overshootOk(tight) ? tight : null;
 }
+
+/**
+ * How much further than the nearest-to-target rule a shortened clip may run over when its ends then lie in pauses
+ * rather than in a sentence: about one sentence (the distance a cut looks outward for a pause). Measured: without
+ * it, two of three clip edges cut inside a sentence on source c's loud-game streams were clips cut tight to fit
+ * the target, where the clip in pauses ran over by 1-3 s more than the rule allowed.
+ */
+export const SENTENCE_SLACK_SECONDS = BOUNDARY_RULES.snapOutwardSeconds;
 
 /** Where a shortened window may start and end: its own ends and the pauses inside it that keep the event. */
 function shortenedEnds(w: Span, ev: Event, onset: number, ctx: WindowContext, sentences: boolean): { starts: number[]; ends: number[] } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
 import { BOUNDARY_RULES, type WindowContext } from "../../../render-container/src/selection/boundaries";
-import { fitToBudget } from "../../../render-container/src/selection/budget";
+import { fitToBudget, SENTENCE_SLACK_SECONDS } from "../../../render-container/src/selection/budget";
 import { profileEvidence, streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { chanceOfSupport, estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
 import { audienceFromBursts, computeSecondScores, shoutLevelDb } from "../../../render-container/src/selection/second-scores";
@@ -217,6 +217,28 @@ describe("a clip led by chat alone, shortened to the reel's target", () => {
     // Led by the streamer (the moment is at its peak), the same budget keeps the setup and ends sooner.
     const led = fitToBudget(w, 115.5, 115, 25.65, [], ctx)!;
     expect(led.end).toBeLessThan(127);
+  });
+});
+
+describe("a clip shortened to the reel's target keeps its ends out of sentences", () => {
+  // A shout at 131 after a conversation whose only pause between sentences near the setup is at 120.7-121.2 (the
+  // rest are turns 0.1-0.2 s apart, too short to cut in); pauses after the peak at 132-135, 141.6 and 145.7.
+  const pauses = [[112.9, 113.6], [120.68, 121.23], [132.16, 132.64], [133.7, 134.88], [141.61, 142.48], [145.74, 147.53]].map(([start, end]) => ({ start: start!, end: end! }));
+  const ctx: WindowContext = { scores: [], speechActivity: [], quietPoints: [], pauses, durationSeconds: 900, minDuration: 20, maxDuration: 60 };
+  const w = { start: 113.35, end: 146.24 };
+  const inSpeech = (t: number) => !pauses.some((p) => p.start <= t && t <= p.end);
+
+  it("runs a little further over the target rather than start inside a sentence", () => {
+    // The clip in pauses (about 21 s) overshoots 10.3 s of budget by more than the budget itself; the tightest
+    // clip (20 s) does not, but starts inside the sentence before the shout. A sentence is worth the seconds.
+    const fitted = fitToBudget(w, 131.5, 131, 10.3, [], ctx)!;
+    expect(inSpeech(fitted.start)).toBe(false);
+    expect(inSpeech(fitted.end)).toBe(false);
+    expect(fitted.end - fitted.start - 10.3).toBeLessThan(10.3 + SENTENCE_SLACK_SECONDS);
+  });
+
+  it("but never by much more than the shortfall it fills: with too little budget the moment stays out", () => {
+    expect(fitToBudget(w, 131.5, 131, 7, [], ctx)).toBeNull();
   });
 });
 
