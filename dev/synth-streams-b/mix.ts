@@ -29,6 +29,8 @@ export async function mixToFlac(duration: number, placed: Placed[], loops: Loop[
     ["-hide_banner", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(SAMPLE_RATE), "-ac", "1", "-i", "-", ...(masterFilter ? ["-af", masterFilter] : []), "-c:a", "flac", "-compression_level", "0", outFile],
     { stdio: ["pipe", "ignore", "pipe"] },
   );
+  // Writing to an FFmpeg that already failed raises EPIPE here; its exit code and stderr say why (below).
+  ffmpeg.stdin.on("error", () => {});
   let stderr = "";
   ffmpeg.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const done = new Promise<void>((resolve, reject) => {
@@ -61,7 +63,8 @@ export async function mixToFlac(duration: number, placed: Placed[], loops: Loop[
     }
     for (let i = 0; i < n; i++) out[i] = Math.round(softClip(mix[i]! * masterGain) * 32767);
     const chunk = Buffer.from(out.buffer.slice(0, n * 2));
-    if (!ffmpeg.stdin.write(chunk)) await new Promise<void>((resolve) => ffmpeg.stdin.once("drain", () => resolve()));
+    // FFmpeg failing (a bad master filter) never drains: its exit ends the wait with its error instead of a hang.
+    if (!ffmpeg.stdin.write(chunk)) await Promise.race([new Promise<void>((resolve) => ffmpeg.stdin.once("drain", () => resolve())), done]);
   }
   ffmpeg.stdin.end();
   await done;

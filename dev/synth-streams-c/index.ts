@@ -6,9 +6,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStreamB, sourceHashOf, type StreamBOptions } from "../synth-streams-b";
-import { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "./palette";
+import { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
 
-export { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "./palette";
+export { PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
 
 const PALETTE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -29,4 +29,9 @@ export function generateStreamCCompressed(options: Omit<StreamBOptions, "palette
 /** Source c with the game louder than the streamer (PALETTE_C_LOUD). */
 export function generateStreamCLoud(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
   return generateStreamB({ ...options, palette: PALETTE_C_LOUD, paletteHash: `${PALETTE_HASH}-loud` });
+}
+
+/** Source c through FFmpeg's loudness normaliser (PALETTE_C_LOUDNORM). */
+export function generateStreamCLoudnorm(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
+  return generateStreamB({ ...options, palette: PALETTE_C_LOUDNORM, paletteHash: `${PALETTE_HASH}-loudnorm` });
 }

@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCLoud, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCLoud, generateStreamCLoudnorm, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -61,6 +61,7 @@ export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 43 + i);
 export const C_VARIANTS = [
   { option: "voices", value: "flat", key: "c-flat", says: "every voice on one pitch" },
   { option: "mix", value: "compressed", key: "c-compressed", says: "the mix through a broadcast compressor" },
+  { option: "mix", value: "loudnorm", key: "c-loudnorm", says: "the mix through FFmpeg's loudness normaliser" },
   { option: "sounds", value: "loud", key: "c-loud", says: "game sounds louder than the streamer" },
 ] as const;
 export type VariantOption = (typeof C_VARIANTS)[number]["option"];
@@ -72,15 +73,18 @@ export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
  * or two variants at once.
  */
 export function sourceOfOptions(source: string, variants: Partial<Record<VariantOption, string>> = {}): SourceKey {
-  const given = C_VARIANTS.filter((v) => variants[v.option] !== undefined);
-  for (const v of given) {
-    if (variants[v.option] !== v.value) throw new Error(`--${v.option} takes ${v.value} (${v.says}), got ${variants[v.option]}`);
+  const options = [...new Set(C_VARIANTS.map((v) => v.option))];
+  const given = options.filter((o) => variants[o] !== undefined);
+  for (const o of given) {
+    const allowed = C_VARIANTS.filter((v) => v.option === o);
+    if (!allowed.some((v) => v.value === variants[o])) throw new Error(`--${o} takes ${allowed.map((v) => `${v.value} (${v.says})`).join(" or ")}, got ${variants[o]}`);
   }
-  const names = C_VARIANTS.map((v) => `--${v.option}`).join(", ");
+  const names = options.map((o) => `--${o}`).join(", ");
   if (given.length > 0 && source !== "c") throw new Error(`${names} are variants of source c, not of source ${source}`);
   if (source !== "b" && source !== "c") throw new Error(`--source must be b or c here, got ${source}`);
-  if (given.length > 1) throw new Error(`${given.map((v) => `--${v.option}`).join(" and ")} are separate variants of source c: give one`);
-  return given[0]?.key ?? source;
+  if (given.length > 1) throw new Error(`${given.map((o) => `--${o}`).join(" and ")} are separate variants of source c: give one`);
+  const o = given[0];
+  return o ? C_VARIANTS.find((v) => v.option === o && v.value === variants[o])!.key : source;
 }
 
 const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
@@ -88,6 +92,7 @@ const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateSt
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-flat": { palette: PALETTE_C_FLAT, generate: generateStreamCFlat, vodBase: 950000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-compressed": { palette: PALETTE_C_COMPRESSED, generate: generateStreamCCompressed, vodBase: 960000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+  "c-loudnorm": { palette: PALETTE_C_LOUDNORM, generate: generateStreamCLoudnorm, vodBase: 980000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-loud": { palette: PALETTE_C_LOUD, generate: generateStreamCLoud, vodBase: 970000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
 };
 

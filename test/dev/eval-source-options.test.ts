@@ -2,17 +2,18 @@ import { describe, expect, it } from "vitest";
 import { sourceOfOptions } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds) name", () => {
-  it("names b, c and c's three variants", () => {
+  it("names b, c and c's four variants", () => {
     expect(sourceOfOptions("b")).toBe("b");
     expect(sourceOfOptions("c")).toBe("c");
     expect(sourceOfOptions("c", { voices: "flat" })).toBe("c-flat");
     expect(sourceOfOptions("c", { mix: "compressed" })).toBe("c-compressed");
+    expect(sourceOfOptions("c", { mix: "loudnorm" })).toBe("c-loudnorm");
     expect(sourceOfOptions("c", { sounds: "loud" })).toBe("c-loud");
   });
 
   it("says which option is wrong and why", () => {
     expect(() => sourceOfOptions("c", { voices: "loud" })).toThrow("--voices takes flat (every voice on one pitch), got loud");
-    expect(() => sourceOfOptions("c", { mix: "limited" })).toThrow("--mix takes compressed");
+    expect(() => sourceOfOptions("c", { mix: "limited" })).toThrow("--mix takes compressed (the mix through a broadcast compressor) or loudnorm (the mix through FFmpeg's loudness normaliser), got limited");
     expect(() => sourceOfOptions("c", { sounds: "quiet" })).toThrow("--sounds takes loud (game sounds louder than the streamer), got quiet");
     expect(() => sourceOfOptions("b", { voices: "flat" })).toThrow("--voices, --mix, --sounds are variants of source c, not of source b");
     expect(() => sourceOfOptions("a", { sounds: "loud" })).toThrow("are variants of source c, not of source a");
