@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { clampWindow, eventExtent, findSetup, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, nearestInPauses, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
@@ -249,6 +249,17 @@ describe("cuts in pauses", () => {
     expect(w.end).toBeGreaterThanOrEqual(108 + 2);
   });
 
+  it("starts early in a long pause when the pause's usual cut (just before the talk resumes) leaves the clip too short", () => {
+    // Measured on a generated stream (source c, loud game): a build-up of game sound fills a 6.5 s pause before
+    // the shout; the clip, held to its 20 s minimum, started 0.4 s before that pause, at the end of a sentence.
+    // Starting just before the talk resumes (2464.5) would leave it 17.5 s long; a start 0.5 s into the pause keeps it whole.
+    const pauses = [{ start: 2447.9, end: 2449.0 }, { start: 2458.43, end: 2464.99 }, { start: 2474.85, end: 2477.57 }, { start: 2481.48, end: 2482.72 }];
+    const w = settleInPauses({ start: 2458, end: 2481.98 }, 2467.5, { ...limits, durationSeconds: 3000, pauses, quietPoints: [] });
+    expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
+    expect(w.start).toBeCloseTo(2458.43 + BOUNDARY_RULES.pauseMarginSeconds, 6);
+    expect(w.end).toBe(2481.98);
+  });
+
   it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
     // A 60 s clip ending mid-sentence; that sentence ends at 163.
     const pauses = [{ start: 99, end: 100.5 }, { start: 104, end: 105.5 }, { start: 163, end: 164.5 }];
@@ -361,5 +372,28 @@ describe("fitBetween", () => {
   it("fails when the gap is too small or the peak is taken", () => {
     expect(fitBetween({ start: 90, end: 140 }, 120, [{ start: 0, end: 110 }, { start: 125, end: 200 }], 20, 1000)).toBeNull();
     expect(fitBetween({ start: 90, end: 140 }, 120, [{ start: 115, end: 200 }], 20, 1000)).toBeNull();
+  });
+});
+
+describe("the nearest start and end anywhere inside pauses", () => {
+  const limits = { startMax: 118, endMin: 122, lo: 90, hi: 160, min: 20, max: 60 };
+  const open = () => true;
+
+  it("moves each end to the nearest place inside a pause, and the pair least in all", () => {
+    const w = nearestInPauses({ start: 101, end: 131 }, [[95, 99], [102, 104], [129, 130], [133, 140]], limits, open)!;
+    expect(w).toEqual({ start: 102, end: 130 });
+  });
+
+  it("keeps the minimum length by moving the start earlier first, then the end later", () => {
+    // The nearest pair (110, 125) is 15 s: the start goes back to its pause's beginning (108), the end on to 128.
+    const w = nearestInPauses({ start: 111, end: 124 }, [[108, 112], [125, 130]], limits, open)!;
+    expect(w).toEqual({ start: 108, end: 128 });
+  });
+
+  it("never puts the start after its latest place or the end before its earliest, nor over a neighbour; null when nothing fits", () => {
+    expect(nearestInPauses({ start: 100, end: 130 }, [[119, 121], [125, 126]], limits, open)).toBeNull();
+    const w = nearestInPauses({ start: 100, end: 130 }, [[96, 97], [99, 101], [129, 131], [140, 141]], limits, (a, b) => b <= 135 && a >= 98)!;
+    expect(w).toEqual({ start: 100, end: 130 });
+    expect(nearestInPauses({ start: 100, end: 130 }, [[99, 101], [129, 131]], limits, (a) => a >= 102)).toBeNull();
   });
 });
