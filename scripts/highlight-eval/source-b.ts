@@ -47,11 +47,12 @@ export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 1801 + i);
 /**
  * Source c (source b's plans with flite voices, other sounds, words and chat: dev/synth-streams-c) is a check of
  * what carries over, not material to tune on: seeds 101-114 were looked at first (session 13) and may be used
- * for diagnosis; 43-56 are held out (1-14 and 15-28 were read once in session 13, 29-42 in session 14, with
- * `--voices flat` too: all spent).
+ * for diagnosis; 57-70 are held out (1-14 and 15-28 were read once in session 13, 29-42 in session 14, with
+ * `--voices flat` too, 43-56 in session 15 with `--sounds loud` and `--mix loudnorm`: all spent, as the variants
+ * share the plans).
  */
 export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
-export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 43 + i);
+export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 57 + i);
 
 /**
  * Variants of source c on its plans and seeds, each with its own VOD ids and folder, named by one option: every
