@@ -11,7 +11,7 @@ import { mixToFlac, type Loop, type Placed } from "./mix";
 import { PALETTE_B, type Palette } from "./palette";
 import { gainFor, type Sound } from "./sox-clip";
 import { planTalk, type LineSet, type Speaker } from "./talk";
-import { louderGame, planTimeline, REAL_KINDS, streamLength, type MomentKind } from "./timeline";
+import { louderGame, planTimeline, REAL_KINDS, streamLength, withoutRealMoments, type MomentKind } from "./timeline";
 
 /** Names the evaluation's stream folder; bumped when the streams change on purpose. */
 export const STREAMS_B_VERSION = 2;
@@ -118,6 +118,7 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
     const began = Date.now();
     let timeline = planTimeline(spec, palette.shoutSeconds);
     if (palette.loudGame) timeline = louderGame(timeline, spec, palette.loudGame);
+    if (palette.nothingToFind) timeline = withoutRealMoments(timeline);
     if (options.durationSeconds) {
       // A short test stream keeps the moments that end inside it.
       timeline = { moments: timeline.moments.filter((m) => Math.max(m.end, m.chat?.end ?? 0) + 20 < spec.durationSeconds), ambientSounds: timeline.ambientSounds.filter((s) => s.at + 5 < spec.durationSeconds) };

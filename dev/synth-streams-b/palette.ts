@@ -45,6 +45,8 @@ export interface Palette {
   masterFilter?: string;
   /** Game sounds louder than the streamer's shouts and calm talk (`--sounds loud`; none: the plan's levels). */
   loudGame?: LoudGame;
+  /** No real moment planted, only the distractors (`--moments none`; see withoutRealMoments in timeline.ts). */
+  nothingToFind?: boolean;
 }
 
 export const PALETTE_B: Palette = {

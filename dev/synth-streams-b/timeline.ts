@@ -175,6 +175,14 @@ export function streamLength(spec: StreamSpec, t: Timeline): number {
  * none), and every fight talked over calmly is `calmFightOverTalkDb` over the talk. The plans otherwise keep
  * every draw, so seed n is seed n of its source with a louder game.
  */
+/**
+ * A stream with nothing to find (`eval:highlights -- --moments none`): the plan's real moments left out (no shout, no
+ * chat reaction), its distractors, talk, game sounds and chat kept. Every clip a profile takes there is one too many.
+ */
+export function withoutRealMoments(timeline: Timeline): Timeline {
+  return { ...timeline, moments: timeline.moments.filter((m) => !REAL_KINDS.includes(m.kind)) };
+}
+
 export interface LoudGame {
   overShoutDb: readonly [number, number];
   calmFightOverTalkDb: readonly [number, number];

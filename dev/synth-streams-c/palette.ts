@@ -73,6 +73,18 @@ export const PALETTE_C_LOUDNORM: Palette = {
 };
 
 /**
+ * Source c with nothing to find (`npm run eval:highlights -- --source c --moments none`): the same plans without
+ * their real moments (no shout, no chat reaction to anything), the distractors, talk, game sounds and chat kept.
+ * Every other variant plants 7-10 real moments per stream, so a rule that lowers its bar on a stream where nothing
+ * stands out (a calm streamer, a squeezed mix) is never caught taking calm talk for a moment there; here every
+ * clip is one too many.
+ */
+export const PALETTE_C_CALM: Palette = {
+  ...PALETTE_C,
+  nothingToFind: true,
+};
+
+/**
  * Source c with the game louder than the streamer (`npm run eval:highlights -- --source c --sounds loud`): every
  * shout of a real moment under a game sound at its peak 0-8 dB louder than the shout (the plain plans put it 3-10
  * dB over the calm talk, mostly under the shout), and every fight the streamer talks calmly through 4-12 dB over

@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCLoud, generateStreamCLoudnorm, PALETTE_C, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCCalm, generateStreamCLoud, generateStreamCLoudnorm, PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -64,12 +64,13 @@ export const C_VARIANTS = [
   { option: "mix", value: "compressed", key: "c-compressed", says: "the mix through a broadcast compressor" },
   { option: "mix", value: "loudnorm", key: "c-loudnorm", says: "the mix through FFmpeg's loudness normaliser" },
   { option: "sounds", value: "loud", key: "c-loud", says: "game sounds louder than the streamer" },
+  { option: "moments", value: "none", key: "c-calm", says: "no moment to find, only the distractors" },
 ] as const;
 export type VariantOption = (typeof C_VARIANTS)[number]["option"];
 export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
 
 /**
- * The source `--source` and the variant options (`--voices`, `--mix`, `--sounds`) name together (b, c, or one
+ * The source `--source` and the variant options (`--voices`, `--mix`, `--sounds`, `--moments`) name together (b, c, or one
  * variant of c), or an error saying which option is wrong and why: an unknown value, a variant of another source,
  * or two variants at once.
  */
@@ -94,6 +95,7 @@ const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateSt
   "c-flat": { palette: PALETTE_C_FLAT, generate: generateStreamCFlat, vodBase: 950000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-compressed": { palette: PALETTE_C_COMPRESSED, generate: generateStreamCCompressed, vodBase: 960000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-loudnorm": { palette: PALETTE_C_LOUDNORM, generate: generateStreamCLoudnorm, vodBase: 980000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+  "c-calm": { palette: PALETTE_C_CALM, generate: generateStreamCCalm, vodBase: 990000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-loud": { palette: PALETTE_C_LOUD, generate: generateStreamCLoud, vodBase: 970000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
 };
 
@@ -271,7 +273,8 @@ function targetsB(rows: RowB[]): Record<string, boolean> {
   const found = (r: RowB | undefined) => Number(r?.both_strong.split("/")[0] ?? 0);
   const mine = [...alone, ...together];
   return {
-    own_recall_ge_0_75_alone: alone.every((r) => (r.own_recall_value ?? 0) >= 0.75),
+    // A stream with nothing to find (--moments none) has no own moment to miss.
+    own_recall_ge_0_75_alone: alone.every((r) => r.own_recall_value === null || r.own_recall_value >= 0.75),
     precision_ge_0_9: mine.every((r) => (r.precision ?? 1) >= 0.9),
     no_empty_clip: mine.every((r) => r.empty_clips === 0 && r.reaction_only_clips === 0),
     no_distractor_clip: mine.every((r) => r.distractor_clips === 0),

@@ -15,7 +15,7 @@ import { Random } from "../../dev/synth-vod/random";
 import { quantile } from "../../render-container/src/analysis/stats";
 import { voicedPower } from "../../render-container/src/analysis/voice-activity/periodicity";
 import { synthCacheRoot } from "../../dev/synth-vod";
-import { louderGame, planTimeline } from "../../dev/synth-streams-b/timeline";
+import { louderGame, planTimeline, REAL_KINDS, withoutRealMoments } from "../../dev/synth-streams-b/timeline";
 import { PALETTE_C_LOUD } from "../../dev/synth-streams-c";
 import type { ChatFile } from "../../dev/twitch-server";
 
@@ -67,6 +67,17 @@ describe("source b plans", () => {
     }
     // Most shouts of the plain plans were over no sound or one quieter than the shout: the variant changes them.
     expect(under).toBeGreaterThan(50);
+  });
+
+  it("with --moments none, keep every distractor and leave out every real moment", () => {
+    for (const seed of seeds.slice(0, 20)) {
+      const plain = planTimeline(streamSpec(seed, PALETTE_C_LOUD), PALETTE_C_LOUD.shoutSeconds);
+      const calm = withoutRealMoments(plain);
+      expect(calm.moments.some((m) => REAL_KINDS.includes(m.kind))).toBe(false);
+      expect(calm.moments).toEqual(plain.moments.filter((m) => !REAL_KINDS.includes(m.kind)));
+      expect(calm.moments.length).toBeGreaterThanOrEqual(5);
+      expect(calm.ambientSounds).toEqual(plain.ambientSounds);
+    }
   });
 });
 
