@@ -1,5 +1,6 @@
 import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { SilenceRange } from "../analysis/types";
+import { nearestInPauses, pauseRanges } from "./pause-ranges";
 import { clamp, movingAverage } from "../analysis/stats";
 import type { Moment } from "./types";
 
@@ -441,7 +442,8 @@ export function settleInPauses(
     const lo = Math.max(0, start - BOUNDARY_RULES.snapOutwardSeconds);
     const hi = Math.min(ctx.durationSeconds, end + BOUNDARY_RULES.snapOutwardSeconds);
     for (const sentences of [true, false]) {
-      const alt = nearestInPauses({ start, end }, pauseRanges(pauses, sentences), { startMax: latestStart, endMin: peak + margin, lo, hi, min, max }, clear);
+      const ranges = pauseRanges(pauses, { marginSeconds: BOUNDARY_RULES.pauseMarginSeconds, minSeconds: sentences ? BOUNDARY_RULES.sentencePauseSeconds : 0 });
+      const alt = nearestInPauses({ start, end }, ranges, { startMax: latestStart, endMin: peak + margin, lo, hi, min, max }, clear);
       if (alt) {
         ({ start, end } = alt);
         break;
@@ -449,69 +451,6 @@ export function settleInPauses(
     }
   }
   return { start, end };
-}
-
-/**
- * Where inside each pause a cut may go: from `pauseMarginSeconds` after the speech before it to as far before the
- * speech after it (a shorter pause: its middle). `sentences`: only pauses between sentences (sentencePauseSeconds).
- */
-export function pauseRanges(pauses: readonly SilenceRange[], sentences: boolean): [number, number][] {
-  const m = BOUNDARY_RULES.pauseMarginSeconds;
-  return pauses
-    .filter((p) => !sentences || p.end - p.start >= BOUNDARY_RULES.sentencePauseSeconds - 1e-9)
-    .map((p) => {
-      const inset = Math.min(m, (p.end - p.start) / 2);
-      return [p.start + inset, p.end - inset];
-    });
-}
-
-/**
- * The last resort of settleInPauses. The cut points above are one place per pause (the start just before the
- * speech after it, the end just after the speech before it), which keeps silence out of a clip; but a clip held
- * to its length limits can need a start early in a long pause (where a build-up of game sound plays before the
- * talk resumes) or an end late in one. Both ends anywhere inside pauses (`ranges`), the start at most `startMax`
- * and the end at least `endMin`, both within [lo, hi], `min`-`max` long, clear of the neighbours: the pair
- * that moves the two ends least in all, or null.
- */
-export function nearestInPauses(
-  w: { start: number; end: number },
-  ranges: readonly [number, number][],
-  limits: { startMax: number; endMin: number; lo: number; hi: number; min: number; max: number },
-  clear: (a: number, b: number) => boolean,
-): { start: number; end: number } | null {
-  let best: { start: number; end: number } | null = null;
-  let bestCost = Infinity;
-  for (const [a1, b1] of ranges) {
-    const sa = Math.max(a1, limits.lo);
-    const sb = Math.min(b1, limits.startMax);
-    if (sa > sb) continue;
-    for (const [a2, b2] of ranges) {
-      const ea = Math.max(a2, limits.endMin);
-      const eb = Math.min(b2, limits.hi);
-      if (ea > eb) continue;
-      let s = Math.min(Math.max(w.start, sa), sb);
-      let e = Math.min(Math.max(w.end, ea), eb);
-      // Too short: the start earlier first (more setup), then the end later; too long: the other way round.
-      if (e - s < limits.min) {
-        const d = limits.min - (e - s);
-        const down = Math.min(d, s - sa);
-        s -= down;
-        e += d - down;
-      } else if (e - s > limits.max) {
-        const d = e - s - limits.max;
-        const back = Math.min(d, e - ea);
-        e -= back;
-        s += d - back;
-      }
-      if (s < sa - 1e-9 || s > sb + 1e-9 || e < ea - 1e-9 || e > eb + 1e-9 || !clear(s, e)) continue;
-      const cost = Math.abs(s - w.start) + Math.abs(e - w.end);
-      if (cost < bestCost - 1e-9) {
-        best = { start: s, end: e };
-        bestCost = cost;
-      }
-    }
-  }
-  return best;
 }
 
 export interface MomentWindow {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, nearestInPauses, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { nearestInPauses } from "../../../render-container/src/selection/pause-ranges";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
 import { fitBetween } from "../../../render-container/src/selection/free-interval";
