@@ -202,7 +202,7 @@ const median = (xs: number[]) => {
 };
 const frac = (a: number, b: number) => `${a}/${b}`;
 
-interface RowB {
+export interface RowB {
   run: string;
   clips_per_stream: string;
   own_kinds: string;
@@ -264,7 +264,7 @@ function printRows(rows: RowB[]): void {
 }
 
 /** The issue's targets on one split's overall rows. */
-function targetsB(rows: RowB[]): Record<string, boolean> {
+export function targetsB(rows: RowB[]): Record<string, boolean> {
   const get = (run: string) => rows.find((r) => r.run === run);
   const alone = PROFILES.map((p) => get(p)!).filter(Boolean);
   const together = PROFILES.map((p) => get(`${p} (3 profiles, ${TOGETHER_MINUTES} min)`)!).filter(Boolean);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sourceOfOptions } from "../../scripts/highlight-eval/source-b";
+import { sourceOfOptions, targetsB, type RowB } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds) name", () => {
   it("names b, c and c's five variants", () => {
@@ -21,5 +21,26 @@ describe("eval:highlights: which source --source and the variant options (--voic
     expect(() => sourceOfOptions("a", { sounds: "loud" })).toThrow("are variants of source c, not of source a");
     expect(() => sourceOfOptions("c", { voices: "flat", mix: "compressed" })).toThrow("--voices and --mix are separate variants of source c: give one");
     expect(() => sourceOfOptions("d")).toThrow("--source must be b or c here, got d");
+  });
+});
+
+describe("eval:highlights: the issue's targets on a split's rows", () => {
+  const row = (run: string, over: Partial<RowB> = {}): RowB => ({
+    run, clips_per_stream: "0-0", own_kinds: "hype", own_recall: "0/0", own_recall_value: null, hype: "0/0", streamer_only: "0/0", audience_only: "0/0",
+    both_strong: "0/0", precision: null, empty_clips: 0, reaction_only_clips: 0, distractor_clips: 0, payoff_median: null, mid_sentence: "0/0", titles: "",
+    titles_quoting_small_talk_or_spam: 0, examples: [], ...over,
+  });
+  const runs = ["balanced", "audience", "streamer", "balanced (3 profiles, 6 min)", "audience (3 profiles, 6 min)", "streamer (3 profiles, 6 min)"];
+
+  it("on a stream with nothing to find (--moments none), the recall target has nothing to miss; a clip there still fails precision", () => {
+    expect(targetsB(runs.map((r) => row(r))).own_recall_ge_0_75_alone).toBe(true);
+    const withClip = targetsB(runs.map((r) => (r === "streamer" ? row(r, { precision: 0, distractor_clips: 1, mid_sentence: "0/2" }) : row(r))));
+    expect(withClip.precision_ge_0_9).toBe(false);
+    expect(withClip.no_distractor_clip).toBe(false);
+  });
+
+  it("where own moments were planted, a recall under 0.75 fails", () => {
+    const t = targetsB(runs.map((r) => row(r, r === "audience" ? { own_recall: "5/10", own_recall_value: 0.5 } : { own_recall: "9/10", own_recall_value: 0.9 })));
+    expect(t.own_recall_ge_0_75_alone).toBe(false);
   });
 });

@@ -16,6 +16,9 @@ import { quantile } from "../../render-container/src/analysis/stats";
 import { voicedPower } from "../../render-container/src/analysis/voice-activity/periodicity";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import { louderGame, planTimeline, REAL_KINDS, withoutRealMoments } from "../../dev/synth-streams-b/timeline";
+import { mixToFlac } from "../../dev/synth-streams-b/mix";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import { PALETTE_C_LOUD } from "../../dev/synth-streams-c";
 import type { ChatFile } from "../../dev/twitch-server";
 
@@ -329,4 +332,19 @@ describe("source c: source b's plan of a stream with other voices, sounds and wo
     expect(emotes.size).toBeGreaterThan(0);
     for (const e of emotes) expect(Object.keys(PALETTE_C.chat.globalEmotes)).toContain(e);
   });
+});
+
+describe("the mix's master filter", () => {
+  it("that FFmpeg cannot run fails the stream with FFmpeg's error, long before a test times out (it used to hang)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mix-filter-"));
+    try {
+      const loop = { sound: { samples: new Float32Array(48_000).fill(0.1), duration: 1 }, gainAt: () => 1 };
+      const began = Date.now();
+      // Ten minutes of audio: more than the pipe holds, so the writer waits on FFmpeg that has already exited.
+      await expect(mixToFlac(600, [], [loop], 1, path.join(dir, "a.flac"), "nosuchfilter")).rejects.toThrow(/ffmpeg \(flac\) exited/);
+      expect(Date.now() - began).toBeLessThan(20_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
