@@ -34,11 +34,19 @@ function toSound(raw: Buffer): Sound {
   return { samples, duration: samples.length / SAMPLE_RATE };
 }
 
+/**
+ * sox's `-R`: its noise generators (`synth ... whitenoise`, `brownnoise`) and the dither it adds to 16-bit output
+ * after effects are seeded with a fixed number. Without it every machine draws other noise: the same recipe made a
+ * different gunfire on a fresh machine (its loudness over calm talk 5.7 dB there, over 6 dB where the tests were
+ * written), so fixtures, evaluation streams and their figures were not the same from one clone to the next.
+ */
+export const REPEATABLE = ["-R"];
+
 export const RAW_OUT = ["-c", "1", "-r", String(SAMPLE_RATE), "-b", "16", "-e", "signed", "-t", "raw", "-"];
 
 /** Kept by recipe under `<cacheRoot>/synth-streams-b/clips`: a stream re-generated reuses every sound. */
 export async function cached(cacheRoot: string, key: unknown, make: () => Promise<Buffer>): Promise<Sound> {
-  const file = path.join(cacheRoot, "synth-streams-b", "clips", `${hashOf(key)}.s16`);
+  const file = path.join(cacheRoot, "synth-streams-b", "clips-repeatable", `${hashOf(key)}.s16`);
   if (await exists(file)) return toSound(await readFile(file));
   const raw = await make();
   await mkdir(path.dirname(file), { recursive: true });
@@ -51,7 +59,7 @@ export async function cached(cacheRoot: string, key: unknown, make: () => Promis
 export function soxSound(recipe: SoxRecipe, cacheRoot: string): Promise<Sound> {
   const channels = recipe.channels ?? 1;
   return cached(cacheRoot, { sox: recipe }, () =>
-    run("sox", ["-n", "-c", String(channels), ...RAW_OUT, ...recipe.effects]),
+    run("sox", [...REPEATABLE, "-n", "-c", String(channels), ...RAW_OUT, ...recipe.effects]),
   );
 }
 
@@ -59,7 +67,7 @@ export function speechSound(recipe: SpeechRecipe, cacheRoot: string): Promise<So
   return cached(cacheRoot, { speech: recipe }, async () => {
     const wav = await run("espeak-ng", [...recipe.espeak, "--stdout", recipe.text]);
     // espeak-ng leaves silence around the words; `silence` trims it so sentence times in truth are the voice's.
-    return run("sox", ["-t", "wav", "-", ...RAW_OUT, ...recipe.effects, "silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02", "0.5%", "reverse"], { stdin: wav });
+    return run("sox", [...REPEATABLE, "-t", "wav", "-", ...RAW_OUT, ...recipe.effects, "silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02", "0.5%", "reverse"], { stdin: wav });
   });
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Voice } from "../synth-streams-b";
-import { cached, RAW_OUT, type Sound } from "../synth-streams-b/sox-clip";
+import { cached, RAW_OUT, REPEATABLE, type Sound } from "../synth-streams-b/sox-clip";
 import { run } from "../synth-vod/exec";
 import type { Random } from "../synth-vod/random";
 
@@ -76,6 +76,6 @@ export function speakFlite(voice: Voice, text: string, shout: boolean, cacheRoot
       await rm(dir, { recursive: true, force: true });
     }
     // Trim flite's lead-in and tail silence, so sentence times in truth are the voice's.
-    return run("sox", ["-t", "wav", "-", ...RAW_OUT, ...effects, "silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02", "0.5%", "reverse"], { stdin: wav });
+    return run("sox", [...REPEATABLE, "-t", "wav", "-", ...RAW_OUT, ...effects, "silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02", "0.5%", "reverse"], { stdin: wav });
   });
 }

@@ -32,13 +32,13 @@ function trimSilence(samples: Float32Array): Float32Array {
 
 /** espeak-ng speaks the sentence; sox resamples it to the track's rate. Cached per text and style. */
 export async function synthesizeSpeech(text: string, style: SpeechStyle, cacheDir: string): Promise<SpeechClip> {
-  const file = path.join(cacheDir, "speech", `${style}-${hashOf(text)}.s16`);
+  const file = path.join(cacheDir, "speech-repeatable", `${style}-${hashOf(text)}.s16`);
   let raw: Buffer;
   if (await exists(file)) {
     raw = await readFile(file);
   } else {
     const wav = await run("espeak-ng", [...ESPEAK_ARGS[style], "--stdout", text]);
-    raw = await run("sox", ["-t", "wav", "-", "-t", "raw", "-e", "signed", "-b", "16", "-c", "1", "-r", String(SAMPLE_RATE), "-"], {
+    raw = await run("sox", ["-R", "-t", "wav", "-", "-t", "raw", "-e", "signed", "-b", "16", "-c", "1", "-r", String(SAMPLE_RATE), "-"], {
       stdin: wav,
     });
     await mkdir(path.dirname(file), { recursive: true });

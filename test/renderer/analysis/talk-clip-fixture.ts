@@ -41,7 +41,7 @@ export interface TalkClip {
 }
 
 export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
-  const hash = createHash("sha256").update(JSON.stringify({ ...spec, talk: STREAMER_TALK, v: 1 })).digest("hex").slice(0, 12);
+  const hash = createHash("sha256").update(JSON.stringify({ ...spec, talk: STREAMER_TALK, v: 2 })).digest("hex").slice(0, 12);
   const target = path.join(os.tmpdir(), "highlight-test-media", "analysis", `${spec.name}-${hash}`);
   const truthFile = `${target}.json`;
   if (fs.existsSync(truthFile)) return JSON.parse(fs.readFileSync(truthFile, "utf8")) as TalkClip;
