@@ -22,7 +22,8 @@ import { z } from "zod";
 // 5: a pitch recurring in bursts within a second (an alarm) leaves the voice's rise too; pauses around clip edges heard.
 // 6: a held or recurring pitch leaves the voice's rise only where its sound recurs too (a monotone voice keeps it).
 // 7: the voice model listens from a threshold scaled to the stream's loudness range (a compressed mix: loudness-range.ts).
-export const ANALYSIS_VERSION = 7;
+// 8: the voice's pitch rise over its usual pitch (voice-activity/measure-voice.ts, PITCH_RISE) lifts its level.
+export const ANALYSIS_VERSION = 8;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

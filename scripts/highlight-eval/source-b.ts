@@ -89,7 +89,7 @@ export function sourceOfOptions(source: string, variants: Partial<Record<Variant
   return o ? C_VARIANTS.find((v) => v.option === o && v.value === variants[o])!.key : source;
 }
 
-const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
+export const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
   b: { palette: PALETTE_B, generate: generateStreamB, vodBase: 930000000, tuning: TUNING_SEEDS_B, heldOut: HELD_OUT_SEEDS_B },
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-flat": { palette: PALETTE_C_FLAT, generate: generateStreamCFlat, vodBase: 950000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },

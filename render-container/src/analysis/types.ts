@@ -44,6 +44,13 @@ export interface AudioAnalysis {
    * explosion does not, however loud the second. -99 where not measured or the second held too little speech.
    */
   voiceRiseDb?: number[];
+  /**
+   * How far the voice's pitch rises over this streamer's usual pitch, semitones: the median pitch of the second's
+   * clearly voiced speech windows against that of ordinary stretches (voice-activity/measure-voice.ts, PITCH_RISE).
+   * A shout climbs in pitch even where a compressed or normalised mix keeps its level near the talk's.
+   * -99 where not measured, too few voiced windows, or the usual pitch is unclear (two voices taking turns).
+   */
+  voicePitchRise?: number[];
   /** Where the decoded PCM was kept (analyzeAudio's keepPcm), span by span on the VOD's clock. */
   pcm?: PcmSpan[];
 }

@@ -2,7 +2,7 @@ import type { ProfileTuning } from "../../../common/contract/normalized-request"
 import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import { loudnessScale } from "../analysis/loudness-range";
-import { NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
+import { NO_PITCH_RISE, NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
 import { streamerEventLevel } from "./evidence";
 import { estimateReactionLag, LAG_RULES, streamerEventOnsets, type ReactionLag } from "./reaction-lag";
 import type { SecondScores } from "./types";
@@ -69,16 +69,30 @@ export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShar
  *   is read on a second's few speech windows and now and then jumps where nobody shouted; halfway takes up most
  *   of a real shout and half of such a jump.
  */
-export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceRiseDb">): number[] {
+export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceRiseDb" | "voicePitchRise">): number[] {
   const rise = audio.voiceRiseDb;
+  const pitch = audio.voicePitchRise;
   return audio.loudnessAboveBaselineDb.map((db, i) => {
     const r = rise?.[i];
-    if (r === undefined || r <= NO_VOICE_RISE) return db;
-    return r <= db ? r : (db + r) / 2;
+    const level = r === undefined || r <= NO_VOICE_RISE ? db : r <= db ? r : (db + r) / 2;
+    return level + pitchEffortDb(pitch?.[i]);
   });
 }
 
-export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb">, scale = 1): number {
+/**
+ * A voice raised in pitch: `dbPerSemitone` for each semitone beyond `freeSemitones` over the streamer's usual
+ * pitch, at most `maxDb`. A shout climbs 3-8 semitones (the Lombard effect and plain effort); a normalised or
+ * compressed mix can squeeze its level to 3-4 dB over calm talk, which alone no longer reads as a shout, while its
+ * pitch is untouched. Talk varies its pitch by a couple of semitones, which adds nothing.
+ */
+export const PITCH_EFFORT = { freeSemitones: 2, dbPerSemitone: 1, maxDb: 6 } as const;
+
+export function pitchEffortDb(semitones: number | undefined): number {
+  if (semitones === undefined || semitones <= NO_PITCH_RISE) return 0;
+  return clamp((semitones - PITCH_EFFORT.freeSemitones) * PITCH_EFFORT.dbPerSemitone, 0, PITCH_EFFORT.maxDb);
+}
+
+export function shoutLevelDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceShare" | "voiceRiseDb" | "voicePitchRise">, scale = 1): number {
   const full = SCORE_RAMPS.loudDb[1] * scale;
   if (!audio.voiceShare) return full;
   const voicedLoud: number[] = [];

@@ -1,10 +1,11 @@
 /**
- * A stream mixed through a broadcast compressor: calm flite talk with shouts 8 dB louder (pitch raised), calm
- * talk through gunfire, and the whole mix compressed and limited as source c's `--mix compressed` does
- * (PALETTE_C_COMPRESSED), so the shouts end a few dB over the talk.
+ * A stream whose mix squeezes its shouts: calm flite talk with shouts 8 dB louder (pitch raised), calm talk
+ * through gunfire, and the whole mix compressed and limited as source c's `--mix compressed` does
+ * (PALETTE_C_COMPRESSED), or through FFmpeg's loudness normaliser as `--mix loudnorm` does (PALETTE_C_LOUDNORM), so
+ * the shouts end a few dB over the talk.
  */
 import type { Voice } from "../../../dev/synth-streams-b";
-import { PALETTE_C_COMPRESSED } from "../../../dev/synth-streams-c";
+import { PALETTE_C_COMPRESSED, PALETTE_C_LOUDNORM } from "../../../dev/synth-streams-c";
 import { speakFlite } from "../../../dev/synth-streams-c/flite-voices";
 import { ambienceLoop, gunfire } from "../../../dev/synth-streams-c/game-sounds";
 import { STREAMER_SHOUTS } from "../../../dev/synth-streams-c/lines";
@@ -19,14 +20,17 @@ export const COMPRESSED_MIX = { duration: 240, shoutAt: [30, 75, 120, 165, 210],
 
 const cache = () => synthCacheRoot();
 
-export const COMPRESSED_MIX_SPEC: TalkClipSpec = {
-  name: "compressed-mix",
-  key: { VOICE, SHOUTS, ...COMPRESSED_MIX, filter: PALETTE_C_COMPRESSED.masterFilter },
+const squeezedMix = (name: string, filter: string): TalkClipSpec => ({
+  name,
+  key: { VOICE, SHOUTS, ...COMPRESSED_MIX, filter },
   duration: COMPRESSED_MIX.duration,
   voiceDb: -20,
   speak: (text, shout) => speakFlite(VOICE, text, shout, cache()),
   shouts: COMPRESSED_MIX.shoutAt.map((at, i) => ({ at, line: SHOUTS[i]!, db: 8, seconds: 3 })),
   underTalk: COMPRESSED_MIX.calmUnderGunfire.map((at, i) => ({ at, db: 8, sound: () => gunfire(new Random(30 + i), cache()) })),
   ambience: { db: -18, sound: () => ambienceLoop(new Random(2), cache()) },
-  masterFilter: PALETTE_C_COMPRESSED.masterFilter,
-};
+  masterFilter: filter,
+});
+
+export const COMPRESSED_MIX_SPEC = squeezedMix("compressed-mix", PALETTE_C_COMPRESSED.masterFilter!);
+export const NORMALISED_MIX_SPEC = squeezedMix("normalised-mix", PALETTE_C_LOUDNORM.masterFilter!);

@@ -26,7 +26,7 @@ describe("voiced power: the voice's own power in a window", () => {
     const tone = voicedPower(voiced(N, 0.1), 0, N, RATE);
     expect(tone.periodicity).toBeGreaterThan(0.8);
     for (const seed of [1, 2, 3, 4, 5]) expect(voicedPower(seededNoise(seed, N, 0.3), 0, N, RATE).periodicity).toBeLessThan(0.25);
-    expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0, period: 0 });
+    expect(voicedPower(new Float32Array(N), 0, N, RATE)).toEqual({ power: 0, periodicity: 0, period: 0, pitchPeriod: 0 });
   });
 
   it("gives calm talk through noise louder than it about the talk's own voiced power, not the noise's", () => {
@@ -48,6 +48,34 @@ describe("voiced power: the voice's own power in a window", () => {
     const at16 = new Float32Array(2 * N + 20);
     for (let i = 0; i < 2 * N; i++) for (let h = 1; h * 160 < 2000; h++) at16[20 + i]! += (0.1 / h) * Math.sin((2 * Math.PI * h * 160 * i) / 16000);
     expect(voicedPower(at16, 20, 2 * N, 16000).periodicity).toBeGreaterThan(0.8);
+  });
+});
+
+describe("the voice's pitch in a window", () => {
+  /** Harmonics h = 1.. of f0 with the given amplitudes (a vowel's formants lift some of them). */
+  const harmonics = (n: number, f0: number, amps: number[]) => {
+    const out = new Float32Array(n);
+    for (let i = 0; i < n; i++) amps.forEach((a, k) => (out[i]! += a * Math.sin((2 * Math.PI * (k + 1) * f0 * i) / RATE)));
+    return out;
+  };
+  const hz = (x: Float32Array) => RATE / voicedPower(x, 0, x.length, RATE).pitchPeriod;
+
+  it("reads a voice's pitch, not a sub-harmonic, where the best lag is two periods", () => {
+    // At 90 Hz two periods (178 samples) fall outside the lags looked at; at 120 Hz they are within (133 Hz is the
+    // lowest pitch whose double period is a lag), and a period and its double correlate nearly alike.
+    for (const f0 of [120, 160, 220, 300]) {
+      const x = harmonics(N, f0, [1, 0.6, 0.4, 0.3, 0.2]);
+      expect(Math.abs(12 * Math.log2(hz(x) / f0))).toBeLessThan(0.5);
+    }
+  });
+
+  it("does not read a voice whose third harmonic leads (a vowel's first formant on it) at three times its pitch", () => {
+    // Pre-emphasis lifts the third harmonic further: the pre-emphasised window correlates nearly as well at a
+    // third of the period, and a calm 121 Hz voice read at 364 Hz would pass for one raised 19 semitones.
+    for (const f0 of [110, 121, 140]) {
+      const x = harmonics(N, f0, [0.5, 0.5, 1.2]);
+      expect(Math.abs(12 * Math.log2(hz(x) / f0))).toBeLessThan(0.5);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { measureVoiceActivity } from "./measure-voice";
 import type { VoiceModel } from "./silero-model";
 
 export { candidateStretches, CANDIDATE_RULES } from "./candidate-stretches";
-export { measureVoiceActivity, NO_VOICE_RISE, readPcm, referenceStretches, SPEECH_PROBABILITY } from "./measure-voice";
+export { measureVoiceActivity, NO_PITCH_RISE, NO_VOICE_RISE, readPcm, referenceStretches, SPEECH_PROBABILITY } from "./measure-voice";
 export { loadVoiceModel, voiceModelPath, type VoiceModel } from "./silero-model";
 export { speechProbabilities } from "./speech-probabilities";
 
@@ -20,7 +20,7 @@ export async function withVoiceActivity(
   const t0 = performance.now();
   try {
     const r = await measureVoiceActivity(audio, opts);
-    return { audio: { ...audio, voiceShare: r.voiceShare, voiceRiseDb: r.voiceRiseDb }, measuredSeconds: r.measuredSeconds, seconds: (performance.now() - t0) / 1000 };
+    return { audio: { ...audio, voiceShare: r.voiceShare, voiceRiseDb: r.voiceRiseDb, voicePitchRise: r.voicePitchRise }, measuredSeconds: r.measuredSeconds, seconds: (performance.now() - t0) / 1000 };
   } catch (err) {
     opts.signal?.throwIfAborted();
     const why = String((err as Error)?.message ?? err);

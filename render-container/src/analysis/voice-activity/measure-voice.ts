@@ -17,12 +17,26 @@ export interface VoiceActivityResult {
   voiceShare: number[];
   /** voiceRiseDb per second (NO_VOICE_RISE: not measured or no speech); see AudioAnalysis.voiceRiseDb. */
   voiceRiseDb: number[];
+  /** voicePitchRise per second (NO_PITCH_RISE: not measured); see AudioAnalysis.voicePitchRise. */
+  voicePitchRise: number[];
   stretches: Stretch[];
   measuredSeconds: number;
 }
 
 /** voiceRiseDb where the second was not measured, or held too little speech to say. */
 export const NO_VOICE_RISE = -99;
+/** voicePitchRise where the second was not measured, held too few clearly voiced windows, or the usual pitch is unclear. */
+export const NO_PITCH_RISE = -99;
+
+/**
+ * The voice's pitch: read on speech windows at least `minPeriodicity` periodic (clearly voiced; a window the
+ * game fills reads the game's pitch, if any) and not an instrument's (the held-pitch rules). A second needs
+ * `minWindows` of them; the usual pitch is the median over the reference stretches' windows, and is unclear —
+ * two voices taking turns (a streamer and a guest an octave apart), or no voiced talk to read — where their
+ * quartiles lie more than `maxUsualSpread` semitones apart: then no second gets a pitch rise.
+ */
+export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 4, minUsualWindows: 30 } as const;
+
 /** The lowest rise a measured second gets (its speech windows held no voiced power: music's held notes). */
 const MIN_VOICE_RISE = -60;
 
@@ -57,8 +71,9 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const seconds = audio.loudnessAboveBaselineDb.length;
   const voiceShare = new Array<number>(seconds).fill(-1);
   const voiceRiseDb = new Array<number>(seconds).fill(NO_VOICE_RISE);
+  const voicePitchRise = new Array<number>(seconds).fill(NO_PITCH_RISE);
   const stretches = candidateStretches(audio.loudnessAboveBaselineDb);
-  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, stretches: [], measuredSeconds: 0 };
+  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, voicePitchRise, stretches: [], measuredSeconds: 0 };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
   const W = SILERO.window;
@@ -80,14 +95,22 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const probs = await speechProbabilities(model, all);
 
   // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
-  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][] }[] = [];
+  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; pitches: number[][] }[] = [];
   const usual: number[] = [];
+  const usualPitches: number[] = [];
   let firstWindow = 0;
   for (const p of pieces) {
     const n = p.stretch.end - p.stretch.start;
-    const m = { start: p.stretch.start, energy: new Float64Array(n), speech: new Float64Array(n), speechWindows: new Uint16Array(n), powers: Array.from({ length: n }, () => [] as number[]) };
+    const m = {
+      start: p.stretch.start,
+      energy: new Float64Array(n),
+      speech: new Float64Array(n),
+      speechWindows: new Uint16Array(n),
+      powers: Array.from({ length: n }, () => [] as number[]),
+      pitches: Array.from({ length: n }, () => [] as number[]),
+    };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
-    const perWindow: { w: number; s: number; voiced: number; period: number; periodicity: number }[] = [];
+    const perWindow: { w: number; s: number; voiced: number; period: number; periodicity: number; pitch: number }[] = [];
     const spectra = windowSpectra(p.samples, W);
     const unheld = unheldShares(p.samples, W, spectra);
     for (let w = 0; w < windowsOf(p); w++) {
@@ -101,7 +124,14 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       // The voice's own level: the window's voiced power (periodicity.ts), so gunfire or an impact under calm
       // talk does not pass for a raised voice.
       const vp = voicedPower(p.samples, w * W, Math.min(W, p.samples.length - w * W), rate);
-      perWindow.push({ w, s, voiced: vp.power * vp.periodicity * unheld[w]!, period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0, periodicity: vp.periodicity });
+      perWindow.push({
+        w,
+        s,
+        voiced: vp.power * vp.periodicity * unheld[w]!,
+        period: vp.periodicity >= HELD_PITCH.minPeriodicity ? vp.period : 0,
+        periodicity: vp.periodicity,
+        pitch: vp.periodicity >= PITCH_RISE.minPeriodicity && vp.pitchPeriod > 0 ? semitones(rate / vp.pitchPeriod) : Number.NaN,
+      });
     }
     const held = new Uint8Array(perWindow.length);
     for (const run of heldPitchRuns(perWindow.map((x) => x.period))) held.fill(1, run.from, run.to);
@@ -112,19 +142,25 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     // but not its vowels.
     held.set(toneWindows(perWindow, held, spectra));
     perWindow.forEach((x, k) => {
+      const pitched = !held[k] && Number.isFinite(x.pitch);
       if (p.reference) {
         if (!held[k]) usual.push(x.voiced);
+        if (pitched) usualPitches.push(x.pitch);
       } else {
         m.speechWindows[x.s]!++;
         if (!held[k]) m.powers[x.s]!.push(x.voiced);
+        if (pitched) m.pitches[x.s]!.push(x.pitch);
       }
     });
     if (!p.reference) measured.push(m);
     firstWindow += windowsOf(p);
   }
   const usualPower = usual.length >= REFERENCE.minSpeechWindows ? quantile(usual, VOICE_QUANTILE) : Number.NaN;
+  const usualPitch = usualPitchOf(usualPitches);
   for (const m of measured) {
     for (let s = 0; s < m.energy.length; s++) {
+      const pitches = m.pitches[s]!;
+      if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = quantile(pitches, 0.5) - usualPitch;
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
       const powers = m.powers[s]!;
       if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower));
@@ -132,7 +168,17 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
     }
   }
-  return { voiceShare, voiceRiseDb, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+  return { voiceShare, voiceRiseDb, voicePitchRise, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+}
+
+/** A frequency in semitones (above 1 Hz: only differences matter). */
+const semitones = (hz: number) => 12 * Math.log2(hz);
+
+/** The usual pitch (semitones) of the reference windows' pitches, or null where it is unclear (PITCH_RISE). */
+export function usualPitchOf(pitches: readonly number[]): number | null {
+  if (pitches.length < PITCH_RISE.minUsualWindows) return null;
+  if (quantile(pitches, 0.75) - quantile(pitches, 0.25) > PITCH_RISE.maxUsualSpread) return null;
+  return quantile(pitches, 0.5);
 }
 
 /**
