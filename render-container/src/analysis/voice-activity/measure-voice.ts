@@ -34,8 +34,16 @@ export const NO_PITCH_RISE = -99;
  * `minWindows` of them; the usual pitch is the median over the reference stretches' windows, and is unclear —
  * two voices taking turns (a streamer and a guest an octave apart), or no voiced talk to read — where their
  * quartiles lie more than `maxUsualSpread` semitones apart: then no second gets a pitch rise.
+ *
+ * A window pitched more than `maxSemitones` (an octave) over the usual pitch is not this voice: a shout's median
+ * pitch climbs 5-10 semitones, while a music bed's notes under the talk — a fast arpeggio changes note every
+ * sixteenth, too fast for the held- and recurring-pitch rules — sit one to two octaves over a low voice and the
+ * voice model hears them as speech (Silero's median 0.94 on source c's arpeggio swells). Such windows count
+ * neither in the second's pitch nor in its voiced power; where no usual pitch is known, all count as before.
+ * Measured on source c's tuning seeds: a music swell read 14-19 semitones up with its voice "rising" 11 dB, a
+ * streamer-profile clip on it; without those windows it rose not at all and the clip went, no shout was lost.
  */
-export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 4, minUsualWindows: 30 } as const;
+export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 4, minUsualWindows: 30, maxSemitones: 12 } as const;
 
 /** The lowest rise a measured second gets (its speech windows held no voiced power: music's held notes). */
 const MIN_VOICE_RISE = -60;
@@ -95,7 +103,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const probs = await speechProbabilities(model, all);
 
   // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
-  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; pitches: number[][] }[] = [];
+  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; powerPitches: number[][]; pitches: number[][] }[] = [];
   const usual: number[] = [];
   const usualPitches: number[] = [];
   let firstWindow = 0;
@@ -107,6 +115,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       speech: new Float64Array(n),
       speechWindows: new Uint16Array(n),
       powers: Array.from({ length: n }, () => [] as number[]),
+      powerPitches: Array.from({ length: n }, () => [] as number[]),
       pitches: Array.from({ length: n }, () => [] as number[]),
     };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
@@ -148,7 +157,10 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
         if (pitched) usualPitches.push(x.pitch);
       } else {
         m.speechWindows[x.s]!++;
-        if (!held[k]) m.powers[x.s]!.push(x.voiced);
+        if (!held[k]) {
+          m.powers[x.s]!.push(x.voiced);
+          m.powerPitches[x.s]!.push(pitched ? x.pitch : Number.NaN);
+        }
         if (pitched) m.pitches[x.s]!.push(x.pitch);
       }
     });
@@ -159,10 +171,12 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const usualPitch = usualPitchOf(usualPitches);
   for (const m of measured) {
     for (let s = 0; s < m.energy.length; s++) {
-      const pitches = m.pitches[s]!;
+      // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
+      const beyond = (pitch: number) => usualPitch !== null && pitch > usualPitch + PITCH_RISE.maxSemitones;
+      const pitches = m.pitches[s]!.filter((p) => !beyond(p));
       if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = quantile(pitches, 0.5) - usualPitch;
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
-      const powers = m.powers[s]!;
+      const powers = m.powers[s]!.filter((_, k) => !beyond(m.powerPitches[s]![k]!));
       if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower));
       // Speech heard, but held notes fill the second: the voice never rises above the music there.
       else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
