@@ -41,7 +41,10 @@ export const NO_PITCH_RISE = -99;
  * voice model hears them as speech (Silero's median 0.94 on source c's arpeggio swells). Such windows count
  * neither in the second's pitch nor in its voiced power; where no usual pitch is known, all count as before.
  * Measured on source c's tuning seeds: a music swell read 14-19 semitones up with its voice "rising" 11 dB, a
- * streamer-profile clip on it; without those windows it rose not at all and the clip went, no shout was lost.
+ * streamer-profile clip on it; without those windows it rose not at all and the clip went, no shout of the
+ * evaluation was lost. A shout that climbs more than an octave does lose those windows (the fifth shout of the
+ * normalised fixture: normalised-mix.test.ts). The reference stretches' power keeps all its windows: their pitch
+ * is what the usual pitch is read from.
  */
 export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 4, minUsualWindows: 30, maxSemitones: 12 } as const;
 
