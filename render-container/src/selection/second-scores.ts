@@ -68,6 +68,7 @@ export const SHOUT_LEVEL = { minDb: 10, quantile: 0.9, minSeconds: 5, voicedShar
  *   more than volume (measured: shouts 5-6 dB over the stream's baseline whose voice rose 11-15 dB). The rise alone
  *   is read on a second's few speech windows and now and then jumps where nobody shouted; halfway takes up most
  *   of a real shout and half of such a jump.
+ * - Plus the voice's pitch rise over its usual pitch (pitchEffortDb): what a squeezed mix leaves of a shout.
  */
 export function voiceLoudnessDb(audio: Pick<AudioAnalysis, "loudnessAboveBaselineDb" | "voiceRiseDb" | "voicePitchRise">): number[] {
   const rise = audio.voiceRiseDb;
