@@ -4,7 +4,9 @@
  * analyses it as a job does (job-selection.ts), then prints for each second of the range its loudness over the
  * baseline, the voice model's speech share, the voice's rise and pitch rise, the voice's loudness and the
  * `streamer` profile's score; then the truth's sentences, moments and game sounds, and the pauses the analysis
- * found there (the envelope's, before any clip edge is heard).
+ * found there (the envelope's, before any clip edge is heard), and with `--hear` the pauses the voice model hears
+ * over the range as a clip edge there would (speech-pauses.ts) with the model's speech probability per 32 ms window
+ * (a digit 0-9 for 0-0.99, a line per second).
  *
  *   npx tsx scripts/highlight-eval/inspect-stream.ts --source c-loudnorm --seed 106 --from 950 --to 970
  *
@@ -14,12 +16,16 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { STREAMS_B_VERSION } from "../../dev/synth-streams-b";
 import { synthCacheRoot } from "../../dev/synth-vod";
+import { loadVoiceModel, SILERO } from "../../render-container/src/analysis/voice-activity/silero-model";
+import { readPcm } from "../../render-container/src/analysis/voice-activity/measure-voice";
+import { speechPausesIn } from "../../render-container/src/analysis/voice-activity/speech-pauses";
+import { speechProbabilities } from "../../render-container/src/analysis/voice-activity/speech-probabilities";
 import { computeSecondScores, voiceLoudnessDb } from "../../render-container/src/selection/second-scores";
 import { PROFILE_DEFAULTS } from "../../worker/src/domain/profile-defaults";
 import { analyseLikeAJob } from "./job-selection";
 import { SOURCES, type SourceKey } from "./source-b";
 
-const { values } = parseArgs({ options: { source: { type: "string" }, seed: { type: "string" }, from: { type: "string" }, to: { type: "string" } } });
+const { values } = parseArgs({ options: { source: { type: "string" }, seed: { type: "string" }, from: { type: "string" }, to: { type: "string" }, hear: { type: "boolean" } } });
 const source = values.source as SourceKey;
 if (!source || !(source in SOURCES)) throw new Error(`--source must be one of ${Object.keys(SOURCES).join(", ")}`);
 const seed = Number(values.seed);
@@ -43,6 +49,20 @@ try {
   for (const m of truth.moments) if (within(m.setup_start, m.end)) console.log(`moment ${m.id} (${m.real ? "real" : "distractor"}) setup ${m.setup_start} peak ${m.peak} end ${m.end}`);
   for (const g of truth.ambient_sounds) if (within(g.at, g.at + 5)) console.log(`game sound ${g.kind} at ${g.at}`);
   for (const p of audio.pauses ?? []) if (within(p.start, p.end)) console.log(`pause ${p.start.toFixed(2)}-${p.end.toFixed(2)}`);
+  if (values.hear) {
+    const model = await loadVoiceModel();
+    const heard = await speechPausesIn(audio, [{ start: from, end: to }], { model });
+    for (const p of heard.pauses) console.log(`heard pause ${p.start.toFixed(2)}-${p.end.toFixed(2)}`);
+    // The same pre-roll as speechPausesIn, so the digits are the answers it acted on.
+    const pre = 0.5;
+    const probs = await speechProbabilities(model, readPcm(audio.pcm ?? [], from - pre, to, SILERO.sampleRate));
+    const ws = SILERO.window / SILERO.sampleRate;
+    for (let s = Math.floor(from); s < Math.ceil(to); s++) {
+      let line = "";
+      for (let w = Math.ceil((s - from + pre) / ws); (from - pre) + w * ws < s + 1 && w < probs.length; w++) line += Math.min(9, Math.floor(probs[w]! * 10));
+      console.log(`heard ${String(s).padStart(6)} ${line}`);
+    }
+  }
 } finally {
   await dispose();
 }

@@ -28,13 +28,15 @@ export interface TallyB {
   /** Seconds of the clip after the peak, for hype and audience-only moments it holds. */
   payoff: number[];
   midSentence: number;
+  /** Clip edges less than NEAR_SPEECH seconds from any sentence (inside one, or just before or after it). */
+  nearSpeech: number;
   ends: number;
   examples: string[];
 }
 
 export const newTallyB = (): TallyB => ({
   streams: 0, clips: 0, clipsPerStream: [], planted: {}, found: {}, bothStrongPlanted: 0, bothStrongFound: 0,
-  realClips: 0, distractorClips: 0, reactionOnlyClips: 0, emptyClips: 0, payoff: [], midSentence: 0, ends: 0, examples: [],
+  realClips: 0, distractorClips: 0, reactionOnlyClips: 0, emptyClips: 0, payoff: [], midSentence: 0, nearSpeech: 0, ends: 0, examples: [],
 });
 
 const holds = (c: Clip, t: number) => c.start <= t && t < c.end;
@@ -50,6 +52,11 @@ function extentOf(m: MomentTruthB, truth: StreamTruthB): [number, number] {
 const DISTRACTOR_OVERLAP = 4;
 /** A cut this far inside a sentence's ends counts as cutting through it. */
 const SENTENCE_MARGIN = 0.15;
+/**
+ * A cut closer than this to a sentence is counted apart: a judge whose sentences carry their speech engine's
+ * silence, or who counts a fading last syllable in, sees such a cut inside the sentence.
+ */
+const NEAR_SPEECH = 0.3;
 
 export function scoreClipsB(t: TallyB, truth: StreamTruthB, clips: readonly Clip[]): void {
   t.streams++;
@@ -93,6 +100,7 @@ export function scoreClipsB(t: TallyB, truth: StreamTruthB, clips: readonly Clip
     for (const at of [c.start, c.end]) {
       t.ends++;
       const u = truth.utterances.find((x) => at > x.start + SENTENCE_MARGIN && at < x.end - SENTENCE_MARGIN);
+      if (truth.utterances.some((x) => at > x.start - NEAR_SPEECH && at < x.end + NEAR_SPEECH)) t.nearSpeech++;
       if (u) {
         t.midSentence++;
         t.examples.push(`${truth.vod_id} cut at ${at.toFixed(2)} inside the ${u.speaker}'s "${u.text.slice(0, 28)}..." (${u.start.toFixed(2)}-${u.end.toFixed(2)})`);

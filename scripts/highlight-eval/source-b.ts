@@ -218,6 +218,8 @@ export interface RowB {
   distractor_clips: number;
   payoff_median: number | null;
   mid_sentence: string;
+  /** Edges within NEAR_SPEECH (0.3 s) of a sentence, inside or out: how close the cuts sail. */
+  near_speech: string;
   titles: string;
   titles_quoting_small_talk_or_spam: number;
   examples: string[];
@@ -243,6 +245,7 @@ function rowOf(r: RunTally): RowB {
     distractor_clips: t.distractorClips,
     payoff_median: median(t.payoff),
     mid_sentence: frac(t.midSentence, t.ends),
+    near_speech: frac(t.nearSpeech, t.ends),
     titles: r.run.startsWith(" ") ? "" : `${r.titles} (${r.distinct.size} distinct)`,
     titles_quoting_small_talk_or_spam: r.titlesQuoting.length,
     examples: [...t.examples.slice(0, 4), ...r.titlesQuoting.slice(0, 3)],

@@ -68,11 +68,19 @@ export const BOUNDARY_RULES = {
   snapOutwardInSpeechSeconds: 12,
   /** A cut sits this far inside a pause from the speech it borders. */
   pauseMarginSeconds: 0.5,
+  /** No cut closer than this to the speech either side of a pause (insideSpeech), when the pause allows. */
+  speechGuardSeconds: 0.3,
   /**
    * A pause at least this long is surely between sentences; shorter ones (from the analysis's 0.45 s up) may be
    * a comma or a breath, so a cut takes them only when no longer pause is in reach.
    */
   sentencePauseSeconds: 0.6,
+  /**
+   * A pause shorter than this is soft: not heard as a pause at all, but the place the voice model was least sure
+   * of in a long stretch it heard as speech (speech-pauses.ts, SOFT_PAUSE). A cut takes one only when no pause is
+   * in reach, where it would otherwise land wherever the clip's length put it.
+   */
+  firmPauseSeconds: 0.3,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
@@ -232,14 +240,23 @@ export function payoffEnd(peak: number, eventEnd: number, latestMoment = peak): 
 }
 
 /**
- * Cut points: for a start, late in each pause (just before the talk resumes); for an end, early in it. With
- * `sentences`, only pauses of `sentencePauseSeconds` or more: a shorter one may be a comma or a breath inside a
- * sentence, so cuts take a long pause when one is in reach and a short one only when none is.
+ * Which pauses a cut may take, from the surest: `sentence`, pauses of `sentencePauseSeconds` or more; `pause`, any
+ * pause heard as one (`firmPauseSeconds` or more: a shorter one may be a comma or a breath inside a sentence);
+ * `soft`, the soft ones too. Cuts take a long pause when one is in reach, a short one only when none is, a soft
+ * one last.
  */
-export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end", sentences = false): number[] {
+export type PauseTier = "sentence" | "pause" | "soft";
+
+/** The shortest pause of a tier. */
+export function tierMinSeconds(tier: PauseTier): number {
+  return tier === "sentence" ? BOUNDARY_RULES.sentencePauseSeconds : tier === "pause" ? BOUNDARY_RULES.firmPauseSeconds : 0;
+}
+
+/** Cut points: for a start, late in each pause of `tier` (just before the talk resumes); for an end, early in it. */
+export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, side: "start" | "end", tier: PauseTier = "pause"): number[] {
   if (!ctx.pauses) return [...ctx.quietPoints];
   const m = BOUNDARY_RULES.pauseMarginSeconds;
-  const min = sentences ? BOUNDARY_RULES.sentencePauseSeconds : 0;
+  const min = tierMinSeconds(tier);
   return ctx.pauses
     .filter((p) => p.end - p.start >= min - 1e-9)
     .map((p) => {
@@ -248,10 +265,21 @@ export function cutPoints(ctx: Pick<WindowContext, "pauses" | "quietPoints">, si
     });
 }
 
-/** True when `t` lies in speech: pauses are known and none holds it. */
+/**
+ * True when `t` lies in speech, or too near it to cut: pauses are known and none holds it at least
+ * `speechGuardSeconds` (or half the pause, when shorter) from the speech either side. A pause's heard edges are
+ * not the sentence's: a last syllable fading into the game's sound reads as pause 0.3-0.45 s before it ends, a soft
+ * first word starts up to 0.35 s before it is heard, and a speech engine's own silence may count as part of its
+ * sentence. A cut 0.03 s from the heard edge of a pause (where a clip held to its length limits used to settle)
+ * is inside the sentence by any of those measures.
+ */
 export function insideSpeech(t: number, pauses: readonly SilenceRange[] | undefined): boolean {
   if (!pauses) return false;
-  return !pauses.some((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6);
+  const g = BOUNDARY_RULES.speechGuardSeconds;
+  return !pauses.some((p) => {
+    const inset = Math.min(g, (p.end - p.start) / 2);
+    return p.start + inset - 1e-6 <= t && t <= p.end - inset + 1e-6;
+  });
 }
 
 /** The point nearest `t` within [t - before, t + after], preferring the side given (1 s handicap for the other). */
@@ -303,7 +331,9 @@ export function clampWindow(start: number, end: number, peak: number, ctx: Pick<
 /**
  * Moves the ends onto scene cuts (no flash of the previous scene) or pauses between sentences (no cut through
  * speech), never so far that the peak falls out or the length leaves [min, max]. A scene cut inside speech is
- * not taken when pauses are known: a sentence cut in half is worse than a frame of the previous scene.
+ * not taken when pauses are known: a sentence cut in half is worse than a frame of the previous scene. Soft
+ * pauses are not cut points here: an end left in speech is settled later (settleInPauses), which reaches
+ * further for a pause heard as one before it takes a soft one.
  */
 export function snapWindow(
   w: { start: number; end: number; peak: number },
@@ -319,8 +349,8 @@ export function snapWindow(
   const cuts = sceneCuts?.filter((c) => !insideSpeech(c, pauses));
 
   const cutStart = cuts ? nearestIn(cuts, start, r.cutToleranceSeconds, r.cutToleranceSeconds, "earlier") : null;
-  const startIn = (sentences: boolean) => nearestIn(cutPoints({ pauses, quietPoints }, "start", sentences), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
-  for (const s of [cutStart, startIn(true), startIn(false)]) {
+  const startIn = (tier: PauseTier) => nearestIn(cutPoints({ pauses, quietPoints }, "start", tier), start, r.snapOutwardSeconds, r.snapInwardSeconds, "earlier");
+  for (const s of [cutStart, startIn("sentence"), startIn("pause")]) {
     if (s !== null && s <= w.peak - r.peakMarginSeconds && ok(s, end)) {
       start = s;
       break;
@@ -328,7 +358,7 @@ export function snapWindow(
   }
   const cutEnd = cuts ? nearestIn(cuts, end, r.cutToleranceSeconds, r.cutToleranceSeconds, "later") : null;
   const endPoints = cutPoints({ pauses, quietPoints }, "end");
-  const sentenceEnds = cutPoints({ pauses, quietPoints }, "end", true);
+  const sentenceEnds = cutPoints({ pauses, quietPoints }, "end", "sentence");
   const pauseEnd = nearestIn(endPoints, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
   const sentenceEnd = nearestIn(sentenceEnds, end, r.snapInwardSeconds, r.snapOutwardSeconds, "later");
   const far = (points: number[]) => (pauseEnd === null && insideSpeech(end, pauses) ? nearestIn(points, end, 0, r.snapOutwardInSpeechSeconds, "later") : null);
@@ -349,7 +379,8 @@ export function snapWindow(
  * inward would leave the clip too short, the other end moves out to a pause to make up the length (clear of
  * `taken`, within the maximum); when an end can only reach a pause beyond the maximum length, the start moves
  * later to a pause to make room (a few seconds of setup matter less than a sentence cut in half). Pauses between
- * sentences first, then any pause (a comma) before giving up.
+ * sentences first, then any pause (a comma), and only for an end still in speech after those, a soft pause (the
+ * voice model's least sure place in a long stretch it heard as speech) before giving up.
  */
 export function settleInPauses(
   w: { start: number; end: number },
@@ -366,25 +397,31 @@ export function settleInPauses(
   const clear = (a: number, b: number) => taken.every((t) => t.end <= a + 1e-9 || t.start >= b - 1e-9);
   const speech = (t: number) => insideSpeech(t, pauses);
   // An end at least `min` after `s`, at or after `from`, in a pause, clear of the neighbours.
-  const endFrom = (s: number, from: number): number | undefined => {
+  const endFrom = (s: number, from: number, loosest: PauseTier): number | undefined => {
     const want = Math.max(from, s + min + 1e-9);
     if (!speech(want) && want <= ctx.durationSeconds && want - s <= max && clear(s, want)) return want;
-    return cutPoints(ctx, "end").find((p) => p >= want && p <= want + reach && p <= ctx.durationSeconds && p - s <= max && clear(s, p));
+    return cutPoints(ctx, "end", loosest).find((p) => p >= want && p <= want + reach && p <= ctx.durationSeconds && p - s <= max && clear(s, p));
   };
   // A start at least `min` before `e`, at or before `from`, in a pause, clear of the neighbours.
-  const startUntil = (e: number, from: number): number | undefined => {
+  const startUntil = (e: number, from: number, loosest: PauseTier): number | undefined => {
     const want = Math.min(from, e - min - 1e-9);
     if (!speech(want) && want >= 0 && e - want <= max && clear(want, e)) return want;
-    return cutPoints(ctx, "start").filter((p) => p <= want && p >= want - reach && p >= 0 && e - p <= max && clear(p, e)).at(-1);
+    return cutPoints(ctx, "start", loosest).filter((p) => p <= want && p >= want - reach && p >= 0 && e - p <= max && clear(p, e)).at(-1);
   };
-  let { start, end } = w;
+  // Pauses heard as such first; a soft pause (firmPauseSeconds) only for an end still left in speech.
+  const firm = settleWith(w, ["sentence", "pause"]);
+  return speech(firm.start) || speech(firm.end) ? settleWith(firm, ["soft"]) : firm;
+
+  function settleWith(from: { start: number; end: number }, tiers: readonly PauseTier[]): { start: number; end: number } {
+  const loosest = tiers.at(-1)!;
+  let { start, end } = from;
   // The latest a start may move to: before the peak with its margin; but a long clip led by chat alone, clamped
   // around the latest its moment may be, can already start after the loudest second of chat's range, and its
   // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
   const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : peak - margin;
   if (speech(start)) {
-    settle: for (const sentences of [true, false]) {
-      const points = cutPoints(ctx, "start", sentences);
+    settle: for (const tier of tiers) {
+      const points = cutPoints(ctx, "start", tier);
       const later = points.find((p) => p > start && p <= latestStart && end - p >= min);
       const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
       const to = later ?? earlier;
@@ -393,7 +430,7 @@ export function settleInPauses(
         break;
       }
       for (const p of points.filter((x) => x > start && x <= latestStart)) {
-        const e = endFrom(p, end);
+        const e = endFrom(p, end, loosest);
         if (e !== undefined) {
           [start, end] = [p, e];
           break settle;
@@ -402,7 +439,7 @@ export function settleInPauses(
       // At the maximum length with no pause later: start at an earlier pause and end as much earlier, at a pause
       // (a few seconds less of the reaction's tail matter less than a sentence cut in half).
       for (const p of points.filter((x) => x < start && x >= start - reach && x >= 0).reverse()) {
-        const e = cutPoints(ctx, "end").filter((x) => x <= p + max && x >= peak + margin && x - p >= min && !speech(x) && clear(p, x)).at(-1);
+        const e = cutPoints(ctx, "end", loosest).filter((x) => x <= p + max && x >= peak + margin && x - p >= min && !speech(x) && clear(p, x)).at(-1);
         if (e !== undefined && clear(p, e)) {
           [start, end] = [p, e];
           break settle;
@@ -411,8 +448,8 @@ export function settleInPauses(
     }
   }
   if (speech(end)) {
-    settle: for (const sentences of [true, false]) {
-      const points = cutPoints(ctx, "end", sentences);
+    settle: for (const tier of tiers) {
+      const points = cutPoints(ctx, "end", tier);
       const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
       const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
       const to = earlier ?? later;
@@ -421,7 +458,7 @@ export function settleInPauses(
         break;
       }
       for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
-        const s0 = startUntil(p, start);
+        const s0 = startUntil(p, start, loosest);
         if (s0 !== undefined && !speech(s0)) {
           [start, end] = [s0, p];
           break settle;
@@ -429,7 +466,7 @@ export function settleInPauses(
       }
       // The sentence runs on past the maximum length: end after it and give up the setup's first seconds.
       for (const p of points.filter((x) => x > end && x <= end + BOUNDARY_RULES.snapOutwardInSpeechSeconds && x <= ctx.durationSeconds && clear(start, x))) {
-        const s0 = cutPoints(ctx, "start").find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
+        const s0 = cutPoints(ctx, "start", loosest).find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
         if (s0 !== undefined) {
           [start, end] = [s0, p];
           break settle;
@@ -441,8 +478,8 @@ export function settleInPauses(
     // Every pause's one cut point would not do: anywhere inside a pause will (pauseRanges).
     const lo = Math.max(0, start - BOUNDARY_RULES.snapOutwardSeconds);
     const hi = Math.min(ctx.durationSeconds, end + BOUNDARY_RULES.snapOutwardSeconds);
-    for (const sentences of [true, false]) {
-      const ranges = pauseRanges(pauses, { marginSeconds: BOUNDARY_RULES.pauseMarginSeconds, minSeconds: sentences ? BOUNDARY_RULES.sentencePauseSeconds : 0 });
+    for (const tier of tiers) {
+      const ranges = pauseRanges(pauses, { marginSeconds: BOUNDARY_RULES.pauseMarginSeconds, minSeconds: tierMinSeconds(tier) });
       const alt = nearestInPauses({ start, end }, ranges, { startMax: latestStart, endMin: peak + margin, lo, hi, min, max }, clear);
       if (alt) {
         ({ start, end } = alt);
@@ -451,6 +488,7 @@ export function settleInPauses(
     }
   }
   return { start, end };
+  }
 }
 
 export interface MomentWindow {
@@ -504,8 +542,9 @@ export function describeEnds(
   const how = (t: number, asked: number, clampedTo: number) => {
     const parts: string[] = [];
     if (Math.abs(clampedTo - asked) > 0.05) parts.push("moved to keep the clip within its length limits");
+    const pause = ctx.pauses?.find((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6);
     if (ctx.sceneCuts?.some((c) => Math.abs(c - t) < 1e-6)) parts.push("on a scene cut");
-    else if (ctx.pauses?.some((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6)) parts.push("in a pause between sentences");
+    else if (pause) parts.push(pause.end - pause.start < BOUNDARY_RULES.firmPauseSeconds ? "no pause in reach, so where the speech is quietest" : "in a pause between sentences");
     else if (insideSpeech(t, ctx.pauses)) parts.push("no pause nearby, so inside speech");
     return parts.length ? `, ${parts.join(", ")}` : "";
   };

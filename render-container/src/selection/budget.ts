@@ -1,4 +1,4 @@
-import { BOUNDARY_RULES, cutPoints, insideSpeech, snapWindow, type WindowContext } from "./boundaries";
+import { BOUNDARY_RULES, cutPoints, insideSpeech, snapWindow, type PauseTier, type WindowContext } from "./boundaries";
 import { overlapSeconds, type Span } from "./similarity";
 import { momentDuration } from "./types";
 
@@ -23,11 +23,12 @@ export function fitToBudget(w: Span, peak: number, onset: number, budget: number
   const ev = { peak, payoffFrom };
   const overshootOk = (s: Span, slack = 0) => momentDuration(s) - budget < budget + slack;
   if (ctx.pauses) {
-    // Pauses between sentences first (shortened, else the shortest that runs over), then any pause (maybe a comma).
-    for (const sentences of [true, false]) {
-      const trimmed = inPauses(w, ev, onset, budget, ctx, sentences, "best");
+    // Pauses between sentences first (shortened, else the shortest that runs over), then any pause (maybe a
+    // comma). Not a soft pause: settleInPauses, after this, still finds a heard pause more ways than these.
+    for (const tier of ["sentence", "pause"] as const) {
+      const trimmed = inPauses(w, ev, onset, budget, ctx, tier, "best");
       if (trimmed) return trimmed;
-      const tight = inPauses(w, ev, onset, Infinity, ctx, sentences, "shortest");
+      const tight = inPauses(w, ev, onset, Infinity, ctx, tier, "shortest");
       if (tight && overshootOk(tight, SENTENCE_SLACK_SECONDS)) return tight;
     }
   } else {
@@ -47,14 +48,14 @@ export function fitToBudget(w: Span, peak: number, onset: number, budget: number
 export const SENTENCE_SLACK_SECONDS = BOUNDARY_RULES.snapOutwardSeconds;
 
 /** Where a shortened window may start and end: its own ends and the pauses inside it that keep the event. */
-function shortenedEnds(w: Span, ev: Event, onset: number, ctx: WindowContext, sentences: boolean): { starts: number[]; ends: number[] } {
+function shortenedEnds(w: Span, ev: Event, onset: number, ctx: WindowContext, tier: PauseTier): { starts: number[]; ends: number[] } {
   const r = BOUNDARY_RULES;
   const latestStart = Math.max(0, onset - r.minLeadSeconds);
   const earliestEnd = earliestEndOf(ev);
   const speech = (t: number) => insideSpeech(t, ctx.pauses);
   // The window's own ends are always candidates (they were placed as well as the content allowed).
-  const starts = [w.start, ...cutPoints(ctx, "start", sentences).filter((p) => p > w.start && p <= latestStart && !speech(p))].filter((s) => s <= latestStart + 1e-9);
-  const ends = [w.end, ...cutPoints(ctx, "end", sentences).filter((p) => p < w.end && p >= earliestEnd && !speech(p))].filter((e) => e >= earliestEnd - 1e-9);
+  const starts = [w.start, ...cutPoints(ctx, "start", tier).filter((p) => p > w.start && p <= latestStart && !speech(p))].filter((s) => s <= latestStart + 1e-9);
+  const ends = [w.end, ...cutPoints(ctx, "end", tier).filter((p) => p < w.end && p >= earliestEnd && !speech(p))].filter((e) => e >= earliestEnd - 1e-9);
   return { starts, ends };
 }
 
@@ -75,13 +76,13 @@ function worth(s: number, e: number, ev: Event): number {
 }
 
 /**
- * The window inside `w` with both ends at its own ends or pauses (`sentences`: only pauses between sentences),
+ * The window inside `w` with both ends at its own ends or pauses of `tier` (boundaries.ts, PauseTier),
  * at most `length` long and at least the minimum: the one that keeps the most ("best", see worth), or the
  * shortest ("shortest"). Null when there is none.
  */
-function inPauses(w: Span, ev: Event, onset: number, length: number, ctx: WindowContext, sentences: boolean, pick: "best" | "shortest"): Span | null {
+function inPauses(w: Span, ev: Event, onset: number, length: number, ctx: WindowContext, tier: PauseTier, pick: "best" | "shortest"): Span | null {
   const min = Math.min(ctx.minDuration, ctx.durationSeconds);
-  const { starts, ends } = shortenedEnds(w, ev, onset, ctx, sentences);
+  const { starts, ends } = shortenedEnds(w, ev, onset, ctx, tier);
   let best: Span | null = null;
   for (const s of starts)
     for (const e of ends) {

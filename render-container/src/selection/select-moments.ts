@@ -1,7 +1,7 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { insideSpeech, momentWindow, settleInPauses, type MomentWindow, type WindowContext } from "./boundaries";
+import { BOUNDARY_RULES, insideSpeech, momentWindow, settleInPauses, type MomentWindow, type WindowContext } from "./boundaries";
 import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
@@ -159,7 +159,8 @@ function explainMove(side: "start" | "end", win: MomentWindow, steps: readonly {
     if (Math.abs(step[side] - before) > 1e-6) by.push(MOVED_BY[i]!);
     before = step[side];
   });
-  const where = insideSpeech(final, pauses) ? " (no pause in reach: inside speech)" : ", in a pause";
+  const soft = pauses?.some((p) => p.end - p.start < BOUNDARY_RULES.firmPauseSeconds && p.start - 1e-6 <= final && final <= p.end + 1e-6);
+  const where = insideSpeech(final, pauses) ? " (no pause in reach: inside speech)" : soft ? " (no pause in reach: where the speech is quietest)" : ", in a pause";
   const at = side === "start" ? `starts ${(peak - final).toFixed(1)} s before the peak` : `ends ${(final - peak).toFixed(1)} s after the peak`;
   return `${at}: moved ${by.join(", then ")}${where}`;
 }

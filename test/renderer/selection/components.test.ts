@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, insideSpeech, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { nearestInPauses } from "../../../render-container/src/selection/pause-ranges";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
@@ -268,6 +268,46 @@ describe("cuts in pauses", () => {
     expect(inPause(w.start, pauses) && inPause(w.end, pauses)).toBe(true);
     expect(w.end).toBeGreaterThanOrEqual(163);
     expect(w.end - w.start).toBeLessThanOrEqual(60 + 1e-9);
+  });
+});
+
+describe("soft pauses and the speech guard", () => {
+  const limits = { minDuration: 20, maxDuration: 60, durationSeconds: 1000 };
+  const soft = (at: number) => ({ start: at - 0.1, end: at + 0.1 });
+
+  it("counts a point within speechGuardSeconds of a pause's edge as speech (a fading syllable, a soft first word)", () => {
+    const pauses = [{ start: 100, end: 101.5 }, { start: 110, end: 110.4 }];
+    const g = BOUNDARY_RULES.speechGuardSeconds;
+    expect(insideSpeech(100.03, pauses)).toBe(true);
+    expect(insideSpeech(101.5 - g / 2, pauses)).toBe(true);
+    expect(insideSpeech(100 + g, pauses)).toBe(false);
+    expect(insideSpeech(100.75, pauses)).toBe(false);
+    // A pause shorter than two guards: only its middle.
+    expect(insideSpeech(110.2, pauses)).toBe(false);
+    expect(insideSpeech(110.1, pauses)).toBe(true);
+  });
+
+  it("settles an end in speech in a pause heard as one when one is in reach, and in a soft pause only when none is", () => {
+    // A 60 s clip whose end (160) lies in speech; a soft pause 0.5 s on, a heard pause 2 s on.
+    const firm = { start: 161.9, end: 162.5 };
+    const both = [{ start: 99, end: 100.5 }, soft(160.5), firm];
+    const w = settleInPauses({ start: 110, end: 160 }, 140, { ...limits, pauses: both, quietPoints: [] });
+    expect(w.end).toBeGreaterThanOrEqual(firm.start);
+    expect(w.end).toBeLessThanOrEqual(firm.end);
+    // Without the heard pause (and none within reach): the soft one, at its middle.
+    const v = settleInPauses({ start: 110, end: 160 }, 140, { ...limits, pauses: [{ start: 99, end: 100.5 }, soft(160.5), { start: 190, end: 191 }], quietPoints: [] });
+    expect(v.end).toBeCloseTo(160.5, 6);
+    expect(v.start).toBe(110);
+  });
+
+  it("leaves soft pauses to the settling: snapping takes only pauses heard as such", () => {
+    // A short heard pause within reach beats a nearer soft one.
+    const pauses = [{ start: 96.2, end: 97.4 }, soft(140.2), { start: 142, end: 142.45 }];
+    const w = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, pauses);
+    expect(w.end).toBeCloseTo(142.225, 6);
+    // With only the soft one near, the end stays where it was (settleInPauses may reach a heard pause further on).
+    const v = snapWindow({ start: 100, end: 140, peak: 120 }, [], undefined, limits, [{ start: 96.2, end: 97.4 }, soft(140.2)]);
+    expect(v.end).toBe(140);
   });
 });
 

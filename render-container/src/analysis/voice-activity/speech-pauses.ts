@@ -29,6 +29,8 @@ export interface HeardPauses {
   heard: Stretch[];
   /** Pauses inside them (a pause cut by a stretch's edge is kept for its heard part). */
   pauses: SilenceRange[];
+  /** Which of `pauses` are soft (softPauses): the quietest place of a long stretch heard as speech. */
+  soft: SilenceRange[];
 }
 
 /** Seconds of audio read before each stretch and discarded: the model's state settles on it. */
@@ -37,7 +39,7 @@ const PRE_ROLL_SECONDS = 0.5;
 /** Listens to `ranges` of the VOD (from the PCM the analysis kept) and returns the pauses in speech there. */
 export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnessAboveBaselineDb">, ranges: readonly Stretch[], opts: { model?: VoiceModel } = {}): Promise<HeardPauses> {
   const heard = mergeStretches(ranges);
-  if (heard.length === 0 || !audio.pcm?.length) return { heard: [], pauses: [] };
+  if (heard.length === 0 || !audio.pcm?.length) return { heard: [], pauses: [], soft: [] };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
   const W = SILERO.window;
@@ -55,31 +57,87 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
   }
   const probs = await speechProbabilities(model, all);
   const pauses: SilenceRange[] = [];
+  const soft: SilenceRange[] = [];
   let first = 0;
   const windowSeconds = W / rate;
   for (const p of pieces) {
-    const dips = levelDips(p.samples, p.windows, W, windowSeconds);
+    const level = windowLevels(p.samples, p.windows, W);
+    const dips = levelDips(level, windowSeconds);
     let from = -1;
+    const own: SilenceRange[] = [];
+    const loudAt = (t: number) => (audio.loudnessAboveBaselineDb[Math.floor(t + windowSeconds / 2)] ?? 0) > SPEECH_PAUSE.maxLoudDb;
     for (let w = 0; w <= p.windows; w++) {
       const t = p.from + w * windowSeconds;
       const prob = probs[first + w] ?? 0;
-      const loud = (audio.loudnessAboveBaselineDb[Math.floor(t + windowSeconds / 2)] ?? 0) > SPEECH_PAUSE.maxLoudDb;
-      const quiet = w < p.windows && t + windowSeconds > p.s.start && !loud && (prob < SPEECH_PROBABILITY || (prob < SPEECH_PAUSE.unsureProbability && dips[w] === 1));
+      const quiet = w < p.windows && t + windowSeconds > p.s.start && !loudAt(t) && (prob < SPEECH_PROBABILITY || (prob < SPEECH_PAUSE.unsureProbability && dips[w] === 1));
       if (quiet && from < 0) from = Math.max(p.s.start, t);
       else if (!quiet && from >= 0) {
         const end = Math.min(p.s.end, t);
-        if (end - from >= SPEECH_PAUSE.minSeconds - 1e-9) pauses.push({ start: round3(from), end: round3(end) });
+        if (end - from >= SPEECH_PAUSE.minSeconds - 1e-9) own.push({ start: round3(from), end: round3(end) });
         from = -1;
       }
     }
+    const quietest = softPauses(own, { start: p.s.start, end: p.s.end }, (t) => level[Math.floor((t - p.from) / windowSeconds)], loudAt, windowSeconds);
+    pauses.push(...[...own, ...quietest].sort((a, b) => a.start - b.start));
+    soft.push(...quietest);
     first += p.windows;
   }
-  return { heard, pauses };
+  return { heard, pauses, soft };
 }
 
-/** Per window: 1 where the 256 ms level lies `dipDb` or more under the speech level around it. */
-function levelDips(samples: Float32Array, windows: number, W: number, windowSeconds: number): Uint8Array {
-  const P = SPEECH_PAUSE;
+/**
+ * Where the model hears speech without a pause for longer than `SOFT_PAUSE.spanSeconds`, the quietest place in it,
+ * as a short pause, when it lies `dipDb` or more under the speech level around it: a cut there is the least likely
+ * to land in a word. Under a music bed pushed up by a compressor the model hears speech in every gap between
+ * sentences (0.93 and more over a 1.5 s gap, where the same gap unsqueezed reads 0-0.3) and the gap's level falls
+ * only 6-10 dB under the talk (the pause rule above needs 10), but for the whole gap, where a word's own dips
+ * last a few windows; without this, an edge with no pause in reach was cut wherever the clip's length put it,
+ * mid-word. Such a pause is `seconds` long, shorter than any heard pause, so cuts take it only where no pause is in
+ * reach (boundaries.ts, firmPauseSeconds); none is made in a second loud enough to hide speech.
+ */
+export const SOFT_PAUSE = { spanSeconds: 4, windowSeconds: 0.32, edgeSeconds: 1, dipDb: 6, seconds: 0.2 } as const;
+
+function softPauses(pauses: SilenceRange[], piece: Stretch, levelAt: (t: number) => number | undefined, loudAt: (t: number) => boolean, step: number): SilenceRange[] {
+  const P = SOFT_PAUSE;
+  const out: SilenceRange[] = [];
+  const spans: Stretch[] = [];
+  let at = piece.start;
+  for (const q of pauses) {
+    spans.push({ start: at, end: q.start });
+    at = q.end;
+  }
+  spans.push({ start: at, end: piece.end });
+  const n = Math.round(P.windowSeconds / step);
+  while (spans.length) {
+    const span = spans.pop()!;
+    if (span.end - span.start < P.spanSeconds) continue;
+    const levels: number[] = [];
+    for (let t = span.start; t < span.end; t += step) levels.push(levelAt(t) ?? -Infinity);
+    const speech = [...levels].sort((x, y) => x - y)[Math.floor(levels.length * SPEECH_PAUSE.referenceQuantile)]!;
+    // The quietest `windowSeconds` (mean power), its centre at least `edgeSeconds` from either end of the span.
+    let best = Infinity;
+    let bestAt = -1;
+    for (let c = span.start + P.edgeSeconds; c <= span.end - P.edgeSeconds; c += step) {
+      let power = 0;
+      let loud = false;
+      for (let k = 0; k < n; k++) {
+        const t = c - P.windowSeconds / 2 + k * step;
+        power += 10 ** ((levelAt(t) ?? speech) / 10);
+        loud ||= loudAt(t);
+      }
+      const db = 10 * Math.log10(power / n);
+      if (!loud && db < best) [best, bestAt] = [db, c];
+    }
+    if (bestAt < 0 || best > speech - P.dipDb) continue;
+    const half = P.seconds / 2;
+    out.push({ start: round3(bestAt - half), end: round3(bestAt + half) });
+    spans.push({ start: span.start, end: bestAt - half }, { start: bestAt + half, end: span.end });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The level of every 32 ms window, dB: the power over `levelWindows` windows around it. */
+function windowLevels(samples: Float32Array, windows: number, W: number): Float64Array {
   const power = new Float64Array(windows);
   for (let w = 0; w < windows; w++) {
     let sum = 0;
@@ -87,13 +145,20 @@ function levelDips(samples: Float32Array, windows: number, W: number, windowSeco
     power[w] = sum / W;
   }
   const level = new Float64Array(windows);
-  const h = P.levelWindows / 2;
+  const h = SPEECH_PAUSE.levelWindows / 2;
   for (let w = 0; w < windows; w++) {
     let sum = 0;
     let n = 0;
     for (let k = Math.max(0, w - h); k < Math.min(windows, w + h); k++, n++) sum += power[k]!;
     level[w] = 10 * Math.log10(sum / Math.max(1, n) + 1e-12);
   }
+  return level;
+}
+
+/** Per window: 1 where the 256 ms level lies `dipDb` or more under the speech level around it. */
+function levelDips(level: Float64Array, windowSeconds: number): Uint8Array {
+  const P = SPEECH_PAUSE;
+  const windows = level.length;
   const dips = new Uint8Array(windows);
   const half = Math.round(P.referenceSeconds / windowSeconds);
   const step = Math.max(1, Math.round(0.5 / windowSeconds));
