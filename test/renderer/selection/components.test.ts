@@ -261,6 +261,18 @@ describe("cuts in pauses", () => {
     expect(w.end).toBe(2481.98);
   });
 
+  it("moves a start in speech later by no more than a snap looks, else to a pause before it", () => {
+    // The first pause after the start is 24 s on (a clip led by chat alone would lose its moment, anywhere in
+    // chat's lag range before the peak); one lies 2 s before the start.
+    const pauses = [{ start: 97.2, end: 98.4 }, { start: 124, end: 125.2 }, { start: 150, end: 151 }];
+    const w = settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses, quietPoints: [] });
+    expect(w.start).toBeCloseTo(98.4 - BOUNDARY_RULES.pauseMarginSeconds, 6);
+    expect(w.end).toBe(150.5);
+    // A pause within the reach is taken, inward as before.
+    const near = [{ start: 97.2, end: 98.4 }, { start: 104, end: 105.2 }, { start: 150, end: 151 }];
+    expect(settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses: near, quietPoints: [] }).start).toBeCloseTo(105.2 - BOUNDARY_RULES.pauseMarginSeconds, 6);
+  });
+
   it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
     // A 60 s clip ending mid-sentence; that sentence ends at 163.
     const pauses = [{ start: 99, end: 100.5 }, { start: 104, end: 105.5 }, { start: 163, end: 164.5 }];
