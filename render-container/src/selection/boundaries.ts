@@ -373,8 +373,8 @@ export function snapWindow(
 
 /**
  * Moves an end that ended up inside speech (after clamping, fitting the budget or making room for a neighbour)
- * to the nearest pause: inward first (a start by at most `snapOutwardSeconds`), as long as the peak stays inside
- * and the clip keeps its minimum length
+ * to the nearest pause: inward first (a start no later than `minLeadSeconds` before the event's `onset`, when
+ * given), as long as the peak stays inside and the clip keeps its minimum length
  * (the reel loses a second of setup or reaction rather than cutting a sentence in half), else outward by at
  * most `snapInwardSeconds` + 1.5 s when that stays clear of `taken` and within the maximum length; when moving
  * inward would leave the clip too short, the other end moves out to a pause to make up the length (clear of
@@ -388,6 +388,7 @@ export function settleInPauses(
   peak: number,
   ctx: Pick<WindowContext, "pauses" | "quietPoints" | "minDuration" | "maxDuration" | "durationSeconds">,
   taken: readonly { start: number; end: number }[] = [],
+  onset?: number,
 ): { start: number; end: number } {
   if (!ctx.pauses) return w;
   const pauses = ctx.pauses;
@@ -419,10 +420,11 @@ export function settleInPauses(
   // The latest a start may move to: before the peak with its margin; but a long clip led by chat alone, clamped
   // around the latest its moment may be, can already start after the loudest second of chat's range, and its
   // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
-  // A start moves later by at most `snapOutwardSeconds` (as far as a snap looks): further on, it would cut away
-  // the setup, and for a clip led by chat alone the moment itself, which may lie anywhere in chat's lag range
-  // before the peak (a start moved 29 s on to the first pause heard lost such a moment).
-  const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : Math.min(peak - margin, start + BOUNDARY_RULES.snapOutwardSeconds);
+  // Nor does a start move later than `minLeadSeconds` before the event's onset, when it is known (the rule every
+  // clip keeps): for a clip led by chat alone the onset is the earliest its moment may be, and a start moved 29 s
+  // on to the first pause heard lost such a moment, leaving only chat's reaction.
+  const beforeOnset = onset === undefined ? Infinity : Math.max(start, onset - BOUNDARY_RULES.minLeadSeconds);
+  const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : Math.min(peak - margin, beforeOnset);
   if (speech(start)) {
     settle: for (const tier of tiers) {
       const points = cutPoints(ctx, "start", tier);

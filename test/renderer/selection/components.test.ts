@@ -261,16 +261,18 @@ describe("cuts in pauses", () => {
     expect(w.end).toBe(2481.98);
   });
 
-  it("moves a start in speech later by no more than a snap looks, else to a pause before it", () => {
-    // The first pause after the start is 24 s on (a clip led by chat alone would lose its moment, anywhere in
-    // chat's lag range before the peak); one lies 2 s before the start.
+  it("moves a start in speech later no further than the minimum lead before the event's onset, else to a pause before it", () => {
+    // Led by chat alone: the moment may be as early as 108 (the onset), the peak is chat's at 140. The first pause
+    // after the start is 24 s on, past the moment; one lies 2 s before the start.
     const pauses = [{ start: 97.2, end: 98.4 }, { start: 124, end: 125.2 }, { start: 150, end: 151 }];
-    const w = settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses, quietPoints: [] });
+    const w = settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses, quietPoints: [] }, [], 108);
     expect(w.start).toBeCloseTo(98.4 - BOUNDARY_RULES.pauseMarginSeconds, 6);
     expect(w.end).toBe(150.5);
-    // A pause within the reach is taken, inward as before.
-    const near = [{ start: 97.2, end: 98.4 }, { start: 104, end: 105.2 }, { start: 150, end: 151 }];
-    expect(settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses: near, quietPoints: [] }).start).toBeCloseTo(105.2 - BOUNDARY_RULES.pauseMarginSeconds, 6);
+    // Without the onset, the start moves on to that pause (a streamer-led clip keeps its peak, and its moment).
+    expect(settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses, quietPoints: [] }).start).toBeCloseTo(125.2 - BOUNDARY_RULES.pauseMarginSeconds, 6);
+    // A pause before the onset's lead is taken, inward as before.
+    const near = [{ start: 97.2, end: 98.4 }, { start: 102, end: 103.2 }, { start: 150, end: 151 }];
+    expect(settleInPauses({ start: 100, end: 150.5 }, 140, { ...limits, pauses: near, quietPoints: [] }, [], 108).start).toBeCloseTo(103.2 - BOUNDARY_RULES.pauseMarginSeconds, 6);
   });
 
   it("ends after a sentence that runs past the maximum length, giving up the setup's first seconds", () => {
