@@ -1,5 +1,6 @@
 import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { SilenceRange } from "../analysis/types";
+import { FIRM_PAUSE_SECONDS, isSoftPause } from "../analysis/voice-activity/speech-pauses";
 import { nearestInPauses, pauseRanges } from "./pause-ranges";
 import { clamp, movingAverage } from "../analysis/stats";
 import type { Moment } from "./types";
@@ -76,11 +77,11 @@ export const BOUNDARY_RULES = {
    */
   sentencePauseSeconds: 0.6,
   /**
-   * A pause shorter than this is soft: not heard as a pause at all, but the place the voice model was least sure
-   * of in a long stretch it heard as speech (speech-pauses.ts, SOFT_PAUSE). A cut takes one only when no pause is
+   * A pause shorter than this is soft (isSoftPause): not heard as a pause at all, but the quietest place of a long
+   * stretch the voice model heard as speech (speech-pauses.ts, SOFT_PAUSE). A cut takes one only when no pause is
    * in reach, where it would otherwise land wherever the clip's length put it.
    */
-  firmPauseSeconds: 0.3,
+  firmPauseSeconds: FIRM_PAUSE_SECONDS,
   cutToleranceSeconds: 2.5,
   /** Keep the peak at least this far inside the clip when snapping. */
   peakMarginSeconds: 2,
@@ -415,85 +416,85 @@ export function settleInPauses(
   return speech(firm.start) || speech(firm.end) ? settleWith(firm, ["soft"]) : firm;
 
   function settleWith(from: { start: number; end: number }, tiers: readonly PauseTier[]): { start: number; end: number } {
-  const loosest = tiers.at(-1)!;
-  let { start, end } = from;
-  // The latest a start may move to: before the peak with its margin; but a long clip led by chat alone, clamped
-  // around the latest its moment may be, can already start after the loudest second of chat's range, and its
-  // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
-  // Nor does a start move later than `minLeadSeconds` before the event's onset, when it is known (the rule every
-  // clip keeps): for a clip led by chat alone the onset is the earliest its moment may be, and a start moved 29 s
-  // on to the first pause heard lost such a moment, leaving only chat's reaction.
-  const beforeOnset = onset === undefined ? Infinity : Math.max(start, onset - BOUNDARY_RULES.minLeadSeconds);
-  const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : Math.min(peak - margin, beforeOnset);
-  if (speech(start)) {
-    settle: for (const tier of tiers) {
-      const points = cutPoints(ctx, "start", tier);
-      const later = points.find((p) => p > start && p <= latestStart && end - p >= min);
-      const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
-      const to = later ?? earlier;
-      if (to !== undefined) {
-        start = to;
-        break;
-      }
-      for (const p of points.filter((x) => x > start && x <= latestStart)) {
-        const e = endFrom(p, end, loosest);
-        if (e !== undefined) {
-          [start, end] = [p, e];
-          break settle;
+    const loosest = tiers.at(-1)!;
+    let { start, end } = from;
+    // The latest a start may move to: before the peak with its margin; but a long clip led by chat alone, clamped
+    // around the latest its moment may be, can already start after the loudest second of chat's range, and its
+    // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
+    // Nor does a start move later than `minLeadSeconds` before the event's onset, when it is known (the rule every
+    // clip keeps): for a clip led by chat alone the onset is the earliest its moment may be, and a start moved 29 s
+    // on to the first pause heard lost such a moment, leaving only chat's reaction.
+    const beforeOnset = onset === undefined ? Infinity : Math.max(start, onset - BOUNDARY_RULES.minLeadSeconds);
+    const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : Math.min(peak - margin, beforeOnset);
+    if (speech(start)) {
+      settle: for (const tier of tiers) {
+        const points = cutPoints(ctx, "start", tier);
+        const later = points.find((p) => p > start && p <= latestStart && end - p >= min);
+        const earlier = points.filter((p) => p < start && p >= start - reach && p >= 0 && end - p <= max && clear(p, end)).at(-1);
+        const to = later ?? earlier;
+        if (to !== undefined) {
+          start = to;
+          break;
         }
-      }
-      // At the maximum length with no pause later: start at an earlier pause and end as much earlier, at a pause
-      // (a few seconds less of the reaction's tail matter less than a sentence cut in half).
-      for (const p of points.filter((x) => x < start && x >= start - reach && x >= 0).reverse()) {
-        const e = cutPoints(ctx, "end", loosest).filter((x) => x <= p + max && x >= peak + margin && x - p >= min && !speech(x) && clear(p, x)).at(-1);
-        if (e !== undefined && clear(p, e)) {
-          [start, end] = [p, e];
-          break settle;
+        for (const p of points.filter((x) => x > start && x <= latestStart)) {
+          const e = endFrom(p, end, loosest);
+          if (e !== undefined) {
+            [start, end] = [p, e];
+            break settle;
+          }
         }
-      }
-    }
-  }
-  if (speech(end)) {
-    settle: for (const tier of tiers) {
-      const points = cutPoints(ctx, "end", tier);
-      const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
-      const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
-      const to = earlier ?? later;
-      if (to !== undefined) {
-        end = to;
-        break;
-      }
-      for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
-        const s0 = startUntil(p, start, loosest);
-        if (s0 !== undefined && !speech(s0)) {
-          [start, end] = [s0, p];
-          break settle;
-        }
-      }
-      // The sentence runs on past the maximum length: end after it and give up the setup's first seconds.
-      for (const p of points.filter((x) => x > end && x <= end + BOUNDARY_RULES.snapOutwardInSpeechSeconds && x <= ctx.durationSeconds && clear(start, x))) {
-        const s0 = cutPoints(ctx, "start", loosest).find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
-        if (s0 !== undefined) {
-          [start, end] = [s0, p];
-          break settle;
+        // At the maximum length with no pause later: start at an earlier pause and end as much earlier, at a pause
+        // (a few seconds less of the reaction's tail matter less than a sentence cut in half).
+        for (const p of points.filter((x) => x < start && x >= start - reach && x >= 0).reverse()) {
+          const e = cutPoints(ctx, "end", loosest).filter((x) => x <= p + max && x >= peak + margin && x - p >= min && !speech(x) && clear(p, x)).at(-1);
+          if (e !== undefined && clear(p, e)) {
+            [start, end] = [p, e];
+            break settle;
+          }
         }
       }
     }
-  }
-  if (speech(start) || speech(end)) {
-    // Every pause's one cut point would not do: anywhere inside a pause will (pauseRanges).
-    const lo = Math.max(0, start - BOUNDARY_RULES.snapOutwardSeconds);
-    const hi = Math.min(ctx.durationSeconds, end + BOUNDARY_RULES.snapOutwardSeconds);
-    for (const tier of tiers) {
-      const ranges = pauseRanges(pauses, { marginSeconds: BOUNDARY_RULES.pauseMarginSeconds, minSeconds: tierMinSeconds(tier) });
-      const alt = nearestInPauses({ start, end }, ranges, { startMax: latestStart, endMin: peak + margin, lo, hi, min, max }, clear);
-      if (alt) {
-        ({ start, end } = alt);
-        break;
+    if (speech(end)) {
+      settle: for (const tier of tiers) {
+        const points = cutPoints(ctx, "end", tier);
+        const earlier = points.filter((p) => p < end && p >= peak + margin && p - start >= min).at(-1);
+        const later = points.find((p) => p > end && p <= end + reach && p <= ctx.durationSeconds && p - start <= max && clear(start, p));
+        const to = earlier ?? later;
+        if (to !== undefined) {
+          end = to;
+          break;
+        }
+        for (const p of points.filter((x) => x < end && x >= peak + margin).reverse()) {
+          const s0 = startUntil(p, start, loosest);
+          if (s0 !== undefined && !speech(s0)) {
+            [start, end] = [s0, p];
+            break settle;
+          }
+        }
+        // The sentence runs on past the maximum length: end after it and give up the setup's first seconds.
+        for (const p of points.filter((x) => x > end && x <= end + BOUNDARY_RULES.snapOutwardInSpeechSeconds && x <= ctx.durationSeconds && clear(start, x))) {
+          const s0 = cutPoints(ctx, "start", loosest).find((x) => x >= start && x >= p - max && x <= peak - margin && p - x >= min && !speech(x));
+          if (s0 !== undefined) {
+            [start, end] = [s0, p];
+            break settle;
+          }
+        }
       }
     }
-  }
-  return { start, end };
+    if (speech(start) || speech(end)) {
+      // Every pause's one cut point would not do: anywhere inside a pause will (pauseRanges).
+      const lo = Math.max(0, start - BOUNDARY_RULES.snapOutwardSeconds);
+      const hi = Math.min(ctx.durationSeconds, end + BOUNDARY_RULES.snapOutwardSeconds);
+      for (const tier of tiers) {
+        const ranges = pauseRanges(pauses, { marginSeconds: BOUNDARY_RULES.pauseMarginSeconds, minSeconds: tierMinSeconds(tier) });
+        const alt = nearestInPauses({ start, end }, ranges, { startMax: latestStart, endMin: peak + margin, lo, hi, min, max }, clear);
+        if (alt) {
+          ({ start, end } = alt);
+          break;
+        }
+      }
+    }
+    return { start, end };
   }
 }
 
@@ -550,7 +551,7 @@ export function describeEnds(
     if (Math.abs(clampedTo - asked) > 0.05) parts.push("moved to keep the clip within its length limits");
     const pause = ctx.pauses?.find((p) => p.start - 1e-6 <= t && t <= p.end + 1e-6);
     if (ctx.sceneCuts?.some((c) => Math.abs(c - t) < 1e-6)) parts.push("on a scene cut");
-    else if (pause) parts.push(pause.end - pause.start < BOUNDARY_RULES.firmPauseSeconds ? "no pause in reach, so where the speech is quietest" : "in a pause between sentences");
+    else if (pause) parts.push(isSoftPause(pause) ? "no pause in reach, so where the speech is quietest" : "in a pause between sentences");
     else if (insideSpeech(t, ctx.pauses)) parts.push("no pause nearby, so inside speech");
     return parts.length ? `, ${parts.join(", ")}` : "";
   };

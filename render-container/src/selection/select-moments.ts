@@ -1,7 +1,8 @@
 import type { RunProfile } from "../../../common/contract/enums";
 import type { NormalizedManualHighlight, ProfileTuning } from "../../../common/contract/normalized-request";
 import type { AudioAnalysis, ChatSignals } from "../analysis/types";
-import { BOUNDARY_RULES, insideSpeech, momentWindow, settleInPauses, type MomentWindow, type WindowContext } from "./boundaries";
+import { isSoftPause } from "../analysis/voice-activity/speech-pauses";
+import { insideSpeech, momentWindow, settleInPauses, type MomentWindow, type WindowContext } from "./boundaries";
 import { fitToBudget } from "./budget";
 import { candidatePeaks } from "./buckets";
 import { fitBetween } from "./free-interval";
@@ -159,7 +160,7 @@ function explainMove(side: "start" | "end", win: MomentWindow, steps: readonly {
     if (Math.abs(step[side] - before) > 1e-6) by.push(MOVED_BY[i]!);
     before = step[side];
   });
-  const soft = pauses?.some((p) => p.end - p.start < BOUNDARY_RULES.firmPauseSeconds && p.start - 1e-6 <= final && final <= p.end + 1e-6);
+  const soft = pauses?.some((p) => isSoftPause(p) && p.start - 1e-6 <= final && final <= p.end + 1e-6);
   const where = insideSpeech(final, pauses) ? " (no pause in reach: inside speech)" : soft ? " (no pause in reach: where the speech is quietest)" : ", in a pause";
   const at = side === "start" ? `starts ${(peak - final).toFixed(1)} s before the peak` : `ends ${(final - peak).toFixed(1)} s after the peak`;
   return `${at}: moved ${by.join(", then ")}${where}`;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AudioAnalysis } from "../../../render-container/src/analysis/types";
-import { mergeStretches, speechPausesIn, withHeardPauses, SOFT_PAUSE, SPEECH_PAUSE } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
+import { isSoftPause, mergeStretches, speechPausesIn, withHeardPauses, SOFT_PAUSE, SPEECH_PAUSE } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
 import { BOUNDARY_RULES } from "../../../render-container/src/selection/boundaries";
 import { analysedArpeggioSpeech, ARPEGGIO_SPEECH as C, type ArpeggioSpeech } from "./arpeggio-speech-fixture";
 
@@ -38,7 +38,7 @@ describe("pauses between sentences under an arpeggio", () => {
     // arpeggio the model half hears as speech). On evaluation streams the rule finds 96-97 % (speech-pauses.ts).
     expect(found / gaps().length).toBeGreaterThanOrEqual(0.66);
     for (const p of heard.pauses) {
-      if (heard.soft.includes(p)) continue;
+      if (isSoftPause(p)) continue;
       expect(p.end - p.start).toBeGreaterThanOrEqual(SPEECH_PAUSE.minSeconds - 1e-6);
       const splits = clip.sentences.some((s) => p.start > s.start + 0.1 && p.end < s.end - 0.1);
       expect(splits, `pause ${p.start}-${p.end}`).toBe(false);
@@ -47,21 +47,21 @@ describe("pauses between sentences under an arpeggio", () => {
 
   it("where the model hears speech for long, the quietest place is a soft pause, most of them in a gap", async () => {
     const heard = await speechPausesIn(audio, [{ start: 0, end: C.duration }]);
-    const firm = heard.pauses.filter((p) => !heard.soft.includes(p));
+    const soft = heard.pauses.filter(isSoftPause);
+    const firm = heard.pauses.filter((p) => !isSoftPause(p));
     const found = (pauses: typeof firm) => gaps().filter((g) => pauses.some((p) => p.start < g.end && p.end > g.start)).length;
     // Measured: the firm pauses find 30 of 41 gaps, with the soft ones 40; 1 of 14 soft pauses lies in a
     // sentence (a word gap of a long one), 1 after the last sentence.
     expect(found(heard.pauses) - found(firm)).toBeGreaterThanOrEqual(6);
     expect(found(heard.pauses) / gaps().length).toBeGreaterThanOrEqual(0.9);
-    const inSentence = heard.soft.filter((p) => clip.sentences.some((s) => p.start > s.start + 0.1 && p.end < s.end - 0.1));
-    expect(inSentence.length).toBeLessThanOrEqual(Math.ceil(heard.soft.length / 7));
-    for (const p of heard.soft) {
+    const inSentence = soft.filter((p) => clip.sentences.some((s) => p.start > s.start + 0.1 && p.end < s.end - 0.1));
+    expect(inSentence.length).toBeLessThanOrEqual(Math.ceil(soft.length / 7));
+    for (const p of soft) {
       expect(p.end - p.start).toBeCloseTo(SOFT_PAUSE.seconds, 2);
       expect(p.end - p.start).toBeLessThan(BOUNDARY_RULES.firmPauseSeconds);
-      expect(heard.pauses).toContain(p);
     }
     // None in a span shorter than SOFT_PAUSE.spanSeconds between two firm pauses.
-    for (const p of heard.soft) {
+    for (const p of soft) {
       const before = firm.filter((q) => q.end <= p.start).at(-1)?.end ?? 0;
       const after = firm.find((q) => q.start >= p.end)?.start ?? C.duration;
       expect(after - before).toBeGreaterThanOrEqual(SOFT_PAUSE.spanSeconds);

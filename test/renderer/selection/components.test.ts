@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MomentSignals } from "../../../common/contract/render";
-import { BOUNDARY_RULES, clampWindow, eventExtent, findSetup, insideSpeech, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, clampWindow, describeEnds, eventExtent, findSetup, insideSpeech, refineBoundaries, settleInPauses, setupStart, snapWindow } from "../../../render-container/src/selection/boundaries";
 import { nearestInPauses } from "../../../render-container/src/selection/pause-ranges";
 import { bucketPeaks, candidatePeaks } from "../../../render-container/src/selection/buckets";
 import { refineMoments } from "../../../render-container/src/selection/refine-moments";
@@ -312,6 +312,13 @@ describe("soft pauses and the speech guard", () => {
     const v = settleInPauses({ start: 110, end: 160 }, 140, { ...limits, pauses: [{ start: 99, end: 100.5 }, soft(160.5), { start: 190, end: 191 }], quietPoints: [] });
     expect(v.end).toBeCloseTo(160.5, 6);
     expect(v.start).toBe(110);
+  });
+
+  it("says when an end lies at the quietest place of the speech rather than in a pause", () => {
+    const pauses = [{ start: 99, end: 100.5 }, soft(140.2)];
+    const why = describeEnds({ start: 99.75, end: 140.2 }, 120, { at: 99.75, reason: "a default lead" }, { at: 140.2, reason: "the reaction after the peak" }, { start: 99.75, end: 140.2 }, { pauses });
+    expect(why.start).toBe("starts 20.3 s before the peak: a default lead, in a pause between sentences");
+    expect(why.end).toBe("ends 20.2 s after the peak: the reaction after the peak, no pause in reach, so where the speech is quietest");
   });
 
   it("leaves soft pauses to the settling: snapping takes only pauses heard as such", () => {

@@ -29,8 +29,6 @@ export interface HeardPauses {
   heard: Stretch[];
   /** Pauses inside them (a pause cut by a stretch's edge is kept for its heard part). */
   pauses: SilenceRange[];
-  /** Which of `pauses` are soft (softPauses): the quietest place of a long stretch heard as speech. */
-  soft: SilenceRange[];
 }
 
 /** Seconds of audio read before each stretch and discarded: the model's state settles on it. */
@@ -39,7 +37,7 @@ const PRE_ROLL_SECONDS = 0.5;
 /** Listens to `ranges` of the VOD (from the PCM the analysis kept) and returns the pauses in speech there. */
 export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnessAboveBaselineDb">, ranges: readonly Stretch[], opts: { model?: VoiceModel } = {}): Promise<HeardPauses> {
   const heard = mergeStretches(ranges);
-  if (heard.length === 0 || !audio.pcm?.length) return { heard: [], pauses: [], soft: [] };
+  if (heard.length === 0 || !audio.pcm?.length) return { heard: [], pauses: [] };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
   const W = SILERO.window;
@@ -57,7 +55,6 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
   }
   const probs = await speechProbabilities(model, all);
   const pauses: SilenceRange[] = [];
-  const soft: SilenceRange[] = [];
   let first = 0;
   const windowSeconds = W / rate;
   for (const p of pieces) {
@@ -79,10 +76,9 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
     }
     const quietest = softPauses(own, { start: p.s.start, end: p.s.end }, (t) => level[Math.floor((t - p.from) / windowSeconds)], loudAt, windowSeconds);
     pauses.push(...[...own, ...quietest].sort((a, b) => a.start - b.start));
-    soft.push(...quietest);
     first += p.windows;
   }
-  return { heard, pauses, soft };
+  return { heard, pauses };
 }
 
 /**
@@ -96,6 +92,15 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
  * reach (boundaries.ts, firmPauseSeconds); none is made in a second loud enough to hide speech.
  */
 export const SOFT_PAUSE = { spanSeconds: 4, windowSeconds: 0.32, edgeSeconds: 1, dipDb: 6, seconds: 0.2 } as const;
+
+/**
+ * The length that tells a soft pause from one heard as such: halfway between them, so the millisecond a heard
+ * pause's rounded ends may take off it does not make it soft (the envelope's pauses are 0.45 s and more).
+ */
+export const FIRM_PAUSE_SECONDS = (SOFT_PAUSE.seconds + SPEECH_PAUSE.minSeconds) / 2;
+
+/** A soft pause (SOFT_PAUSE) rather than one heard as such. */
+export const isSoftPause = (p: SilenceRange): boolean => p.end - p.start < FIRM_PAUSE_SECONDS;
 
 function softPauses(pauses: SilenceRange[], piece: Stretch, levelAt: (t: number) => number | undefined, loudAt: (t: number) => boolean, step: number): SilenceRange[] {
   const P = SOFT_PAUSE;

@@ -51,7 +51,7 @@ export async function hearingEdges<T>(audio: AudioAnalysis, durationSeconds: num
   let chosen = choose(audio);
   if (!audio.pcm?.length) return { chosen, audio, heardSeconds: 0 };
   const P = EDGE_LISTENING;
-  let heard: HeardPauses = { heard: [], pauses: [], soft: [] };
+  let heard: HeardPauses = { heard: [], pauses: [] };
   let current = audio;
   for (let round = 0; round < P.rounds; round++) {
     const unheard = edges(chosen).filter((t) => !heard.heard.some((h) => t >= h.start + P.marginSeconds && t <= h.end - P.marginSeconds));
@@ -59,8 +59,7 @@ export async function hearingEdges<T>(audio: AudioAnalysis, durationSeconds: num
     const fresh = await speechPausesIn(audio, unheard.map((t) => ({ start: Math.max(0, t - P.padSeconds), end: Math.min(durationSeconds, t + P.padSeconds) })), opts);
     // What was heard again replaces what an earlier round heard there.
     const older = heard.pauses.filter((p) => !fresh.heard.some((h) => p.start < h.end && p.end > h.start));
-    const olderSoft = heard.soft.filter((p) => !fresh.heard.some((h) => p.start < h.end && p.end > h.start));
-    heard = { heard: mergeStretches([...heard.heard, ...fresh.heard]), pauses: [...older, ...fresh.pauses].sort((a, b) => a.start - b.start), soft: [...olderSoft, ...fresh.soft].sort((a, b) => a.start - b.start) };
+    heard = { heard: mergeStretches([...heard.heard, ...fresh.heard]), pauses: [...older, ...fresh.pauses].sort((a, b) => a.start - b.start) };
     current = { ...audio, pauses: withHeardPauses(audio.pauses, heard) };
     chosen = choose(current);
   }
