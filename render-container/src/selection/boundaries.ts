@@ -1,6 +1,7 @@
 import { restateEdges } from "../../../common/plan/edge-reasons";
 import type { SilenceRange } from "../analysis/types";
 import { FIRM_PAUSE_SECONDS, isSoftPause } from "../analysis/voice-activity/speech-pauses";
+import { EVIDENCE_RULES } from "./evidence";
 import { nearestInPauses, pauseRanges } from "./pause-ranges";
 import { clamp, movingAverage } from "../analysis/stats";
 import type { Moment } from "./types";
@@ -422,8 +423,8 @@ export function settleInPauses(
     // around the latest its moment may be, can already start after the loudest second of chat's range, and its
     // start then moves on by at most `reach` to the next pause rather than stay inside a sentence.
     // Nor does a start move later than `minLeadSeconds` before the event's onset, when it is known (the rule every
-    // clip keeps): for a clip led by chat alone the onset is the earliest its moment may be, and a start moved 29 s
-    // on to the first pause heard lost such a moment, leaving only chat's reaction.
+    // clip keeps; for a clip led by chat alone, MomentWindow.momentFrom): a start moved 29 s on to the first pause
+    // heard lost such a moment, leaving only chat's reaction.
     const beforeOnset = onset === undefined ? Infinity : Math.max(start, onset - BOUNDARY_RULES.minLeadSeconds);
     const latestStart = start > peak - margin ? Math.min(start + reach, end - min) : Math.min(peak - margin, beforeOnset);
     if (speech(start)) {
@@ -506,6 +507,12 @@ export interface MomentWindow {
   onset: number;
   eventEnd: number;
   /**
+   * The earliest second the clip must show `minLeadSeconds` before, however short the reel's target makes it:
+   * the onset, or for a clip led by chat alone on a stream that does not show its lag, where the streamer last
+   * stirred in chat's reach before the onset (chatLedMomentFrom).
+   */
+  momentFrom: number;
+  /**
    * The latest the moment itself may be: the peak, or when chat alone reacted, the latest time chat's lag
    * allows. The reaction kept after the moment is counted from here.
    */
@@ -534,7 +541,30 @@ export function momentWindow(peakSecond: number, ctx: WindowContext): MomentWind
   // Clamped around the latest the moment may be, so a long clip led by chat keeps the end of chat's range too.
   const clamped = clampWindow(setup.at, payoff.at, chatLed ? payoffFrom : peak, ctx);
   const snapped = snapWindow({ ...clamped, peak }, ctx.quietPoints, ctx.sceneCuts, ctx, ctx.pauses);
-  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+  const momentFrom = chatLed ? chatLedMomentFrom(ev.start, ctx) : ev.start;
+  return { ...snapped, peak, onset: ev.start, eventEnd: ev.end, momentFrom, payoffFrom, why: describeEnds(snapped, peak, setup, payoff, clamped, ctx) };
+}
+
+/**
+ * Where a moment led by chat alone may begin when the stream does not show its lag: chat's credited range starts
+ * at `onset`, but its moment may lie up to `chatReachSeconds` earlier. The streamer's own reaction is the best
+ * marker of where: the start of the streamer's last stir (a run at half an event's score, the level an event's
+ * run extends to) in that reach, else the onset. Without it a reel cut short kept the clip's lead-in only before
+ * the credited range: a clip that began after its moment and held only the reaction (source c, chat 17 s late,
+ * the streamer's shout 2 s before the range; a budget trimming the clip to the range).
+ */
+export function chatLedMomentFrom(onset: number, ctx: Pick<WindowContext, "streamer" | "chatReachSeconds">): number {
+  const reach = ctx.chatReachSeconds ?? 0;
+  if (!ctx.streamer || reach <= 0) return onset;
+  const level = EVIDENCE_RULES.streamerEventScore * 0.5;
+  const lo = Math.max(0, Math.floor(onset - reach));
+  for (let s = Math.min(ctx.streamer.length, Math.ceil(onset)) - 1; s >= lo; s--) {
+    if (ctx.streamer[s]! < level) continue;
+    let from = s;
+    while (from > lo && ctx.streamer[from - 1]! >= level) from--;
+    return Math.min(onset, from);
+  }
+  return onset;
 }
 
 /** One sentence per end of the clip: what marked it, and what clamping and snapping did to it. */

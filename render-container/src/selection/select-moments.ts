@@ -102,9 +102,9 @@ export function selectProfileMoments(input: SelectMomentsInput): SelectionOutcom
 
     const win = momentWindow(cand.peakSecond, ctx);
     const gap = fitBetween(win, peak, taken, minLen, duration);
-    const fitted = gap && fitToBudget(gap, peak, win.onset, budget, taken, ctx, win.payoffFrom);
+    const fitted = gap && fitToBudget(gap, peak, win.momentFrom, budget, taken, ctx, win.payoffFrom);
     if (!fitted) continue;
-    const w = settleInPauses(fitted, peak, ctx, taken, win.onset);
+    const w = settleInPauses(fitted, peak, ctx, taken, win.momentFrom);
 
     const signals = describeMoment(cand.peakSecond, cand.score, scores, audio, chat, "auto");
     // Every clip says why it starts and ends where it does: what found it, then each step that moved it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBurst } from "../../../render-container/src/analysis/types";
-import { BOUNDARY_RULES, type WindowContext } from "../../../render-container/src/selection/boundaries";
+import { BOUNDARY_RULES, chatLedMomentFrom, momentWindow, type WindowContext } from "../../../render-container/src/selection/boundaries";
 import { fitToBudget, SENTENCE_SLACK_SECONDS } from "../../../render-container/src/selection/budget";
 import { profileEvidence, streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { chanceOfSupport, estimateReactionLag, LAG_RULES, streamerEventOnsets } from "../../../render-container/src/selection/reaction-lag";
@@ -217,6 +217,39 @@ describe("a clip led by chat alone, shortened to the reel's target", () => {
     // Led by the streamer (the moment is at its peak), the same budget keeps the setup and ends sooner.
     const led = fitToBudget(w, 115.5, 115, 25.65, [], ctx)!;
     expect(led.end).toBeLessThan(127);
+  });
+});
+
+describe("a clip led by chat alone on a stream that does not show its lag", () => {
+  // Chat's burst at 160 credits 145-157 (the usual 3-15 s); with the lag unknown its moment may lie 15 s earlier
+  // still. The streamer stirs at 141-143, below an event (0.21), 4 s before the credited range: the moment.
+  const seconds = 400;
+  const audience = Array.from({ length: seconds }, (_, i) => (i >= 145 && i < 157 ? 0.44 : 0));
+  const streamer = Array.from({ length: seconds }, (_, i) => (i >= 141 && i < 144 ? 0.21 : 0));
+  const scores = audience.map((a, i) => Math.max(a * 0.85, streamer[i]! * 0.45));
+  const ctx: WindowContext = { scores, speechActivity: [], quietPoints: [], audience, streamer, chatReachSeconds: 15, durationSeconds: seconds, minDuration: 20, maxDuration: 60 };
+
+  it("counts its moment from the streamer's last stir in chat's reach before the range", () => {
+    expect(chatLedMomentFrom(145, ctx)).toBe(141);
+    const win = momentWindow(150, ctx);
+    expect(win.onset).toBe(145);
+    expect(win.momentFrom).toBe(141);
+    // Cut short by the reel's target, the clip keeps its lead-in before the stir, not only before chat's range.
+    // From the range's onset, 4 s of lead-in would leave 1 s before the stir.
+    const short = { ...ctx, minDuration: 15 };
+    const fitted = fitToBudget(win, win.peak, win.momentFrom, 19, [], short, win.payoffFrom)!;
+    expect(fitted.start).toBeLessThanOrEqual(141 - BOUNDARY_RULES.minLeadSeconds);
+    expect(fitted.end).toBeGreaterThanOrEqual(win.payoffFrom + BOUNDARY_RULES.tailSeconds);
+    expect(fitToBudget(win, win.peak, win.onset, 19, [], short, win.payoffFrom)!.start).toBeGreaterThan(141 - BOUNDARY_RULES.minLeadSeconds);
+  });
+
+  it("keeps the range's own onset when the stream shows its lag, the stir is out of reach or too faint", () => {
+    expect(chatLedMomentFrom(145, { ...ctx, chatReachSeconds: 0 })).toBe(145);
+    expect(chatLedMomentFrom(160, { ...ctx, chatReachSeconds: 15 })).toBe(160);
+    expect(chatLedMomentFrom(145, { ...ctx, streamer: streamer.map((v) => v / 2) })).toBe(145);
+    // A streamer-led window's onset is its own.
+    const led = momentWindow(142, { ...ctx, audience: audience.map(() => 0), streamer: streamer.map((v) => v * 4) });
+    expect(led.momentFrom).toBe(led.onset);
   });
 });
 
