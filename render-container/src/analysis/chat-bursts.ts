@@ -12,8 +12,15 @@ import type { ChatBurst, ChatCommentInput } from "./types";
  * stretch of ordinary conversation is no reaction, however unlikely its volume.
  */
 export const BURST_RULES = {
-  /** Distinct chatters are counted over this many seconds around each second. */
+  /** Distinct chatters are counted over this many seconds around each second... */
   windowHalfSeconds: 2,
+  /**
+   * ...and over this many, for a small chat: there a crowd of seven reacting takes 10-15 s to type (measured on
+   * source c's small chats: 7-11 accounts over 10-19 s at a usual 0.1-0.2 messages a second), never packing four
+   * voices more than usual into 5 s, and the reaction went unseen. A burst is read at both scales and keeps the
+   * reading that scores higher: the 5 s window keeps a busy chat's onset sharp.
+   */
+  wideWindowHalfSeconds: 6,
   /** The usual number of chatters is the median over this much chat around each second (follows a busy chat's waves). */
   localBaselineHalfSeconds: 120,
   /** A burst needs this many more chatters than usual... */
@@ -87,29 +94,42 @@ function localBaseline(values: readonly number[], half: number): number[] {
   return values.map((_, i) => samples[Math.min(samples.length - 1, Math.round(i / step))]!);
 }
 
+interface ChatterScale {
+  half: number;
+  /** Distinct voices in the window around each second, what this stream usually has there, and how unlikely. */
+  chatters: number[];
+  expected: number[];
+  z: number[];
+}
+
+function chatterScale(sorted: readonly ChatCommentInput[], span: number, half: number, voices: readonly (string | null)[]): ChatterScale {
+  const chatters = windowedDistinct(sorted, span, half, voices);
+  const global = median(chatters);
+  const local = localBaseline(chatters, BURST_RULES.localBaselineHalfSeconds);
+  const expected = local.map((l) => Math.max(l, global));
+  const z = chatters.map((u, i) => (u - expected[i]!) / Math.sqrt(expected[i]! + 1));
+  return { half, chatters, expected, z };
+}
+
 /** Bursts in chat time, strongest first. `sorted`: usable comments ordered by offset; `span`: chat seconds covered. */
 export function findChatBursts(sorted: readonly ChatCommentInput[], span: number): ChatBurst[] {
   const r = BURST_RULES;
   if (sorted.length === 0 || span <= 0) return [];
   const voices = crowdVoices(sorted);
-  const chatters = windowedDistinct(sorted, span, r.windowHalfSeconds, voices);
   const perSecond = windowedDistinct(sorted, span, 0, voices);
-  const global = median(chatters);
-  const local = localBaseline(chatters, r.localBaselineHalfSeconds);
-  const expected = local.map((l) => Math.max(l, global));
-  const z = chatters.map((u, i) => (u - expected[i]!) / Math.sqrt(expected[i]! + 1));
-  const active = chatters.map((u, i) => u - expected[i]! >= r.minExtraChatters && z[i]! >= r.minZ);
+  const scales = [r.windowHalfSeconds, r.wideWindowHalfSeconds].map((half) => chatterScale(sorted, span, half, voices));
+  const active = (sc: ChatterScale, i: number) => sc.chatters[i]! - sc.expected[i]! >= r.minExtraChatters && sc.z[i]! >= r.minZ;
 
   const groups: { from: number; to: number }[] = [];
   for (let i = 0; i < span; i++) {
-    if (!active[i]) continue;
+    if (!scales.some((sc) => active(sc, i))) continue;
     const last = groups.at(-1);
     if (last && i - last.to <= r.joinGapSeconds) last.to = i;
     else groups.push({ from: i, to: i });
   }
 
   // What this stream's chat usually says: the share of reactions among the messages outside every burst.
-  const inGroup = (t: number) => groups.some((g) => t >= g.from && t < g.to + r.windowHalfSeconds + 1);
+  const inGroup = (t: number) => groups.some((g) => t >= g.from && t < g.to + r.wideWindowHalfSeconds + 1);
   let outside = 0;
   let outsideReactions = 0;
   for (const c of sorted) {
@@ -120,50 +140,75 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
   // Two pseudo-messages of conversation: a stream with almost no chat outside its bursts talks, it does not react.
   const usualShare = outsideReactions / (outside + 2);
 
-  const bursts: ChatBurst[] = [];
-  let first = 0;
-  for (const g of groups) {
-    let peak = g.from;
-    for (let i = g.from; i <= g.to; i++) if (chatters[i]! > chatters[peak]!) peak = i;
-    // The window reaches `half` seconds ahead, so the burst's first messages come at or a little after the first
-    // active second.
-    const end = g.to + r.windowHalfSeconds + 1;
-    while (first < sorted.length && sorted[first]!.offset_seconds < g.from) first++;
-    let messages = 0;
-    let reactions = 0;
-    let pasted = 0;
-    // The onset: the first second from the first active one where distinct chatters clearly beat a second's share.
-    let onset = -1;
-    for (let i = g.from; i <= peak && onset < 0; i++) {
-      const e1 = expected[i]! / (2 * r.windowHalfSeconds + 1);
-      if (perSecond[i]! >= Math.max(2, e1 + 2 * Math.sqrt(e1) + 0.5)) onset = i;
-    }
-    const perAccount = new Map<string, number>();
-    for (let k = first; k < sorted.length && sorted[k]!.offset_seconds < end; k++) {
-      const c = sorted[k]!;
-      messages++;
-      if (reactionKind(c.text, c.emote_count) !== null) reactions++;
-      if (voices[k]?.startsWith(PASTED_VOICE)) pasted++;
-      const key = chatterKey(c, k);
-      perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
-    }
-    if (onset < 0) onset = g.from;
-    onset = Math.min(onset, peak);
-    const top = Math.max(0, ...perAccount.values());
-    const u = chatters[peak]!;
-    const e = expected[peak]!;
-    const reactionShare = messages > 0 ? reactions / messages : 0;
-    const perChatter = perAccount.size > 0 ? messages / perAccount.size : 0;
-    const confidence = Math.min(ramp(z[peak]!, r.minZ - 0.5, r.minZ + 2), ramp(u - e, r.minExtraChatters - 1, r.minExtraChatters + 3));
-    // A small chat's burst is many times its baseline; a busy chat's is a few times it but very unlikely.
-    const strength = Math.max(ramp(Math.log2(u / Math.max(1, e)), 1, 2.5), ramp(z[peak]!, 4, 10));
-    const spamLike = ramp(perChatter, r.spamMessagesPerChatter[0], r.spamMessagesPerChatter[1]);
-    // How much of chat's usual conversation gave way to reactions (1 - conversation share / usual share).
-    const shift = Math.max(0, 1 - (1 - reactionShare) / Math.max(0.05, 1 - usualShare));
-    const reacting = r.unshiftedWeight + (1 - r.unshiftedWeight) * ramp(shift, r.reactionShift[0], r.reactionShift[1]);
-    const pasteWave = ramp(messages > 0 ? pasted / messages : 0, r.pastedShare[0], r.pastedShare[1]);
-    const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike) * (1 - 0.9 * pasteWave);
-    bursts.push({ onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, usualReactionShare: usualShare, score });
-  }
+  // Each group read at both scales; the reading that scores higher is the burst (a busy chat's is sharper in 5 s,
+  // a small chat's only shows in the wider window).
+  const bursts = groups.map((g) => {
+    const readings = scales.map((sc) => readBurst(g, sc, { sorted, voices, perSecond, usualShare }));
+    return readings.reduce((x, y) => (y.score > x.score ? y : x));
+  });
   return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);
+}
+
+/** One group of active seconds read at one window scale: its onset, peak, end, counts and score. */
+function readBurst(
+  g: { from: number; to: number },
+  sc: ChatterScale,
+  ctx: { sorted: readonly ChatCommentInput[]; voices: readonly (string | null)[]; perSecond: readonly number[]; usualShare: number },
+): ChatBurst {
+  const r = BURST_RULES;
+  const { sorted, voices, perSecond, usualShare } = ctx;
+  const { chatters, expected, z, half } = sc;
+  let peak = g.from;
+  for (let i = g.from; i <= g.to; i++) if (chatters[i]! > chatters[peak]!) peak = i;
+  // The window reaches `half` seconds ahead, so the burst's first messages come at or a little after the first
+  // active second.
+  const end = g.to + half + 1;
+  let first = lowerBound(sorted, g.from);
+  let messages = 0;
+  let reactions = 0;
+  let pasted = 0;
+  // The onset: the first second from the first active one where distinct chatters clearly beat a second's share.
+  let onset = -1;
+  for (let i = g.from; i <= peak && onset < 0; i++) {
+    const e1 = expected[i]! / (2 * half + 1);
+    if (perSecond[i]! >= Math.max(2, e1 + 2 * Math.sqrt(e1) + 0.5)) onset = i;
+  }
+  const perAccount = new Map<string, number>();
+  for (; first < sorted.length && sorted[first]!.offset_seconds < end; first++) {
+    const c = sorted[first]!;
+    messages++;
+    if (reactionKind(c.text, c.emote_count) !== null) reactions++;
+    if (voices[first]?.startsWith(PASTED_VOICE)) pasted++;
+    const key = chatterKey(c, first);
+    perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
+  }
+  if (onset < 0) onset = g.from;
+  onset = Math.min(onset, peak);
+  const top = Math.max(0, ...perAccount.values());
+  const u = chatters[peak]!;
+  const e = expected[peak]!;
+  const reactionShare = messages > 0 ? reactions / messages : 0;
+  const perChatter = perAccount.size > 0 ? messages / perAccount.size : 0;
+  const confidence = Math.min(ramp(z[peak]!, r.minZ - 0.5, r.minZ + 2), ramp(u - e, r.minExtraChatters - 1, r.minExtraChatters + 3));
+  // A small chat's burst is many times its baseline; a busy chat's is a few times it but very unlikely.
+  const strength = Math.max(ramp(Math.log2(u / Math.max(1, e)), 1, 2.5), ramp(z[peak]!, 4, 10));
+  const spamLike = ramp(perChatter, r.spamMessagesPerChatter[0], r.spamMessagesPerChatter[1]);
+  // How much of chat's usual conversation gave way to reactions (1 - conversation share / usual share).
+  const shift = Math.max(0, 1 - (1 - reactionShare) / Math.max(0.05, 1 - usualShare));
+  const reacting = r.unshiftedWeight + (1 - r.unshiftedWeight) * ramp(shift, r.reactionShift[0], r.reactionShift[1]);
+  const pasteWave = ramp(messages > 0 ? pasted / messages : 0, r.pastedShare[0], r.pastedShare[1]);
+  const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike) * (1 - 0.9 * pasteWave);
+  return { onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, usualReactionShare: usualShare, score };
+}
+
+/** The index of the first comment at or after `t` (comments sorted by offset). */
+function lowerBound(sorted: readonly ChatCommentInput[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.offset_seconds < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

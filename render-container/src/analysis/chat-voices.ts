@@ -5,7 +5,8 @@ import type { ChatCommentInput } from "./types";
  * Who is actually reacting: a crowd is many people each saying something once or twice. Two kinds of chat
  * volume are not a crowd, however many accounts they come from:
  * - an account posting on a loop (three or more messages within half a minute: a spammer, a bot, a regular
- *   chatting away) is conversation or spam, never a sudden reaction, so it is not counted at all;
+ *   chatting away) is conversation or spam, never a sudden reaction, so it is not counted at all; three short
+ *   reactions in a row are no loop (one viewer reacting hard: counted once, like anyone in a window);
  * - the same line pasted by several accounts ("type 1 if you are here", a copypasta, a follow-bot raid) is
  *   one voice however many accounts paste it. Short lines made of nothing but reactions (emotes, laughter, hype
  *   words; a few words) are exempt: twenty people typing KEKW at once is exactly what a crowd reacting looks
@@ -64,6 +65,7 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
   const r = VOICE_RULES;
   const voices: (string | null)[] = sorted.map((c, i) => accountOf(c, i));
 
+  const reaction = sorted.map((c) => isShortReaction(c, normalizeChatText(c.text)));
   // Accounts on a loop: messages of one account, two pointers over its times.
   const byAccount = new Map<string, number[]>();
   sorted.forEach((c, i) => {
@@ -81,6 +83,10 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
     const at = (k: number) => sorted[list[k]!]!.offset_seconds;
     for (let first = 0; first + n - 1 < list.length; first++) {
       if (at(first + n - 1) - at(first) > r.loopWindowSeconds) continue;
+      // Three short reactions in a row are one viewer reacting hard ("?????", "that was nuts", "?????"), not a
+      // loop: in a small chat the most excited viewers were the ones left out. They count once per window, as
+      // anyone does (windowedDistinct); a loop of promotion or conversation is still left out.
+      if (list.slice(first, first + n).every((i) => reaction[i])) continue;
       for (let k = first; k < first + n; k++) voices[list[k]!] = null;
     }
   }
@@ -88,8 +94,8 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
   // Pasted lines: per normalised non-reaction text, the distinct accounts posting it around each message.
   const byText = new Map<string, number[]>();
   sorted.forEach((c, i) => {
+    if (reaction[i]) return;
     const k = normalizeChatText(c.text);
-    if (isShortReaction(c, k)) return;
     const list = byText.get(k);
     if (list) list.push(i);
     else byText.set(k, [i]);

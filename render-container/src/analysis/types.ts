@@ -108,7 +108,7 @@ export interface ChatBurst {
   peak: number;
   end: number;
   /**
-   * Distinct voices posting in the 5 s around the peak (crowdVoices: accounts on a loop left out, a line pasted
+   * Distinct voices posting in the window around the peak (5 s, or 13 s where a small chat reads likelier: BURST_RULES; crowdVoices: accounts on a loop left out, a line pasted
    * by several accounts counted once), and what this stream typically has there.
    */
   chatters: number;

@@ -86,6 +86,23 @@ describe("chat bursts", () => {
     expect(laughing.bursts!.find((b) => b.onset >= 395 && b.onset <= 410)!.score).toBeGreaterThan(0.8);
   });
 
+  it("finds a small chat's slow crowd: seven viewers over 12 s, the most excited typing three reactions each", () => {
+    // One message every 10 s usually. Seven accounts react between 400 and 412, two of them three times in a few
+    // seconds ("?????", "that was nuts", "?????"): never four voices more than usual within 5 s.
+    const lines: [number, string, string][] = [
+      [400, "salty", "YOOO"], [401, "cozy", "monkaS"], [401, "tiny", "?????"], [402, "wild", "EZ Clap"], [403, "tiny", "that was nuts"],
+      [403, "sneaky", "POGGERS"], [405, "sneaky", "EZ Clap"], [406, "tiny", "?????"], [407, "grumpy", "monkaS"], [410, "lucky", "INSANE PLAY"], [412, "sneaky", "KEKW"],
+    ];
+    const reaction = lines.map(([t, who, text]) => ({ offset_seconds: t, commenter_login: who, text, emote_count: 0 }));
+    const small = background(900, 0.1, 20, 3);
+    const found = analyzeChat([...small, ...reaction], 900).bursts!.find((b) => b.onset >= 398 && b.onset <= 405);
+    expect(found).toBeDefined();
+    expect(found!.score).toBeGreaterThan(0.3);
+    // The same three messages a few seconds apart from one account, or a regular's conversation on a loop, are not.
+    const one = Array.from({ length: 12 }, (_, i) => ({ offset_seconds: 400 + i, commenter_login: "tiny", text: ["?????", "that was nuts", "KEKW"][i % 3]!, emote_count: 0 }));
+    expect(Math.max(0, ...analyzeChat([...small, ...one], 900).bursts!.map((b) => b.score))).toBeLessThan(0.1);
+  });
+
   it("follows a busy chat's waves: a busier stretch is not a burst", () => {
     // 2 msg/s for five minutes, then 5 msg/s from many regulars for five minutes.
     const waves = [...background(300, 2, 150), ...background(300, 5, 150, 11).map((c) => ({ ...c, offset_seconds: c.offset_seconds + 300 }))];
