@@ -20,6 +20,8 @@ export const VOICE_RULES = {
   /** An account with this many messages within `loopWindowSeconds` is posting on a loop (all of them are left out). */
   loopMessages: 3,
   loopWindowSeconds: 30,
+  /** Short reactions are a loop only from this many within `loopWindowSeconds` (one viewer reacting hard sends 2-4). */
+  reactionLoopMessages: 5,
   /** A non-reaction line posted by this many accounts within `copyWindowSeconds` around it is a pasted line. */
   copyAccounts: 3,
   copyWindowSeconds: 30,
@@ -81,12 +83,18 @@ export function crowdVoices(sorted: readonly ChatCommentInput[]): (string | null
   for (const list of byAccount.values()) {
     if (list.length < n) continue;
     const at = (k: number) => sorted[list[k]!]!.offset_seconds;
+    const keepsPosting = new Set<number>();
+    const m = r.reactionLoopMessages;
+    for (let first = 0; first + m - 1 < list.length; first++) {
+      if (at(first + m - 1) - at(first) <= r.loopWindowSeconds) for (let k = first; k < first + m; k++) keepsPosting.add(list[k]!);
+    }
     for (let first = 0; first + n - 1 < list.length; first++) {
       if (at(first + n - 1) - at(first) > r.loopWindowSeconds) continue;
-      // Three short reactions in a row are one viewer reacting hard ("?????", "that was nuts", "?????"), not a
+      // Three short reactions in a row are one viewer reacting hard ("?????", "that was insane", "?????"), not a
       // loop: in a small chat the most excited viewers were the ones left out. They count once per window, as
-      // anyone does (windowedDistinct); a loop of promotion or conversation is still left out.
-      if (list.slice(first, first + n).every((i) => reaction[i])) continue;
+      // anyone does (windowedDistinct); a loop of promotion or conversation is still left out, and so is an
+      // account that keeps posting reactions (`reactionLoopMessages` within the window: an emote spammer).
+      if (list.slice(first, first + n).every((i) => reaction[i]) && !list.slice(first, first + n).some((i) => keepsPosting.has(i))) continue;
       for (let k = first; k < first + n; k++) voices[list[k]!] = null;
     }
   }

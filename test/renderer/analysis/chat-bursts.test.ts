@@ -88,9 +88,9 @@ describe("chat bursts", () => {
 
   it("finds a small chat's slow crowd: seven viewers over 12 s, the most excited typing three reactions each", () => {
     // One message every 10 s usually. Seven accounts react between 400 and 412, two of them three times in a few
-    // seconds ("?????", "that was nuts", "?????"): never four voices more than usual within 5 s.
+    // seconds ("?????", "that was insane", "?????"): never four voices more than usual within 5 s.
     const lines: [number, string, string][] = [
-      [400, "salty", "YOOO"], [401, "cozy", "monkaS"], [401, "tiny", "?????"], [402, "wild", "EZ Clap"], [403, "tiny", "that was nuts"],
+      [400, "salty", "YOOO"], [401, "cozy", "monkaS"], [401, "tiny", "?????"], [402, "wild", "EZ Clap"], [403, "tiny", "that was insane"],
       [403, "sneaky", "POGGERS"], [405, "sneaky", "EZ Clap"], [406, "tiny", "?????"], [407, "grumpy", "monkaS"], [410, "lucky", "INSANE PLAY"], [412, "sneaky", "KEKW"],
     ];
     const reaction = lines.map(([t, who, text]) => ({ offset_seconds: t, commenter_login: who, text, emote_count: 0 }));

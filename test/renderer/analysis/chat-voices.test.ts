@@ -21,6 +21,15 @@ describe("crowd voices", () => {
     expect(crowdVoices([msg(0, "a", "x"), msg(20, "a", "y"), msg(45, "a", "z")])).toEqual(["u:a", "u:a", "u:a"]);
   });
 
+  it("three short reactions from one viewer are no loop; five within half a minute are (an emote spammer)", () => {
+    const hard = crowdVoices([msg(0, "tiny", "?????"), msg(1, "salty", "YOOO"), msg(3, "tiny", "that was insane"), msg(6, "tiny", "?????")]);
+    expect(hard).toEqual(["u:tiny", "u:salty", "u:tiny", "u:tiny"]);
+    // A loop of conversation or promotion stays out, and so does a viewer who keeps posting reactions.
+    expect(crowdVoices([msg(0, "a", "is this the new update"), msg(3, "a", "KEKW"), msg(6, "a", "KEKW")])).toEqual([null, null, null]);
+    const spam = crowdVoices(Array.from({ length: 8 }, (_, i) => msg(i * 3, "spammer", "Kappa Kappa", 2)));
+    expect(spam.every((v) => v === null)).toBe(true);
+  });
+
   it("counts a line pasted by three or more accounts once, but never a reaction", () => {
     const sorted = [msg(0, "a", "follow my channel"), msg(1, "b", "Follow my channel!"), msg(2, "c", "follow my channel"), msg(3, "d", "KEKW"), msg(3, "e", "KEKW"), msg(4, "f", "KEKW"), msg(60, "g", "follow my channel")];
     const v = crowdVoices(sorted);
