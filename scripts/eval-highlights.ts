@@ -39,7 +39,8 @@
  * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
  * to skip the job's text writer), or c (source b's plans with flite voices and other sounds and words;
  * --voices flat: every voice on one pitch; --mix compressed: the mix through a broadcast compressor; --sounds loud:
- * game sounds louder than the streamer; --moments none: nothing to find, only the distractors).
+ * game sounds louder than the streamer; --moments none: nothing to find, only the distractors); --emotes text (sources
+ * b and c): the chat's emotes as bare words with no fragment marked, as a replay that marks none carries them.
  */
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -362,6 +363,7 @@ async function main(): Promise<void> {
       mix: { type: "string" },
       sounds: { type: "string" },
       moments: { type: "string" },
+      emotes: { type: "string" },
     },
   });
   const seedsOf = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
@@ -369,8 +371,10 @@ async function main(): Promise<void> {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
     const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });
-    return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"] });
+    if (values.emotes !== undefined && values.emotes !== "text") throw new Error(`--emotes takes text (the chat's emotes as bare words, no fragment marked), got ${values.emotes}`);
+    return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: values.emotes === "text" });
   }
+  if (values.emotes !== undefined) throw new Error("--emotes is an option of sources b and c");
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
   // Any variant option names a variant of source c: this throws the message that says so.
   if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined || values.moments !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });

@@ -57,6 +57,11 @@ interface RawEdge {
   } | null;
 }
 
+/** One comment node of a replay page (`edges[].node`), as the chat replay reads it; null when it is unusable. */
+export function commentFromNode(node: RawEdge["node"]): ChatComment | null {
+  return toComment({ node });
+}
+
 function toComment(edge: RawEdge): ChatComment | null {
   const node = edge.node;
   if (!node || typeof node.id !== "string" || typeof node.contentOffsetSeconds !== "number") return null;

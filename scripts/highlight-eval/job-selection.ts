@@ -13,7 +13,7 @@ import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import type { RenderJob } from "../../common/contract/render";
 import { JobRequestInput } from "../../common/contract/job-request";
-import type { ChatComment } from "../../common/twitch";
+import { commentFromNode, type ChatComment } from "../../common/twitch";
 import type { ChatNode } from "../../dev/twitch-server/vod-folder";
 import { analyzeAudioInParts, type AudioAnalysis } from "../../render-container/src/analysis";
 import { withVoiceActivity } from "../../render-container/src/analysis/voice-activity";
@@ -26,16 +26,18 @@ import type { JobContext } from "../../render-container/src/pipeline/types";
 import type { Moment } from "../../render-container/src/selection/types";
 import { normaliseJobRequest } from "../../worker/src/domain/normalise-request";
 
-export function commentsFromNodes(nodes: readonly ChatNode[]): ChatComment[] {
-  return nodes.map((n) => ({
-    id: n.id,
-    offset_seconds: n.contentOffsetSeconds,
-    commenter_login: n.commenter?.login ?? null,
-    commenter_name: n.commenter?.displayName ?? null,
-    text: n.message.fragments.map((f) => f.text).join(""),
-    emote_count: n.message.fragments.filter((f) => f.emote !== null).length,
-    fragments: n.message.fragments.map((f) => ({ text: f.text, emote_id: f.emote?.emoteID ?? null })),
-  }));
+export function commentsFromNodes(nodes: readonly ChatNode[], o: { emotesAsText?: boolean } = {}): ChatComment[] {
+  const read = o.emotesAsText ? nodes.map(emotesAsText) : nodes;
+  return read.map((n) => commentFromNode(n)).filter((c): c is ChatComment => c !== null);
+}
+
+/**
+ * A comment as a replay that marks no emotes would carry it (`eval:highlights -- --emotes text`): one plain
+ * fragment, emote names as bare words. What an independent simulator or an export may serve.
+ */
+export function emotesAsText(node: ChatNode): ChatNode {
+  const text = node.message.fragments.map((f) => f.text).join("");
+  return { ...node, message: { ...node.message, fragments: [{ text, emote: null }] } };
 }
 
 /**

@@ -115,11 +115,11 @@ interface StreamB {
   comments: ChatComment[];
 }
 
-async function loadStream(source: SourceKey, root: string, seed: number, log: (l: string) => void): Promise<StreamB & { dispose: () => Promise<void>; seconds: { generate: number; analyse: number } }> {
+async function loadStream(source: SourceKey, root: string, seed: number, log: (l: string) => void, emotesAsText = false): Promise<StreamB & { dispose: () => Promise<void>; seconds: { generate: number; analyse: number } }> {
   const t0 = Date.now();
   const { dir, truth } = await SOURCES[source].generate({ root, vodId: String(SOURCES[source].vodBase + seed), seed, log });
   const t1 = Date.now();
-  const comments = commentsFromNodes((JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile).comments);
+  const comments = commentsFromNodes((JSON.parse(await readFile(path.join(dir, "chat.json"), "utf8")) as ChatFile).comments, { emotesAsText });
   const { audio, dispose } = await analyseLikeAJob(path.join(dir, truth.audio_file), truth.duration_seconds);
   const t2 = Date.now();
   log(`seed ${seed} (${truth.condition}, ${(truth.duration_seconds / 60).toFixed(0)} min, lag ${truth.chat.lag_seconds} s, ${truth.chat.base_rate_per_second.toFixed(2)} msg/s): generated ${((t1 - t0) / 1000).toFixed(1)} s, analysed ${((t2 - t1) / 1000).toFixed(1)} s`);
@@ -299,6 +299,8 @@ export interface SourceBOptions {
   out?: string;
   /** Titles need the job's text writer: on by default, `--no-titles` skips them. */
   titles: boolean;
+  /** `--emotes text`: the chat's emotes as bare words, no fragment marked (commentsFromNodes). */
+  emotesAsText?: boolean;
 }
 
 export async function runSourceB(o: SourceBOptions): Promise<void> {
@@ -320,7 +322,7 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     const byCondition = new Map<string, Tallies>();
     const streams: { seed: number; condition: string; minutes: number; lag: number; rate: number }[] = [];
     for (const seed of split.seeds) {
-      const s = await loadStream(o.source, root, seed, (l) => console.error(l));
+      const s = await loadStream(o.source, root, seed, (l) => console.error(l), o.emotesAsText);
       audioSeconds += s.truth.duration_seconds;
       analyseSeconds += s.seconds.analyse;
       generateSeconds += s.seconds.generate;
@@ -344,7 +346,7 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
     }
     const rows = [...overall.values()].map(rowOf);
     const planted = (k: MomentKind) => rows[0] ? Number(rows[0][k === "hype" ? "hype" : k === "streamer_only" ? "streamer_only" : "audience_only"].split("/")[1]) : 0;
-    console.log(`\n== source ${o.source}, ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${streams.reduce((a, x) => a + x.minutes, 0)} min; planted ${planted("hype")} hype, ${planted("streamer_only")} streamer-only, ${planted("audience_only")} audience-only, and distractors`);
+    console.log(`\n== source ${o.source}${o.emotesAsText ? " (emotes as text)" : ""}, ${split.name} seeds ${split.seeds.join(",")}: ${streams.length} streams, ${streams.reduce((a, x) => a + x.minutes, 0)} min; planted ${planted("hype")} hype, ${planted("streamer_only")} streamer-only, ${planted("audience_only")} audience-only, and distractors`);
     printRows(rows);
     for (const r of rows.filter((x) => !x.run.startsWith(" "))) for (const e of r.examples) console.log(`  ${r.run}: ${e}`);
     const aims = targetsB(rows);
@@ -355,5 +357,5 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
   const perJob = (x: number) => x / Math.max(1, edgeCost.jobs);
   console.log(`clip edges heard: ${perJob(edgeCost.heardSeconds).toFixed(0)} s of audio per job, choosing (all rounds) ${perJob(edgeCost.cpuSeconds).toFixed(2)} CPU s per job, over ${edgeCost.jobs} jobs`);
   results.edges = { jobs: edgeCost.jobs, heard_seconds_per_job: perJob(edgeCost.heardSeconds), choosing_cpu_seconds_per_job: perJob(edgeCost.cpuSeconds) };
-  if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: o.source, ...results }, null, 2) + "\n");
+  if (o.out) await writeFile(o.out, JSON.stringify({ eval: "highlights", source: o.source, emotes: o.emotesAsText ? "text" : "marked", ...results }, null, 2) + "\n");
 }
