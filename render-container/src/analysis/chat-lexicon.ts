@@ -1,3 +1,5 @@
+import { typedEmotes } from "./emote-names";
+
 /**
  * What makes a chat message a reaction rather than conversation: emotes, laughter and hype words, shouting.
  * Twitch emotes arrive as fragments (counted in emote_count) but popular third-party emotes (7TV, BTTV, FFZ)
@@ -22,7 +24,16 @@ export function isPureReaction(text: string, emoteCount: number): boolean {
   let rest = text;
   for (const r of REACTION_TOKENS) rest = rest.replace(r, " ");
   const words = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length <= emoteCount;
+  return words.length <= emotesIn(text, emoteCount);
+}
+
+/**
+ * The emotes of a line: the fragments Twitch marked (`emoteCount`), or where it marked fewer, the emote names
+ * typed as words (emote-names.ts: a replay whose emotes arrive as plain text). Never both: a marked emote's name
+ * is in the text too.
+ */
+export function emotesIn(text: string, emoteCount: number): number {
+  return Math.max(emoteCount, typedEmotes(text));
 }
 
 export type ReactionKind = "laughter" | "hype" | "emote" | "shout" | null;
@@ -31,7 +42,7 @@ export type ReactionKind = "laughter" | "hype" | "emote" | "shout" | null;
 export function reactionKind(text: string, emoteCount: number): ReactionKind {
   if (LAUGHTER.test(text)) return "laughter";
   if (HYPE.test(text)) return "hype";
-  if (emoteCount > 0) return "emote";
+  if (emotesIn(text, emoteCount) > 0) return "emote";
   const letters = text.replace(/[^A-Za-z]/g, "");
   if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text)) return "shout";
   return null;

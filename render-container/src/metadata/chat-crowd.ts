@@ -1,5 +1,6 @@
 import type { ChatComment } from "../../../common/twitch";
 import { reactionKind } from "../analysis/chat-lexicon";
+import { typedEmoteNames, typedEmotes } from "../analysis/emote-names";
 import { chatLineProblem, matchForm, visibleText } from "./chat-lines";
 import { quotableChat } from "./reliable-text";
 import type { MetadataMoment } from "./types";
@@ -82,7 +83,8 @@ interface Message {
 
 /** Reaction words of a line: words that alone are laughter, hype or an emote ("KEKW", "LUL", "W"). */
 function reactionWords(text: string): string[] {
-  return [...new Set(text.split(/\s+/).filter((w) => /\p{L}/u.test(w) && reactionKind(w, 0) !== null && reactionKind(w, 0) !== "shout"))];
+  // An emote's name is an emote (counted as one, below), not a word of the line.
+  return [...new Set(text.split(/\s+/).filter((w) => /\p{L}/u.test(w) && reactionKind(w, 0) !== null && reactionKind(w, 0) !== "shout" && typedEmotes(w) === 0))];
 }
 
 function increment<K>(map: Map<K, number>, key: K, by = 1): void {
@@ -144,7 +146,9 @@ export class ChatCrowd {
     this.messages = sorted.flatMap((c, i) => {
       const text = readText(c.text);
       if (!text) return [];
-      const emotes = text.voiced ? [...new Set((c.fragments ?? []).filter((f) => f.emote_id && f.text.trim()).map((f) => f.text.trim()))] : [];
+      // Emotes Twitch marked, or in a replay that marks none, the emote names typed as words (emote-names.ts).
+      const marked = (c.fragments ?? []).filter((f) => f.emote_id && f.text.trim()).map((f) => f.text.trim());
+      const emotes = text.voiced ? [...new Set(marked.length > 0 ? marked : typedEmoteNames(text.visible))] : [];
       return [{ at: c.offset_seconds, account: c.commenter_login ? `u:${c.commenter_login.toLowerCase()}` : `anon:${i}`, ...text, emotes }];
     });
     this.findLoops();

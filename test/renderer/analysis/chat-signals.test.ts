@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBotCommand, reactionKind } from "../../../render-container/src/analysis/chat-lexicon";
+import { isBotCommand, isPureReaction, reactionKind } from "../../../render-container/src/analysis/chat-lexicon";
 import { analyzeChat } from "../../../render-container/src/analysis/chat-signals";
 import type { ChatCommentInput } from "../../../render-container/src/analysis/types";
 
@@ -101,5 +101,30 @@ describe("reaction lexicon", () => {
     expect(reactionKind("lollipop recipe", 0)).toBeNull();
     expect(isBotCommand("!drops")).toBe(true);
     expect(isBotCommand("wow!")).toBe(false);
+  });
+
+  it("reads emotes that arrive as bare words (no fragment marked) as emotes, case and all", () => {
+    expect(reactionKind("Kappa Kappa", 0)).toBe("emote");
+    expect(isPureReaction("DansGame DansGame", 0)).toBe(true);
+    expect(isPureReaction("BibleThump", 0)).toBe(true);
+    // A word that is only an emote's name in another case, and a raid's line around an emote, are not.
+    expect(reactionKind("kappa is my favourite", 0)).toBeNull();
+    expect(isPureReaction("bigchannel raid VoHiYo", 0)).toBe(false);
+    // Marked fragments are not counted twice: the name is in the text too.
+    expect(isPureReaction("NotLikeThis NotLikeThis hello", 2)).toBe(false);
+  });
+
+  it("finds an emote-only crowd reaction whether or not its emotes are marked", () => {
+    const talk = ["is this the new update", "what rank are you", "hello chat", "first time here", "nice weather today"];
+    const base: ChatCommentInput[] = Array.from({ length: 300 }, (_, i) => ({ offset_seconds: i * 3, commenter_login: `regular${i % 25}`, text: talk[i % talk.length]!, emote_count: 0 }));
+    const emotes = ["Kappa", "DansGame DansGame", "SeemsGood", "NotLikeThis", "BibleThump BibleThump"];
+    const crowd = (marked: boolean): ChatCommentInput[] =>
+      Array.from({ length: 30 }, (_, i) => {
+        const text = emotes[i % emotes.length]!;
+        return { offset_seconds: 400 + Math.floor(i / 4), commenter_login: `viewer${i}`, text, emote_count: marked ? text.split(" ").length : 0 };
+      });
+    const score = (marked: boolean) => analyzeChat([...base, ...crowd(marked)], 900).bursts!.find((b) => Math.abs(b.onset - 400) <= 2)!.score;
+    expect(score(true)).toBeGreaterThan(0.6);
+    expect(score(false)).toBeCloseTo(score(true), 5);
   });
 });
