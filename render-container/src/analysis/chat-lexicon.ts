@@ -38,11 +38,14 @@ export function emotesIn(text: string, emoteCount: number): number {
 
 export type ReactionKind = "laughter" | "hype" | "emote" | "shout" | null;
 
+/** A line of nothing but emoji ("🔥🔥🔥", "😱"): a crowd's reaction as much as an emote is (laughing ones are laughter). */
+const EMOJI_ONLY = /^(?=.*\p{Extended_Pictographic})[\s\p{Extended_Pictographic}\u200d\ufe0f\u{1F3FB}-\u{1F3FF}]+$/u;
+
 /** Classifies one message; laughter first because it is the most specific signal. */
 export function reactionKind(text: string, emoteCount: number): ReactionKind {
   if (LAUGHTER.test(text)) return "laughter";
   if (HYPE.test(text)) return "hype";
-  if (emotesIn(text, emoteCount) > 0) return "emote";
+  if (emotesIn(text, emoteCount) > 0 || EMOJI_ONLY.test(text)) return "emote";
   const letters = text.replace(/[^A-Za-z]/g, "");
   if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text)) return "shout";
   return null;

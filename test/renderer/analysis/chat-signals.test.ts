@@ -110,6 +110,10 @@ describe("reaction lexicon", () => {
     // A word that is only an emote's name in another case, and a raid's line around an emote, are not.
     expect(reactionKind("kappa is my favourite", 0)).toBeNull();
     expect(isPureReaction("bigchannel raid VoHiYo", 0)).toBe(false);
+    // A line of nothing but emoji is a reaction too; emoji beside words are not, on their own.
+    expect(reactionKind("🔥🔥🔥", 0)).toBe("emote");
+    expect(reactionKind("😱 ❤️", 0)).toBe("emote");
+    expect(reactionKind("good morning ☀️", 0)).toBeNull();
     // Marked fragments are not counted twice: the name is in the text too.
     expect(isPureReaction("NotLikeThis NotLikeThis hello", 2)).toBe(false);
   });
