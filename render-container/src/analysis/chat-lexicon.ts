@@ -47,7 +47,8 @@ export function reactionKind(text: string, emoteCount: number): ReactionKind {
   if (HYPE.test(text)) return "hype";
   if (emotesIn(text, emoteCount) > 0 || EMOJI_ONLY.test(text)) return "emote";
   const letters = text.replace(/[^A-Za-z]/g, "");
-  if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text)) return "shout";
+  // A line of nothing but question and exclamation marks ("?????", "!!!") is a crowd's confusion or alarm.
+  if ((letters.length >= 4 && letters === letters.toUpperCase()) || /!{2,}|\?!|!\?/.test(text) || /^[\s?!]+$/.test(text)) return "shout";
   return null;
 }
 

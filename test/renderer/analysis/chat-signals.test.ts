@@ -97,6 +97,8 @@ describe("reaction lexicon", () => {
     expect(reactionKind("clip it", 0)).toBe("hype");
     expect(reactionKind("Kappa", 1)).toBe("emote");
     expect(reactionKind("WHAT", 0)).toBe("shout");
+    expect(reactionKind("?????", 0)).toBe("shout");
+    expect(reactionKind("what game is this?", 0)).toBeNull();
     expect(reactionKind("what game is this", 0)).toBeNull();
     expect(reactionKind("lollipop recipe", 0)).toBeNull();
     expect(isBotCommand("!drops")).toBe(true);
