@@ -1,6 +1,6 @@
 import { reactionKind } from "./chat-lexicon";
 import { crowdVoices, PASTED_VOICE } from "./chat-voices";
-import { median, ramp } from "./stats";
+import { firstAtOrAfter, median, ramp } from "./stats";
 import type { ChatBurst, ChatCommentInput } from "./types";
 
 /**
@@ -142,8 +142,9 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
 
   // Each group read at both scales; the reading that scores higher is the burst (a busy chat's is sharper in 5 s,
   // a small chat's only shows in the wider window).
+  const offsets = sorted.map((c) => c.offset_seconds);
   const bursts = groups.map((g) => {
-    const readings = scales.map((sc) => readBurst(g, sc, { sorted, voices, perSecond, usualShare }));
+    const readings = scales.map((sc) => readBurst(g, sc, { sorted, offsets, voices, perSecond, usualShare }));
     return readings.reduce((x, y) => (y.score > x.score ? y : x));
   });
   return bursts.sort((a, b) => b.score - a.score || a.onset - b.onset);
@@ -153,7 +154,7 @@ export function findChatBursts(sorted: readonly ChatCommentInput[], span: number
 function readBurst(
   g: { from: number; to: number },
   sc: ChatterScale,
-  ctx: { sorted: readonly ChatCommentInput[]; voices: readonly (string | null)[]; perSecond: readonly number[]; usualShare: number },
+  ctx: { sorted: readonly ChatCommentInput[]; offsets: readonly number[]; voices: readonly (string | null)[]; perSecond: readonly number[]; usualShare: number },
 ): ChatBurst {
   const r = BURST_RULES;
   const { sorted, voices, perSecond, usualShare } = ctx;
@@ -163,7 +164,7 @@ function readBurst(
   // The window reaches `half` seconds ahead, so the burst's first messages come at or a little after the first
   // active second.
   const end = g.to + half + 1;
-  let first = lowerBound(sorted, g.from);
+  let first = firstAtOrAfter(ctx.offsets, g.from);
   let messages = 0;
   let reactions = 0;
   let pasted = 0;
@@ -199,16 +200,4 @@ function readBurst(
   const pasteWave = ramp(messages > 0 ? pasted / messages : 0, r.pastedShare[0], r.pastedShare[1]);
   const score = confidence * (0.75 * strength + 0.25) * reacting * (1 - 0.9 * spamLike) * (1 - 0.9 * pasteWave);
   return { onset, peak, end, chatters: u, expectedChatters: e, messages, topAccountMessages: top, reactionShare, usualReactionShare: usualShare, score };
-}
-
-/** The index of the first comment at or after `t` (comments sorted by offset). */
-function lowerBound(sorted: readonly ChatCommentInput[], t: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]!.offset_seconds < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

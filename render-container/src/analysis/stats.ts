@@ -59,3 +59,15 @@ export function round(v: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
 }
+
+/** Index of the first of `sorted` (ascending) at or after `t`: a binary search. */
+export function firstAtOrAfter(sorted: ArrayLike<number>, t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,6 +1,7 @@
 import { MAX_CHAT_LINES_PER_CLIP, type ChatLine } from "../../../common/contract/job-plan";
 import type { ChatComment } from "../../../common/twitch";
 import { crowdVoices, normalizeChatText } from "../analysis/chat-voices";
+import { firstAtOrAfter } from "../analysis/stats";
 import { chatLineProblem } from "../metadata/chat-lines";
 
 /**
@@ -41,7 +42,7 @@ export function clipChatReader(comments: readonly ChatComment[]): (start: number
   const voices = crowdVoices(sorted);
   const offsets = sorted.map((c) => c.offset_seconds);
   return (start, end, cap = MAX_CHAT_LINES_PER_CLIP) => {
-    const from = lowerBound(offsets, start - CHAT_LEAD_IN_SECONDS);
+    const from = firstAtOrAfter(offsets, start - CHAT_LEAD_IN_SECONDS);
     const shownOnce = new Set<string>();
     const lines: ChatLine[] = [];
     for (let i = from; i < sorted.length && sorted[i]!.offset_seconds <= end; i++) {
@@ -70,15 +71,4 @@ export function clipChatReader(comments: readonly ChatComment[]): (start: number
 function thin<T>(lines: T[], cap: number): T[] {
   if (lines.length <= cap) return lines;
   return Array.from({ length: cap }, (_, k) => lines[Math.floor((k * lines.length) / cap)]!);
-}
-
-function lowerBound(values: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

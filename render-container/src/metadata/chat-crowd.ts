@@ -1,6 +1,7 @@
 import type { ChatComment } from "../../../common/twitch";
 import { reactionKind } from "../analysis/chat-lexicon";
 import { typedEmoteNames, typedEmotes } from "../analysis/emote-names";
+import { firstAtOrAfter } from "../analysis/stats";
 import { chatLineProblem, matchForm, visibleText } from "./chat-lines";
 import { quotableChat } from "./reliable-text";
 import type { MetadataMoment } from "./types";
@@ -89,18 +90,6 @@ function reactionWords(text: string): string[] {
 
 function increment<K>(map: Map<K, number>, key: K, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
-}
-
-/** Index of the first of `sorted` at or after `t`. */
-function firstAtOrAfter(sorted: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function median(values: number[]): number {
