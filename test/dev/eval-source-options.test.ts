@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { commentsFromNodes } from "../../scripts/highlight-eval/job-selection";
 import { sourceOfOptions, targetsB, type RowB } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds) name", () => {
@@ -42,5 +43,29 @@ describe("eval:highlights: the issue's targets on a split's rows", () => {
   it("where own moments were planted, a recall under 0.75 fails", () => {
     const t = targetsB(runs.map((r) => row(r, r === "audience" ? { own_recall: "5/10", own_recall_value: 0.5 } : { own_recall: "9/10", own_recall_value: 0.9 })));
     expect(t.own_recall_ge_0_75_alone).toBe(false);
+  });
+});
+
+describe("eval:highlights --emotes text: the chat's emotes as bare words", () => {
+  const node = {
+    id: "c1",
+    commenter: { id: "1", login: "viewer", displayName: "Viewer" },
+    contentOffsetSeconds: 12,
+    createdAt: "2026-03-02T19:00:12.000Z",
+    message: {
+      fragments: [
+        { text: "DansGame", emote: { id: "33;0;7", emoteID: "33", from: 0 } },
+        { text: " no way", emote: null },
+      ],
+      userBadges: [],
+      userColor: null,
+    },
+  };
+
+  it("reads the chat as the replay reads it: marked emotes counted, or one plain fragment with none marked", () => {
+    const [marked] = commentsFromNodes([node]);
+    expect(marked).toMatchObject({ text: "DansGame no way", emote_count: 1, commenter_login: "viewer", offset_seconds: 12 });
+    const [plain] = commentsFromNodes([node], { emotesAsText: true });
+    expect(plain).toMatchObject({ text: "DansGame no way", emote_count: 0, fragments: [{ text: "DansGame no way", emote_id: null }] });
   });
 });
