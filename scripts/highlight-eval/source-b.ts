@@ -49,8 +49,8 @@ export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 2101 + i);
  * what carries over, not material to tune on: seeds 101-114 were looked at first (session 13) and may be used
  * for diagnosis; 115-128 are held out (1-14 and 15-28 were read once in session 13, 29-42 in session 14, with
  * `--voices flat` too, 43-56 in session 15 with `--sounds loud` and `--mix loudnorm`, 57-70 in session 16 plain,
- * with `--mix loudnorm` and with `--mix compressed`, 71-84 in session 17 the same three, 85-98 in session 18 all five and `--emotes text`: all
- * spent, as the variants share the plans).
+ * with `--mix loudnorm` and with `--mix compressed`, 71-84 in session 17 the same three, 85-98 in session 18 those
+ * three, `--sounds loud`, `--voices flat` and `--emotes text`: all spent, as the variants share the plans).
  */
 export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
 export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 115 + i);
