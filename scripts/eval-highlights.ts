@@ -62,7 +62,7 @@ import { hearingEdges } from "../render-container/src/pipeline/stages/hear-edges
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
-import { runSourceB, sourceOfOptions } from "./highlight-eval/source-b";
+import { emotesAsTextOf, runSourceB, sourceOfOptions } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -371,10 +371,9 @@ async function main(): Promise<void> {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
     const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });
-    if (values.emotes !== undefined && values.emotes !== "text") throw new Error(`--emotes takes text (the chat's emotes as bare words, no fragment marked), got ${values.emotes}`);
-    return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: values.emotes === "text" });
+    return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: emotesAsTextOf(values.source, values.emotes) });
   }
-  if (values.emotes !== undefined) throw new Error("--emotes is an option of sources b and c");
+  emotesAsTextOf(values.source ?? "a", values.emotes);
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
   // Any variant option names a variant of source c: this throws the message that says so.
   if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined || values.moments !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });

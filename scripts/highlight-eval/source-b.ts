@@ -90,6 +90,17 @@ export function sourceOfOptions(source: string, variants: Partial<Record<Variant
   return o ? C_VARIANTS.find((v) => v.option === o && v.value === variants[o])!.key : source;
 }
 
+/**
+ * Whether `--emotes` asks for the chat's emotes as bare words (`text`), or an error saying why the value or the
+ * source is wrong: only sources b and c have it (source a's chat is its own generator's, always marked).
+ */
+export function emotesAsTextOf(source: string, emotes: string | undefined): boolean {
+  if (emotes === undefined) return false;
+  if (source !== "b" && source !== "c") throw new Error(`--emotes is an option of sources b and c, not of source ${source}`);
+  if (emotes !== "text") throw new Error(`--emotes takes text (the chat's emotes as bare words, no fragment marked), got ${emotes}`);
+  return true;
+}
+
 export const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof generateStreamB; vodBase: number; tuning: number[]; heldOut: number[] }> = {
   b: { palette: PALETTE_B, generate: generateStreamB, vodBase: 930000000, tuning: TUNING_SEEDS_B, heldOut: HELD_OUT_SEEDS_B },
   c: { palette: PALETTE_C, generate: generateStreamC, vodBase: 940000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },

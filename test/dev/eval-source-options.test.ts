@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commentsFromNodes } from "../../scripts/highlight-eval/job-selection";
-import { sourceOfOptions, targetsB, type RowB } from "../../scripts/highlight-eval/source-b";
+import { emotesAsTextOf, sourceOfOptions, targetsB, type RowB } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds) name", () => {
   it("names b, c and c's five variants", () => {
@@ -67,5 +67,13 @@ describe("eval:highlights --emotes text: the chat's emotes as bare words", () =>
     expect(marked).toMatchObject({ text: "DansGame no way", emote_count: 1, commenter_login: "viewer", offset_seconds: 12 });
     const [plain] = commentsFromNodes([node], { emotesAsText: true });
     expect(plain).toMatchObject({ text: "DansGame no way", emote_count: 0, fragments: [{ text: "DansGame no way", emote_id: null }] });
+  });
+
+  it("takes text on sources b and c only, and says which is wrong", () => {
+    expect(emotesAsTextOf("b", "text")).toBe(true);
+    expect(emotesAsTextOf("c", undefined)).toBe(false);
+    expect(emotesAsTextOf("a", undefined)).toBe(false);
+    expect(() => emotesAsTextOf("c", "marked")).toThrow("--emotes takes text (the chat's emotes as bare words, no fragment marked), got marked");
+    expect(() => emotesAsTextOf("a", "text")).toThrow("--emotes is an option of sources b and c, not of source a");
   });
 });

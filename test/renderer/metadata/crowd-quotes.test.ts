@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatComment } from "../../../common/twitch";
+import { commentFromNode, type ChatComment } from "../../../common/twitch";
 import { generateChatLog } from "../../../dev/synth-vod/chat-log";
 import { BASELINE_MESSAGES, SPAM_MESSAGES } from "../../../dev/synth-vod/phrases";
 import { planTimeline } from "../../../dev/synth-vod/plan";
@@ -98,6 +98,15 @@ describe("what a crowd typed, and only that", () => {
     expect(r.emotes).toEqual([{ text: "PogChamp", accounts: 6 }]);
   });
 
+  it("counts an emote typed as a bare word (a replay that marks none) as the emote it is, not as a word", () => {
+    const typed = crowd().map((c) => (c.text === "PogChamp" ? { ...c, text: "DansGame DansGame", emote_count: 0, fragments: [{ text: "DansGame DansGame", emote_id: null }] } : c));
+    const r = reactionTo([...background(), ...typed]);
+    expect(r.emotes).toEqual([{ text: "DansGame", accounts: 6 }]);
+    // Marked, the same line counts the same.
+    const marked = crowd().map((c) => (c.text === "PogChamp" ? { ...c, text: "DansGame DansGame", emote_count: 2, fragments: [{ text: "DansGame", emote_id: "33" }, { text: " ", emote_id: null }, { text: "DansGame", emote_id: "33" }] } : c));
+    expect(reactionTo([...background(), ...marked]).emotes).toEqual([{ text: "DansGame", accounts: 6 }]);
+  });
+
   it("without a burst nothing is quoted, not even a line three viewers typed", () => {
     const three = ["what a play", "What a play!", "what a playyy"].map((t, i) => comment(305 + 9 * i, `viewer${i}`, t));
     const r = reactionTo([...background(), ...three]);
@@ -189,11 +198,7 @@ describe("titles from the crowd and the moment", () => {
       { kind: "hype", peak: 1200 }, { kind: "audience_only", peak: 1380 },
     ]);
     const log = generateChatLog({ duration: 1500, seed: 7, moments: plan.moments, createdAt: "2026-01-01T00:00:00Z", baselineRate: 0.5 });
-    const comments: ChatComment[] = log.comments.map((n) => ({
-      id: n.id, offset_seconds: n.contentOffsetSeconds, commenter_login: n.commenter?.login ?? null, commenter_name: n.commenter?.displayName ?? null,
-      text: n.message.fragments.map((f) => f.text).join(""), emote_count: n.message.fragments.filter((f) => f.emote).length,
-      fragments: n.message.fragments.map((f) => ({ text: f.text, emote_id: f.emote?.emoteID ?? null })),
-    }));
+    const comments = log.comments.map((n) => commentFromNode(n)).filter((c): c is ChatComment => c !== null);
     const chatCrowd = new ChatCrowd(comments);
     const kindSignals = { hype: HYPE, chat_only: AUDIENCE, audience_only: AUDIENCE, loud_only: STREAMER, streamer_only: STREAMER, game_noise: STREAMER } as const;
     const moments = plan.moments.map((m) => moment(m.id, m.setup_start, { end: m.end, ...momentChat(chatCrowd.during(m.setup_start, m.end)), signals: kindSignals[m.kind] }));
