@@ -39,7 +39,8 @@
  * --split tuning by default (its held-out seeds only with an explicit --split held-out or both), and --no-titles
  * to skip the job's text writer), or c (source b's plans with flite voices and other sounds and words;
  * --voices flat: every voice on one pitch; --mix compressed: the mix through a broadcast compressor; --sounds loud:
- * game sounds louder than the streamer; --moments none: nothing to find, only the distractors); --emotes text (sources
+ * game sounds louder than the streamer; --moments none: nothing to find, only the distractors; --levels drift:
+ * the streamer's and the game's levels wandering over the stream); --emotes text (sources
  * b and c): the chat's emotes as bare words with no fragment marked, as a replay that marks none carries them.
  */
 import { readFileSync } from "node:fs";
@@ -363,6 +364,7 @@ async function main(): Promise<void> {
       mix: { type: "string" },
       sounds: { type: "string" },
       moments: { type: "string" },
+      levels: { type: "string" },
       emotes: { type: "string" },
     },
   });
@@ -370,13 +372,13 @@ async function main(): Promise<void> {
   if (values.source === "b" || values.source === "c") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
-    const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });
+    const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments, levels: values.levels });
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: emotesAsTextOf(values.source, values.emotes) });
   }
   emotesAsTextOf(values.source ?? "a", values.emotes);
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
   // Any variant option names a variant of source c: this throws the message that says so.
-  if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined || values.moments !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments });
+  if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined || values.moments !== undefined || values.levels !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments, levels: values.levels });
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

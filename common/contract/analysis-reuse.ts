@@ -23,7 +23,9 @@ import { z } from "zod";
 // 6: a held or recurring pitch leaves the voice's rise only where its sound recurs too (a monotone voice keeps it).
 // 7: the voice model listens from a threshold scaled to the stream's loudness range (a compressed mix: loudness-range.ts).
 // 8: the voice's pitch rise over its usual pitch (voice-activity/measure-voice.ts, PITCH_RISE) lifts its level.
-export const ANALYSIS_VERSION = 8;
+// 9: loudness over the level around each second (analysis/local-baseline.ts), not over one median of the whole
+//    stream; the voice model also listens where a second is loud over the whole stream's median.
+export const ANALYSIS_VERSION = 9;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

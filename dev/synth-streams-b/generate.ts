@@ -10,6 +10,7 @@ import type { GameSoundKind } from "./game-sounds";
 import { mixToFlac, type Loop, type Placed } from "./mix";
 import { PALETTE_B, type Palette } from "./palette";
 import { gainFor, type Sound } from "./sox-clip";
+import { drawDrift, driftGainAt, type DrawnDrift } from "./level-drift";
 import { planTalk, type LineSet, type Speaker } from "./talk";
 import { louderGame, planTimeline, REAL_KINDS, streamLength, withoutRealMoments, type MomentKind } from "./timeline";
 
@@ -60,6 +61,8 @@ export interface StreamTruthB {
   duration_seconds: number;
   audio_file: string;
   spec: StreamSpec;
+  /** The curves the levels followed (`--levels drift` only). */
+  level_drift?: DrawnDrift;
   moments: MomentTruthB[];
   /** Every sentence either speaker says (a clip should not cut through any of them). */
   utterances: UtteranceTruth[];
@@ -135,18 +138,22 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
       ...timeline.moments.flatMap((m) => (m.sound ? m.sound.at.map((at) => ({ kind: m.sound!.kind, at, db: m.sound!.db })) : [])),
       ...timeline.ambientSounds,
     ];
+    // Levels that wander (--levels drift): the streamer's microphone and the game, each on its own slow curve,
+    // read at a sound's start (a sentence or a game sound is short beside a swing of minutes).
+    const drift = palette.levelDrift ? drawDrift(spec.seed, palette.levelDrift) : null;
     for (const s of sounds) {
       const sound = await palette.gameSound(s.kind, new Random(rng.int(1, 1e9)), cacheRoot);
-      placed.push({ sound, start: s.at, gain: gainFor(sound, s.db) });
+      placed.push({ sound, start: s.at, gain: gainFor(sound, s.db) * driftGainAt(drift?.game, s.at) });
     }
     for (const u of talk) {
       const sound = speech[u.set][u.line]!;
-      placed.push({ sound, start: u.start, gain: gainFor(sound, u.db) });
+      const mic = u.speaker === "streamer" ? driftGainAt(drift?.voice, u.start) : 1;
+      placed.push({ sound, start: u.start, gain: gainFor(sound, u.db) * mic });
     }
     const loops: Loop[] = [];
     const ambience = await palette.ambienceLoop(rng, cacheRoot);
     const ambienceGain = gainFor(ambience, spec.gameDb);
-    loops.push({ sound: ambience, gainAt: () => ambienceGain });
+    loops.push({ sound: ambience, gainAt: (t) => ambienceGain * driftGainAt(drift?.game, t) });
     if (spec.music) {
       const music = await palette.musicLoop(rng, cacheRoot);
       const musicGain = gainFor(music, spec.musicDb);
@@ -155,7 +162,7 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
         sound: music,
         gainAt: (t) => {
           const s = swells.find((w) => t >= w.start - 1 && t < w.end + 1);
-          return s ? musicGain * 10 ** (s.db / 20) : musicGain;
+          return (s ? musicGain * 10 ** (s.db / 20) : musicGain) * driftGainAt(drift?.game, t);
         },
       });
     }
@@ -174,6 +181,7 @@ export async function generateStreamB(options: StreamBOptions): Promise<{ dir: s
       duration_seconds: duration,
       audio_file: "audio.flac",
       spec,
+      ...(drift ? { level_drift: drift } : {}),
       moments: timeline.moments.map((m) => ({
         id: m.id,
         kind: m.kind,

@@ -1,5 +1,6 @@
 import type { Random } from "../synth-vod/random";
 import type { LoudGame } from "./timeline";
+import type { LevelDrift } from "./level-drift";
 import { ambienceLoop, gameSound, musicLoop, type GameSoundKind } from "./game-sounds";
 import * as B from "./lines";
 import type { ChatCategory } from "./lines";
@@ -45,6 +46,8 @@ export interface Palette {
   masterFilter?: string;
   /** Game sounds louder than the streamer's shouts and calm talk (`--sounds loud`; none: the plan's levels). */
   loudGame?: LoudGame;
+  /** The streamer's voice and the game's sound wandering over the stream (`--levels drift`; none: fixed levels). */
+  levelDrift?: LevelDrift;
   /** No real moment planted, only the distractors (`--moments none`; see withoutRealMoments in timeline.ts). */
   nothingToFind?: boolean;
 }

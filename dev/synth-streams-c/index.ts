@@ -6,9 +6,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateStreamB, sourceHashOf, type StreamBOptions } from "../synth-streams-b";
-import { PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
+import { PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_DRIFT, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
 
-export { PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
+export { PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_DRIFT, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "./palette";
 
 const PALETTE_HASH = sourceHashOf(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -39,4 +39,9 @@ export function generateStreamCLoudnorm(options: Omit<StreamBOptions, "palette" 
 /** Source c with nothing to find: its plans without their real moments (PALETTE_C_CALM). */
 export function generateStreamCCalm(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
   return generateStreamB({ ...options, palette: PALETTE_C_CALM, paletteHash: `${PALETTE_HASH}-calm` });
+}
+
+/** Source c with the streamer's and the game's levels wandering over the stream (PALETTE_C_DRIFT). */
+export function generateStreamCDrift(options: Omit<StreamBOptions, "palette" | "paletteHash">) {
+  return generateStreamB({ ...options, palette: PALETTE_C_DRIFT, paletteHash: `${PALETTE_HASH}-drift` });
 }

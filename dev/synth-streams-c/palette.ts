@@ -96,3 +96,15 @@ export const PALETTE_C_LOUD: Palette = {
   ...PALETTE_C,
   loudGame: { overShoutDb: [0, 8], calmFightOverTalkDb: [4, 12] },
 };
+
+/**
+ * Source c with levels that wander (`npm run eval:highlights -- --source c --levels drift`): the streamer's voice
+ * 3-6 dB either side of its planned level and the game's sound 2-5 dB either side of its own, each on a slow swing
+ * of 6-16 minutes with its own phase (dev/synth-streams-b/level-drift.ts). Every other variant keeps a stream's
+ * levels fixed, so "usual talk" and "the stream's baseline" mean one level from start to end; here calm talk at the
+ * top of the voice's swing is louder than a shout's start at the bottom of it.
+ */
+export const PALETTE_C_DRIFT: Palette = {
+  ...PALETTE_C,
+  levelDrift: { voiceDb: [3, 6], gameDb: [2, 5], periodSeconds: [360, 960] },
+};

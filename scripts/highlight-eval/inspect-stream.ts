@@ -10,7 +10,7 @@
  *
  *   npx tsx scripts/highlight-eval/inspect-stream.ts --source c-loudnorm --seed 106 --from 950 --to 970
  *
- * `--source` is b, c or a variant key of source c (c-flat, c-compressed, c-loudnorm, c-loud, c-calm).
+ * `--source` is b, c or a variant key of source c (c-flat, c-compressed, c-loudnorm, c-loud, c-calm, c-drift).
  */
 import path from "node:path";
 import { parseArgs } from "node:util";

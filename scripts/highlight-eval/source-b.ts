@@ -33,7 +33,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunProfile } from "../../common/contract/enums";
 import { CONDITIONS, generateStreamB, PALETTE_B, STREAMS_B_VERSION, type ChatVocabulary, type MomentKind, type Palette, type StreamTruthB } from "../../dev/synth-streams-b";
-import { generateStreamC, generateStreamCCompressed, generateStreamCFlat, generateStreamCCalm, generateStreamCLoud, generateStreamCLoudnorm, PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "../../dev/synth-streams-c";
+import { generateStreamC, generateStreamCCompressed, generateStreamCDrift, generateStreamCFlat, generateStreamCCalm, generateStreamCLoud, generateStreamCLoudnorm, PALETTE_C, PALETTE_C_CALM, PALETTE_C_COMPRESSED, PALETTE_C_DRIFT, PALETTE_C_FLAT, PALETTE_C_LOUD, PALETTE_C_LOUDNORM } from "../../dev/synth-streams-c";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import type { ChatFile } from "../../dev/twitch-server";
 import type { AudioAnalysis } from "../../render-container/src/analysis/types";
@@ -58,7 +58,8 @@ export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 115 + i);
 /**
  * Variants of source c on its plans and seeds, each with its own VOD ids and folder, named by one option: every
  * voice on one pitch (`--voices flat`), the mix through a broadcast compressor (`--mix compressed`), the game
- * louder than the streamer (`--sounds loud`).
+ * louder than the streamer (`--sounds loud`), nothing to find (`--moments none`), levels that wander over the
+ * stream (`--levels drift`).
  */
 export const C_VARIANTS = [
   { option: "voices", value: "flat", key: "c-flat", says: "every voice on one pitch" },
@@ -66,12 +67,13 @@ export const C_VARIANTS = [
   { option: "mix", value: "loudnorm", key: "c-loudnorm", says: "the mix through FFmpeg's loudness normaliser" },
   { option: "sounds", value: "loud", key: "c-loud", says: "game sounds louder than the streamer" },
   { option: "moments", value: "none", key: "c-calm", says: "no moment to find, only the distractors" },
+  { option: "levels", value: "drift", key: "c-drift", says: "the streamer's and the game's levels wandering over the stream" },
 ] as const;
 export type VariantOption = (typeof C_VARIANTS)[number]["option"];
 export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
 
 /**
- * The source `--source` and the variant options (`--voices`, `--mix`, `--sounds`, `--moments`) name together (b, c, or one
+ * The source `--source` and the variant options (`--voices`, `--mix`, `--sounds`, `--moments`, `--levels`) name together (b, c, or one
  * variant of c), or an error saying which option is wrong and why: an unknown value, a variant of another source,
  * or two variants at once.
  */
@@ -109,6 +111,7 @@ export const SOURCES: Record<SourceKey, { palette: Palette; generate: typeof gen
   "c-loudnorm": { palette: PALETTE_C_LOUDNORM, generate: generateStreamCLoudnorm, vodBase: 980000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-calm": { palette: PALETTE_C_CALM, generate: generateStreamCCalm, vodBase: 990000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
   "c-loud": { palette: PALETTE_C_LOUD, generate: generateStreamCLoud, vodBase: 970000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
+  "c-drift": { palette: PALETTE_C_DRIFT, generate: generateStreamCDrift, vodBase: 920000000, tuning: TUNING_SEEDS_C, heldOut: HELD_OUT_SEEDS_C },
 };
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];

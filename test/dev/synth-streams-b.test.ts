@@ -19,7 +19,8 @@ import { louderGame, planTimeline, REAL_KINDS, withoutRealMoments } from "../../
 import { mixToFlac } from "../../dev/synth-streams-b/mix";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
-import { PALETTE_C_LOUD } from "../../dev/synth-streams-c";
+import { PALETTE_C_DRIFT, PALETTE_C_LOUD } from "../../dev/synth-streams-c";
+import { drawDrift, driftDbAt, driftGainAt } from "../../dev/synth-streams-b/level-drift";
 import type { ChatFile } from "../../dev/twitch-server";
 
 describe("source b plans", () => {
@@ -81,6 +82,31 @@ describe("source b plans", () => {
       expect(calm.moments.length).toBeGreaterThanOrEqual(5);
       expect(calm.ambientSounds).toEqual(plain.ambientSounds);
     }
+  });
+
+  it("with --levels drift, draw per stream a slow swing of the voice (3-6 dB) and of the game (2-5 dB), each its own, from a random stream of their own", () => {
+    const drift = PALETTE_C_DRIFT.levelDrift!;
+    const drawn = seeds.slice(0, 20).map((seed) => drawDrift(seed, drift));
+    for (const d of drawn) {
+      expect(d.voice.amplitudeDb).toBeGreaterThanOrEqual(3);
+      expect(d.voice.amplitudeDb).toBeLessThanOrEqual(6);
+      expect(d.game.amplitudeDb).toBeGreaterThanOrEqual(2);
+      expect(d.game.amplitudeDb).toBeLessThanOrEqual(5);
+      for (const c of [d.voice, d.game]) {
+        expect(c.periodSeconds).toBeGreaterThanOrEqual(360);
+        expect(c.periodSeconds).toBeLessThanOrEqual(960);
+        // Within a 20-minute stream the curve reaches both ends of its swing.
+        const values = Array.from({ length: 1200 }, (_, t) => driftDbAt(c, t));
+        expect(Math.max(...values)).toBeGreaterThan(0.9 * c.amplitudeDb);
+        expect(Math.min(...values)).toBeLessThan(-0.9 * c.amplitudeDb);
+      }
+      expect(d.voice.phase).not.toBe(d.game.phase);
+    }
+    expect(new Set(drawn.map((d) => d.voice.periodSeconds.toFixed(3))).size).toBe(20);
+    expect(drawDrift(seeds[0]!, drift)).toEqual(drawn[0]);
+    expect(driftGainAt(undefined, 100)).toBe(1);
+    // The plan is the plain one: the drift draws nothing from the plan's random streams.
+    expect(streamSpec(seeds[0]!, PALETTE_C_DRIFT)).toEqual(streamSpec(seeds[0]!, PALETTE_C));
   });
 });
 

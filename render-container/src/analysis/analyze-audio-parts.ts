@@ -1,6 +1,6 @@
 import path from "node:path";
 import { analyzeAudio, GATE_LUFS, type AnalyzeAudioOptions } from "./analyze-audio";
-import { median } from "./stats";
+import { aboveBaseline, loudnessBaseline } from "./local-baseline";
 import type { AudioAnalysis, SilenceRange } from "./types";
 
 /** Below this length one pass is quick enough that a second process would only add start-up cost. */
@@ -66,8 +66,7 @@ export async function analyzeAudioInParts(
 export function mergeAnalyses(parts: readonly AudioAnalysis[], starts: readonly number[]): AudioAnalysis {
   const cat = (pick: (a: AudioAnalysis) => number[]) => parts.flatMap(pick);
   const loudnessLufs = cat((a) => a.loudnessLufs);
-  const gated = loudnessLufs.filter((v) => v > GATE_LUFS);
-  const baselineLufs = gated.length > 0 ? median(gated) : GATE_LUFS;
+  const baseline = loudnessBaseline(loudnessLufs, GATE_LUFS);
   const silences: SilenceRange[] = [];
   for (const [i, a] of parts.entries()) {
     for (const s of a.silences) {
@@ -80,8 +79,8 @@ export function mergeAnalyses(parts: readonly AudioAnalysis[], starts: readonly 
   return {
     durationSeconds: parts.reduce((s, a) => s + a.durationSeconds, 0),
     loudnessLufs,
-    baselineLufs,
-    loudnessAboveBaselineDb: loudnessLufs.map((v) => Math.max(v, GATE_LUFS) - baselineLufs),
+    baselineLufs: baseline.overallLufs,
+    loudnessAboveBaselineDb: aboveBaseline(loudnessLufs, baseline, GATE_LUFS),
     voiceDb: cat((a) => a.voiceDb),
     voiceFloorDb: Math.min(...parts.map((a) => a.voiceFloorDb)),
     speechActivity: cat((a) => a.speechActivity),

@@ -4,7 +4,7 @@ import { FFMPEG_BIN } from "../ffmpeg/run-ffmpeg";
 import { buildAnalysisArgs, DEFAULT_ANALYSIS_GRAPH, type AnalysisGraphOptions } from "./analysis-filtergraph";
 import { createPcmAnalyser } from "./pcm-analyser";
 import { createPerSecondLevels } from "./per-second";
-import { median } from "./stats";
+import { aboveBaseline, GATE_LUFS, loudnessBaseline } from "./local-baseline";
 import type { AudioAnalysis } from "./types";
 import { deriveVoiceFeatures, type VoiceFeatureOptions } from "./voice-features";
 
@@ -30,8 +30,7 @@ export interface AnalyzeAudioOptions {
   keepPcm?: { file: string; startSeconds: number };
 }
 
-/** Loudness below this is gated out of the baseline (ebur128 reports -120 LUFS for digital silence). */
-export const GATE_LUFS = -70;
+export { GATE_LUFS } from "./local-baseline";
 
 /**
  * Analyses the audio of a file or playlist: one ffmpeg pass decodes it to 8 kHz PCM (analysis-filtergraph.ts),
@@ -83,16 +82,15 @@ export async function analyzeAudio(inputPath: string, opts: AnalyzeAudioOptions 
   const durationSeconds = opts.durationSeconds && opts.durationSeconds > 0 ? opts.durationSeconds : measured;
   const { loudnessLufs, silences } = levels.finish(durationSeconds);
   const seconds = loudnessLufs.length;
-  const gated = loudnessLufs.filter((v) => v > GATE_LUFS);
-  const baselineLufs = gated.length > 0 ? median(gated) : GATE_LUFS;
+  const baseline = loudnessBaseline(loudnessLufs, GATE_LUFS);
   const voice = deriveVoiceFeatures(env, pcm.envelopeFrameSeconds, seconds, silences, opts.voice);
   opts.onProgress?.(1);
 
   return {
     durationSeconds,
     loudnessLufs,
-    baselineLufs,
-    loudnessAboveBaselineDb: loudnessLufs.map((v) => Math.max(v, GATE_LUFS) - baselineLufs),
+    baselineLufs: baseline.overallLufs,
+    loudnessAboveBaselineDb: aboveBaseline(loudnessLufs, baseline, GATE_LUFS),
     voiceDb: voice.voiceDb,
     voiceFloorDb: voice.voiceFloorDb,
     speechActivity: voice.speechActivity,

@@ -9,9 +9,12 @@ export interface AudioAnalysis {
   durationSeconds: number;
   /** Loudest EBU R128 momentary loudness within each second, LUFS. */
   loudnessLufs: number[];
-  /** The stream's own typical loudness (median of `loudnessLufs`). */
+  /** The whole stream's typical loudness (median of the gated `loudnessLufs`). */
   baselineLufs: number;
-  /** `loudnessLufs` minus the baseline, dB; what "the streamer got loud" means for this stream. */
+  /**
+   * `loudnessLufs` minus the typical loudness of the two minutes around each second (local-baseline.ts), dB; what
+   * "the streamer got loud" means at that point of this stream, as its levels wander.
+   */
   loudnessAboveBaselineDb: number[];
   /** Voice-band (300-3000 Hz) energy per second, dBFS. */
   voiceDb: number[];

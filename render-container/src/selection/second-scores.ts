@@ -2,6 +2,7 @@ import type { ProfileTuning } from "../../../common/contract/normalized-request"
 import { clamp, movingAverage, quantile, ramp } from "../analysis/stats";
 import type { AudioAnalysis, ChatBurst, ChatSignals } from "../analysis/types";
 import { loudnessScale } from "../analysis/loudness-range";
+import { loudnessOverStreamDb } from "../analysis/local-baseline";
 import { NO_PITCH_RISE, NO_VOICE_RISE } from "../analysis/voice-activity/measure-voice";
 import { streamerEventLevel } from "./evidence";
 import { estimateReactionLag, LAG_RULES, streamerEventOnsets, type ReactionLag } from "./reaction-lag";
@@ -189,7 +190,7 @@ export function computeSecondScores(audio: AudioAnalysis, chat: ChatSignals | nu
   const loud = movingAverage(padTo(audio.loudnessAboveBaselineDb, seconds, 0).map((d) => Math.max(0, d)), 1);
   const activity = movingAverage(padTo(audio.speechActivity, seconds, 0), 1);
   // A compressed mix squeezes every rise: the loudness thresholds shrink with the stream's range (loudness-range.ts).
-  const scale = loudnessScale(audio.loudnessAboveBaselineDb);
+  const scale = loudnessScale(loudnessOverStreamDb(audio));
   const start = SCORE_RAMPS.loudDb[0] * scale;
   const shout = shoutLevelDb(audio, scale);
   const audioHype = loud.map((d) => audioHypeScore(d, shout, start));

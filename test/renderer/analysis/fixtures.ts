@@ -61,6 +61,26 @@ export function makeAudioClip(): Promise<string> {
   });
 }
 
+/**
+ * A stream whose level steps up by 8 dB halfway (the streamer turned the gain up), with a 10 dB burst in each
+ * half: pink noise as FLAC, as the evaluation's streams are.
+ */
+export const STEPPED_LEVEL = { duration: 360, stepAt: 180, stepDb: 8, burstDb: 10, bursts: [90, 270], burstSeconds: 3 } as const;
+
+export function makeSteppedLevelClip(): Promise<string> {
+  const c = STEPPED_LEVEL;
+  return cached("stepped-level", { ...c, v: 1 }, ".flac", async (tmp) => {
+    const step = 10 ** (c.stepDb / 20);
+    const burst = 10 ** (c.burstDb / 20);
+    const inBurst = c.bursts.map((b) => `between(t,${b},${b + c.burstSeconds})`).join("+");
+    await runFfmpeg([
+      "-f", "lavfi", "-i", `anoisesrc=d=${c.duration}:c=pink:a=0.03:r=48000:seed=11`,
+      "-af", `volume='if(gte(t,${c.stepAt}),${step},1)*if(${inBurst},${burst},1)':eval=frame`,
+      "-c:a", "flac", tmp,
+    ]);
+  });
+}
+
 /** Scene changes of the video clip: colour/pattern switches at these seconds. */
 export const VIDEO_CLIP = { duration: 14, cuts: [4, 9] } as const;
 

@@ -109,7 +109,8 @@ describe("the voice-activity model on stream-like audio", () => {
   });
 
   it("measures nothing when nothing is loud", async () => {
-    const quiet = { ...audio, loudnessAboveBaselineDb: audio.loudnessAboveBaselineDb.map(() => 0) };
+    // Quiet on both readings: over the level around each second and over the whole stream's median.
+    const quiet = { ...audio, loudnessAboveBaselineDb: audio.loudnessAboveBaselineDb.map(() => 0), loudnessLufs: audio.loudnessLufs.map(() => audio.baselineLufs) };
     const r = await measureVoiceActivity(quiet);
     expect(r.measuredSeconds).toBe(0);
     expect(r.voiceShare.every((v) => v === -1)).toBe(true);

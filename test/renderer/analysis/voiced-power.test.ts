@@ -206,4 +206,24 @@ describe("which seconds the model listens to", () => {
     for (let k = 9; k < 300; k += 10) expect(stretches.some((s) => k * 8 >= s.start && k * 8 < s.end)).toBe(true);
     expect(stretches.filter((s) => db[s.start + 1] === 5).length).toBeLessThan(30);
   });
+
+  it("listens where either reading is loud: over the level around the second, or over the whole stream's median", () => {
+    // A compressed mix (nothing rises more than 6 dB: thresholds at 0.6 of themselves, 2.4 dB) whose shout at 1000
+    // reads 2.8 dB over the whole stream but 1.8 dB over the level around it (the moment's own action raised it).
+    const overStream = Array.from({ length: 2400 }, (_, i) => (i >= 500 && i < 503 ? 6 : i >= 1000 && i < 1003 ? 2.8 : (i % 4) / 4));
+    const local = overStream.map((d, i) => (i >= 960 && i < 1040 ? d - 1 : d));
+    const heard = (stretches: { start: number; end: number }[]) => stretches.some((s) => 1001 >= s.start && 1001 < s.end);
+    expect(heard(candidateStretches(local, CANDIDATE_RULES, overStream))).toBe(true);
+    expect(heard(candidateStretches(local))).toBe(false);
+  });
+
+  it("reads how far the mix lets anything rise on the whole stream's reading, not the local one", () => {
+    // The local reading's loudest 3 s is 11 dB (an event where the level around dipped): open-mix thresholds (4 dB)
+    // would leave a 3 dB shout unheard; the whole stream's reading says the mix is compressed (6 dB: 2.4 dB).
+    const overStream = Array.from({ length: 2400 }, (_, i) => (i >= 500 && i < 503 ? 6 : i >= 1000 && i < 1003 ? 3 : (i % 4) / 4));
+    const local = overStream.map((d, i) => (i >= 500 && i < 503 ? 11 : d));
+    const stretches = candidateStretches(local, CANDIDATE_RULES, overStream);
+    expect(stretches.some((s) => 1001 >= s.start && 1001 < s.end)).toBe(true);
+    expect(candidateStretches(local).some((s) => 1001 >= s.start && 1001 < s.end)).toBe(false);
+  });
 });

@@ -291,7 +291,8 @@ describe("how loud this streamer's shouting is", () => {
     // else (a game sound at 700 s) rises 14 dB, so the stream's loudness range keeps an open mix's thresholds.
     const { voiceShare: _, ...bandOnly } = mixed;
     expect(shoutLevelDb(bandOnly)).toBe(16);
-    const open = { ...bandOnly, loudnessAboveBaselineDb: bandOnly.loudnessAboveBaselineDb.map((d, i) => (i >= 700 && i < 704 ? 14 : d)) };
+    const gameSound = (d: number, i: number, to: number) => (i >= 700 && i < 704 ? to : d);
+    const open = { ...bandOnly, loudnessAboveBaselineDb: bandOnly.loudnessAboveBaselineDb.map((d, i) => gameSound(d, i, 14)), loudnessLufs: bandOnly.loudnessLufs.map((d, i) => gameSound(d, i, bandOnly.baselineLufs + 14)) };
     expect(computeSecondScores(open, null, TUNING.streamer, SECONDS).streamer[102]).toBeLessThan(0.5);
   });
 

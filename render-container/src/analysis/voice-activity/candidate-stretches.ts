@@ -27,11 +27,20 @@ export interface Stretch {
   end: number;
 }
 
-/** Whole-second stretches [start, end) to run the model on, in VOD order. */
-export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES): Stretch[] {
+/**
+ * Whole-second stretches [start, end) to run the model on, in VOD order. `overWholeStreamDb`, where given, is each
+ * second's loudness over the whole stream's median rather than over the level around it: a second loud on either
+ * reading is listened to, at the louder of the two. The level around a moment is raised a little by the moment's own
+ * action (its setup's fight, its game sounds), and through a compressed mix, where a shout is 2-3 dB over the talk,
+ * that little was enough for the model never to hear six shouts of the compressed tuning streams; over the whole
+ * stream's median they are loud. Where levels drift, the whole stream's reading marks talk at the top of a swing
+ * too: the budget, loudest first, keeps that from crowding out what the local reading marks.
+ */
+export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES, overWholeStreamDb?: readonly number[]): Stretch[] {
   const n = loudnessAboveBaselineDb.length;
   // On a compressed mix the streamer signal's thresholds shrink (loudness-range.ts); so does where it listens.
-  const minLoudDb = rules.minLoudDb * loudnessScale(loudnessAboveBaselineDb);
+  const minLoudDb = rules.minLoudDb * loudnessScale(overWholeStreamDb ?? loudnessAboveBaselineDb);
+  if (overWholeStreamDb) loudnessAboveBaselineDb = loudnessAboveBaselineDb.map((db, i) => Math.max(db, overWholeStreamDb[i] ?? db));
   const budget = Math.max(rules.minBudgetSeconds, Math.round(n * rules.maxShare));
   // Loudest first, each loud second with its padding, until the seconds marked reach the budget. Loud seconds
   // come in runs whose paddings overlap, so the budget is counted on what is actually marked: counting every

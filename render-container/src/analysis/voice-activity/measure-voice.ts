@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { quantile } from "../stats";
 import type { AudioAnalysis, PcmSpan } from "../types";
-import { candidateStretches, type Stretch } from "./candidate-stretches";
+import { loudnessOverStreamDb } from "../local-baseline";
+import { CANDIDATE_RULES, candidateStretches, type Stretch } from "./candidate-stretches";
 import { voicedPower } from "./periodicity";
 import { spectralLikeness, unheldShares, windowSpectra, type WindowSpectra } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
@@ -83,7 +84,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const voiceShare = new Array<number>(seconds).fill(-1);
   const voiceRiseDb = new Array<number>(seconds).fill(NO_VOICE_RISE);
   const voicePitchRise = new Array<number>(seconds).fill(NO_PITCH_RISE);
-  const stretches = candidateStretches(audio.loudnessAboveBaselineDb);
+  const stretches = candidateStretches(audio.loudnessAboveBaselineDb, CANDIDATE_RULES, loudnessOverStreamDb(audio));
   if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, voicePitchRise, stretches: [], measuredSeconds: 0 };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
