@@ -14,6 +14,13 @@ export const GATE_LUFS = -70;
  * 20 s or a shout of 9 s is a sixth of the window at most, and the median ignores it. Where the window holds
  * fewer than `minGatedSeconds` of sound (a silent stretch), the whole stream's median stands in.
  * Read every `stepSeconds` and joined by straight lines, so six hours cost a few milliseconds.
+ *
+ * Known weakness: where the streamer says little for a minute (long silences under the game's ambience, 15-20 dB
+ * under the talk), the median is the ambience and the next sentence reads far over it (source c, `--moments none`,
+ * seed 103's first seconds). The voice model caps such a second at the voice's own rise where it measures one.
+ * Following only the seconds of talk instead was tried and lost the drift again: the voice band's activity, which
+ * would say which seconds are talk, is unreliable under loud game audio, and a guest's voice at its own level
+ * dilutes it (`--levels drift` `streamer` precision 0.83).
  */
 export const LOCAL_BASELINE = { halfWindowSeconds: 60, stepSeconds: 5, minGatedSeconds: 30 } as const;
 

@@ -62,22 +62,30 @@ export function makeAudioClip(): Promise<string> {
 }
 
 /**
- * A stream whose level steps up by 8 dB halfway (the streamer turned the gain up), with a 10 dB burst in each
- * half: pink noise as FLAC, as the evaluation's streams are.
+ * A stream of talk whose level steps up by 8 dB halfway (the streamer turned the gain up), with a 10 dB louder
+ * stretch of it in each half: one espeak-ng sentence and a pause, looped over a quiet pink-noise bed, as FLAC.
  */
-export const STEPPED_LEVEL = { duration: 360, stepAt: 180, stepDb: 8, burstDb: 10, bursts: [90, 270], burstSeconds: 3 } as const;
+export const STEPPED_LEVEL = { duration: 360, stepAt: 180, stepDb: 8, burstDb: 10, bursts: [90, 270], burstSeconds: 6 } as const;
 
 export function makeSteppedLevelClip(): Promise<string> {
   const c = STEPPED_LEVEL;
-  return cached("stepped-level", { ...c, v: 1 }, ".flac", async (tmp) => {
+  return cached("stepped-level", { ...c, v: 3 }, ".flac", async (tmp) => {
+    const wav = `${tmp}.speech.wav`;
+    await runProcess("espeak-ng", ["-v", "en-us", "-s", "160", "-a", "60", "-w", wav, "So we go left here and then we loot the chest before the boss wakes up."]);
     const step = 10 ** (c.stepDb / 20);
     const burst = 10 ** (c.burstDb / 20);
     const inBurst = c.bursts.map((b) => `between(t,${b},${b + c.burstSeconds})`).join("+");
     await runFfmpeg([
-      "-f", "lavfi", "-i", `anoisesrc=d=${c.duration}:c=pink:a=0.03:r=48000:seed=11`,
-      "-af", `volume='if(gte(t,${c.stepAt}),${step},1)*if(${inBurst},${burst},1)':eval=frame`,
-      "-c:a", "flac", tmp,
+      "-stream_loop", "-1", "-i", wav,
+      "-f", "lavfi", "-i", `anoisesrc=d=${c.duration}:c=pink:a=0.015:r=48000:seed=11`,
+      "-filter_complex",
+      [
+        `[0:a]aresample=48000,apad=pad_dur=0.6,atrim=0:${c.duration}[talk]`,
+        `[talk][1:a]amix=inputs=2:normalize=0:duration=first,volume='0.2*if(gte(t,${c.stepAt}),${step},1)*if(${inBurst},${burst},1)':eval=frame[out]`,
+      ].join(";"),
+      "-map", "[out]", "-t", String(c.duration), "-c:a", "flac", tmp,
     ]);
+    fs.rmSync(wav, { force: true });
   });
 }
 
