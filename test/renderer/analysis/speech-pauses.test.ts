@@ -75,10 +75,15 @@ describe("pauses between sentences under an arpeggio", () => {
     const from = Math.floor(p.start);
     const to = Math.ceil(p.end);
     const loud = audio.loudnessAboveBaselineDb.map((db, s) => (s >= from && s < to ? SPEECH_PAUSE.maxLoudDb + 4 : db));
-    const again = await speechPausesIn({ ...audio, loudnessAboveBaselineDb: loud }, [{ start: 0, end: C.duration }]);
+    const loudLufs = audio.loudnessLufs.map((v, s) => (s >= from && s < to ? audio.baselineLufs + SPEECH_PAUSE.maxLoudDb + 4 : v));
+    const again = await speechPausesIn({ ...audio, loudnessAboveBaselineDb: loud, loudnessLufs: loudLufs }, [{ start: 0, end: C.duration }]);
     expect(again.pauses.filter((x) => x.start < to && x.end > from)).toEqual([]);
     // Elsewhere the same pauses.
     expect(again.pauses.filter((x) => x.end <= from - 1 || x.start >= to + 1)).toEqual(heard.pauses.filter((x) => x.end <= from - 1 || x.start >= to + 1));
+    // Loud only over the level around it (the streamer said little that minute, the level around is the ambience),
+    // not over the whole stream: calm talk, whose pauses are heard as before.
+    const aroundOnly = await speechPausesIn({ ...audio, loudnessAboveBaselineDb: loud }, [{ start: 0, end: C.duration }]);
+    expect(aroundOnly.pauses).toEqual(heard.pauses);
   });
 
   it("keep the envelope's pauses outside what was heard and replace them inside", async () => {

@@ -1,4 +1,5 @@
 import type { AudioAnalysis, SilenceRange } from "../types";
+import { loudnessOverStreamDb } from "../local-baseline";
 import type { Stretch } from "./candidate-stretches";
 import { readPcm, SPEECH_PROBABILITY } from "./measure-voice";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
@@ -14,7 +15,7 @@ import { speechProbabilities } from "./speech-probabilities";
  * 80th percentile of the 256 ms level over `referenceSeconds` either side): some music reads as speech to the
  * model at a moderate level, but the voice's own loudness leaves with the voice. A run of quiet windows lasting
  * `minSeconds` is a pause; shorter runs are the gaps between words. A second louder than `maxLoudDb` over the
- * stream's baseline holds no pause: the model hears no speech under an explosion or a siren as loud as a shout,
+ * stream's baseline (on both readings: over the level around it and over the whole stream's median) holds no pause: the model hears no speech under an explosion or a siren as loud as a shout,
  * but the streamer may be talking under it (the first source's game noise with calm talk under it).
  *
  * Measured against the sentences planted in evaluation streams of two speech engines (9 streams, 1,020 gaps of
@@ -35,7 +36,8 @@ export interface HeardPauses {
 const PRE_ROLL_SECONDS = 0.5;
 
 /** Listens to `ranges` of the VOD (from the PCM the analysis kept) and returns the pauses in speech there. */
-export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnessAboveBaselineDb">, ranges: readonly Stretch[], opts: { model?: VoiceModel } = {}): Promise<HeardPauses> {
+export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnessAboveBaselineDb" | "loudnessLufs" | "baselineLufs">, ranges: readonly Stretch[], opts: { model?: VoiceModel } = {}): Promise<HeardPauses> {
+  const overStream = loudnessOverStreamDb(audio);
   const heard = mergeStretches(ranges);
   if (heard.length === 0 || !audio.pcm?.length) return { heard: [], pauses: [] };
   const model = opts.model ?? (await loadVoiceModel());
@@ -62,7 +64,14 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
     const dips = levelDips(level, windowSeconds);
     let from = -1;
     const own: SilenceRange[] = [];
-    const loudAt = (t: number) => (audio.loudnessAboveBaselineDb[Math.floor(t + windowSeconds / 2)] ?? 0) > SPEECH_PAUSE.maxLoudDb;
+    // Loud on both readings: over the level around the second (levels that wander) and over the whole stream's
+    // median. Where the streamer says little for a minute the level around is the game's ambience, and calm talk
+    // reads 15 dB over it: on that reading alone its pauses went unheard (source c seed 108, an edge at 350.00
+    // inside a sentence, with the pauses either side of it not heard).
+    const loudAt = (t: number) => {
+      const i = Math.floor(t + windowSeconds / 2);
+      return Math.min(audio.loudnessAboveBaselineDb[i] ?? 0, overStream[i] ?? 0) > SPEECH_PAUSE.maxLoudDb;
+    };
     for (let w = 0; w <= p.windows; w++) {
       const t = p.from + w * windowSeconds;
       const prob = probs[first + w] ?? 0;
