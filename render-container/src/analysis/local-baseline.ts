@@ -20,7 +20,8 @@ export const GATE_LUFS = -70;
  * seed 103's first seconds). The voice model caps such a second at the voice's own rise where it measures one.
  * Following only the seconds of talk instead was tried and lost the drift again: the voice band's activity, which
  * would say which seconds are talk, is unreliable under loud game audio, and a guest's voice at its own level
- * dilutes it (`--levels drift` `streamer` precision 0.83).
+ * dilutes it (`--levels drift` `streamer` precision 0.83); so did leaving out the seconds under a relative gate
+ * 10 dB below the stream's median (0.91: where the game's ambience swings across the gate, the median jumps).
  */
 export const LOCAL_BASELINE = { halfWindowSeconds: 60, stepSeconds: 5, minGatedSeconds: 30 } as const;
 
