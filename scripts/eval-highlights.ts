@@ -63,7 +63,7 @@ import { hearingEdges } from "../render-container/src/pipeline/stages/hear-edges
 import type { Moment } from "../render-container/src/selection/types";
 import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
-import { emotesAsTextOf, runSourceB, sourceOfOptions } from "./highlight-eval/source-b";
+import { emotesAsTextOf, runSourceB, sourceOfOptions, VARIANT_OPTIONS, variantsGiven } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
@@ -360,11 +360,8 @@ async function main(): Promise<void> {
       "bench-hours": { type: "string" },
       source: { type: "string", default: "a" },
       "no-titles": { type: "boolean", default: false },
-      voices: { type: "string" },
-      mix: { type: "string" },
-      sounds: { type: "string" },
-      moments: { type: "string" },
-      levels: { type: "string" },
+      // --voices, --mix, --sounds, --moments, --levels: source c's variants (C_VARIANTS in highlight-eval/source-b.ts).
+      ...Object.fromEntries(VARIANT_OPTIONS.map((o) => [o, { type: "string" as const }])),
       emotes: { type: "string" },
     },
   });
@@ -372,13 +369,13 @@ async function main(): Promise<void> {
   if (values.source === "b" || values.source === "c") {
     const given = (s: string | undefined) => (s === undefined ? undefined : seedsOf(s));
     // Source b's held-out seeds are read once, after tuning: only an explicit --split held-out|both reads them.
-    const source = sourceOfOptions(values.source, { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments, levels: values.levels });
+    const source = sourceOfOptions(values.source, variantsGiven(values));
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: emotesAsTextOf(values.source, values.emotes) });
   }
   emotesAsTextOf(values.source ?? "a", values.emotes);
   if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
   // Any variant option names a variant of source c: this throws the message that says so.
-  if (values.voices !== undefined || values.mix !== undefined || values.sounds !== undefined || values.moments !== undefined || values.levels !== undefined) sourceOfOptions("a", { voices: values.voices, mix: values.mix, sounds: values.sounds, moments: values.moments, levels: values.levels });
+  if (Object.keys(variantsGiven(values)).length > 0) sourceOfOptions("a", variantsGiven(values));
   values.split ??= "both";
   values["tuning-seeds"] ??= TUNING_SEEDS.join(",");
   values["held-out-seeds"] ??= HELD_OUT_SEEDS.join(",");

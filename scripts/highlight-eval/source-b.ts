@@ -71,6 +71,12 @@ export const C_VARIANTS = [
   { option: "levels", value: "drift", key: "c-drift", says: "the streamer's and the game's levels wandering over the stream" },
 ] as const;
 export type VariantOption = (typeof C_VARIANTS)[number]["option"];
+/** Every variant option (`--voices`, `--mix`, ...), each once: the command line's options are made from it. */
+export const VARIANT_OPTIONS: VariantOption[] = [...new Set(C_VARIANTS.map((v) => v.option))];
+/** The variant options a parsed command line gave, by name. */
+export function variantsGiven(values: Partial<Record<string, unknown>>): Partial<Record<VariantOption, string>> {
+  return Object.fromEntries(VARIANT_OPTIONS.flatMap((o) => (typeof values[o] === "string" ? [[o, values[o]]] : [])));
+}
 export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
 
 /**
@@ -79,7 +85,7 @@ export type SourceKey = "b" | "c" | (typeof C_VARIANTS)[number]["key"];
  * or two variants at once.
  */
 export function sourceOfOptions(source: string, variants: Partial<Record<VariantOption, string>> = {}): SourceKey {
-  const options = [...new Set(C_VARIANTS.map((v) => v.option))];
+  const options = VARIANT_OPTIONS;
   const given = options.filter((o) => variants[o] !== undefined);
   for (const o of given) {
     const allowed = C_VARIANTS.filter((v) => v.option === o);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commentsFromNodes } from "../../scripts/highlight-eval/job-selection";
-import { emotesAsTextOf, sourceOfOptions, targetsB, type RowB } from "../../scripts/highlight-eval/source-b";
+import { emotesAsTextOf, sourceOfOptions, targetsB, VARIANT_OPTIONS, variantsGiven, type RowB } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds, --moments, --levels) name", () => {
   it("names b, c and c's six variants", () => {
@@ -12,6 +12,13 @@ describe("eval:highlights: which source --source and the variant options (--voic
     expect(sourceOfOptions("c", { sounds: "loud" })).toBe("c-loud");
     expect(sourceOfOptions("c", { moments: "none" })).toBe("c-calm");
     expect(sourceOfOptions("c", { levels: "drift" })).toBe("c-drift");
+  });
+
+  it("reads every variant option from the parsed command line, and only those (the options are made from the variants)", () => {
+    expect(VARIANT_OPTIONS).toEqual(["voices", "mix", "sounds", "moments", "levels"]);
+    expect(variantsGiven({ source: "c", levels: "drift", emotes: "text", split: undefined })).toEqual({ levels: "drift" });
+    expect(sourceOfOptions("c", variantsGiven({ levels: "drift" }))).toBe("c-drift");
+    expect(variantsGiven({ source: "a" })).toEqual({});
   });
 
   it("says which option is wrong and why", () => {

@@ -294,6 +294,10 @@ describe("how loud this streamer's shouting is", () => {
     const gameSound = (d: number, i: number, to: number) => (i >= 700 && i < 704 ? to : d);
     const open = { ...bandOnly, loudnessAboveBaselineDb: bandOnly.loudnessAboveBaselineDb.map((d, i) => gameSound(d, i, 14)), loudnessLufs: bandOnly.loudnessLufs.map((d, i) => gameSound(d, i, bandOnly.baselineLufs + 14)) };
     expect(computeSecondScores(open, null, TUNING.streamer, SECONDS).streamer[102]).toBeLessThan(0.5);
+    // The same 14 dB only over the level around it (that level dipped there), not over the whole stream: the mix's
+    // range is read on the whole stream, so the thresholds and the shout's score stay as they were.
+    const localOnly = { ...bandOnly, loudnessAboveBaselineDb: open.loudnessAboveBaselineDb };
+    expect(computeSecondScores(localOnly, null, TUNING.streamer, SECONDS).streamer[102]).toBeCloseTo(computeSecondScores(bandOnly, null, TUNING.streamer, SECONDS).streamer[102]!, 9);
   });
 
   it("keeps 16 dB for a bare voice that shouts 18 dB over quiet game audio, and never goes below 10 dB", () => {

@@ -15,8 +15,9 @@ import { speechProbabilities } from "./speech-probabilities";
  * 80th percentile of the 256 ms level over `referenceSeconds` either side): some music reads as speech to the
  * model at a moderate level, but the voice's own loudness leaves with the voice. A run of quiet windows lasting
  * `minSeconds` is a pause; shorter runs are the gaps between words. A second louder than `maxLoudDb` over the
- * stream's baseline (on both readings: over the level around it and over the whole stream's median) holds no pause: the model hears no speech under an explosion or a siren as loud as a shout,
- * but the streamer may be talking under it (the first source's game noise with calm talk under it).
+ * stream's baseline (on both readings: over the level around it and over the whole stream's median) holds no
+ * pause: the model hears no speech under an explosion or a siren as loud as a shout, but the streamer may be
+ * talking under it (the first source's game noise with calm talk under it).
  *
  * Measured against the sentences planted in evaluation streams of two speech engines (9 streams, 1,020 gaps of
  * 0.3-3 s, music and game audio under them): the model alone at 0.3 s found 91-97 % of the gaps and split 1
