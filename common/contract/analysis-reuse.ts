@@ -25,7 +25,8 @@ import { z } from "zod";
 // 8: the voice's pitch rise over its usual pitch (voice-activity/measure-voice.ts, PITCH_RISE) lifts its level.
 // 9: loudness over the level around each second (analysis/local-baseline.ts), not over one median of the whole
 //    stream; the voice model also listens where a second is loud over the whole stream's median.
-export const ANALYSIS_VERSION = 9;
+// 10: that level never sinks more than 8 dB under the whole stream's median (a quiet minute's ambience).
+export const ANALYSIS_VERSION = 10;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -15,15 +15,18 @@ export const GATE_LUFS = -70;
  * fewer than `minGatedSeconds` of sound (a silent stretch), the whole stream's median stands in.
  * Read every `stepSeconds` and joined by straight lines, so six hours cost a few milliseconds.
  *
- * Known weakness: where the streamer says little for a minute (long silences under the game's ambience, 15-20 dB
- * under the talk), the median is the ambience and the next sentence reads far over it (source c, `--moments none`,
- * seed 103's first seconds). The voice model caps such a second at the voice's own rise where it measures one.
- * Following only the seconds of talk instead was tried and lost the drift again: the voice band's activity, which
- * would say which seconds are talk, is unreliable under loud game audio, and a guest's voice at its own level
- * dilutes it (`--levels drift` `streamer` precision 0.83); so did leaving out the seconds under a relative gate
- * 10 dB below the stream's median (0.91: where the game's ambience swings across the gate, the median jumps).
+ * Never more than `maxBelowStreamDb` under the whole stream's median: where the streamer says little for a minute
+ * (long silences under the game's ambience, 15-20 dB under the talk) the window's median is the ambience, and the
+ * next sentence read 15 dB over it, as loud as a shout (source c, `--moments none`: a greeting wave at seed 103's
+ * start became a `streamer` clip). A voice that wanders by 3-6 dB (the drift above) stays inside the bound; a
+ * quiet minute's ambience does not.
+ *
+ * Tried and not kept: following only the seconds of talk (the voice band's activity, which would say which seconds
+ * are talk, is unreliable under loud game audio, and a guest's voice at its own level dilutes it: `--levels drift`
+ * `streamer` precision 0.83), and leaving out the seconds under a relative gate 10 dB below the stream's median
+ * (0.91: where the game's ambience swings across the gate, the median jumps).
  */
-export const LOCAL_BASELINE = { halfWindowSeconds: 60, stepSeconds: 5, minGatedSeconds: 30 } as const;
+export const LOCAL_BASELINE = { halfWindowSeconds: 60, stepSeconds: 5, minGatedSeconds: 30, maxBelowStreamDb: 8 } as const;
 
 export interface Baseline {
   /** The whole stream's median of the gated seconds (the gate itself when nothing passes it). */
@@ -41,7 +44,7 @@ export function loudnessBaseline(loudnessLufs: readonly number[], gateLufs: numb
     for (let i = Math.max(0, centre - rules.halfWindowSeconds); i <= Math.min(n - 1, centre + rules.halfWindowSeconds); i++) {
       if (loudnessLufs[i]! > gateLufs) values.push(loudnessLufs[i]!);
     }
-    return values.length >= rules.minGatedSeconds ? median(values) : overallLufs;
+    return values.length >= rules.minGatedSeconds ? Math.max(overallLufs - rules.maxBelowStreamDb, median(values)) : overallLufs;
   };
   const step = rules.stepSeconds;
   const knots: number[] = [];

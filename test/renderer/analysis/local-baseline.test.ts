@@ -28,6 +28,19 @@ describe("the loudness baseline follows a stream's level (local-baseline.ts)", (
     // A 20 s fight is under a sixth of the window: the median stays on the talk around it.
     expect(b.perSecondLufs[310]).toBeCloseTo(-25, 5);
   });
+
+  it("never sinks more than 8 dB under the stream's median: a quiet minute's ambience does not make the next sentence a shout", () => {
+    // Talk at -25 LUFS; three minutes where the streamer says nothing over the game's ambience (-42); one sentence
+    // near their end, where the window around holds far more ambience than talk.
+    const lufs = range(0, 900).map((i) => (i >= 300 && i < 480 && !(i >= 440 && i < 444) ? -42 : -25));
+    const b = loudnessBaseline(lufs, -70);
+    expect(b.overallLufs).toBe(-25);
+    const over = aboveBaseline(lufs, b, -70);
+    // Over the window's median (the ambience) the sentence would read 17 dB up, a shout's rise.
+    expect(median(lufs.slice(382, 503))).toBe(-42);
+    expect(Math.max(...over.slice(440, 444))).toBeCloseTo(8, 5);
+    // A level that wanders by the bound or less is still followed: the 8 dB step of the first test.
+  });
 });
 
 describe("analyzeAudio on a stream whose level steps up 8 dB halfway", () => {
