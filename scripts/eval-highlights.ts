@@ -65,6 +65,7 @@ import { PROFILE_DEFAULTS } from "../worker/src/domain/profile-defaults";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./highlight-eval/baselines";
 import { emotesAsTextOf, runSourceB, sourceOfOptions, VARIANT_OPTIONS, variantsGiven } from "./highlight-eval/source-b";
 import { coversSetup, foundSetup, isMarked, median, newTally, ratio, recallOf, scoreClips, SETUP_FOUND, type Clip, type Tally } from "./highlight-eval/metrics";
+import { isUsageError, UsageError } from "./highlight-eval/usage-error";
 
 const PROFILES: RunProfile[] = ["balanced", "audience", "streamer"];
 const PARAMS = { min_highlight_duration: 20, max_highlight_duration: 60 };
@@ -373,7 +374,7 @@ async function main(): Promise<void> {
     return runSourceB({ source, split: values.split ?? "tuning", tuningSeeds: given(values["tuning-seeds"]), heldOutSeeds: given(values["held-out-seeds"]), root: values.root, out: values.out, titles: !values["no-titles"], emotesAsText: emotesAsTextOf(values.source, values.emotes) });
   }
   emotesAsTextOf(values.source ?? "a", values.emotes);
-  if (values.source !== "a") throw new Error(`--source must be a, b or c, got ${values.source}`);
+  if (values.source !== "a") throw new UsageError(`--source must be a, b or c, got ${values.source}`);
   // Any variant option names a variant of source c: this throws the message that says so.
   if (Object.keys(variantsGiven(values)).length > 0) sourceOfOptions("a", variantsGiven(values));
   values.split ??= "both";
@@ -384,7 +385,7 @@ async function main(): Promise<void> {
   if (values.split !== "held-out") splits.push({ name: "tuning", seeds: seedsOf(values["tuning-seeds"]!) });
   if (values.split !== "tuning") splits.push({ name: "held-out", seeds: seedsOf(values["held-out-seeds"]!) });
   const overlap = splits.length === 2 ? splits[0]!.seeds.filter((s) => splits[1]!.seeds.includes(s)) : [];
-  if (overlap.length > 0) throw new Error(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
+  if (overlap.length > 0) throw new UsageError(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
   const root = path.resolve(values.root!);
   await mkdir(root, { recursive: true });
 
@@ -436,6 +437,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(isUsageError(error) ? `eval:highlights: ${error.message}` : error);
   process.exitCode = 1;
 });

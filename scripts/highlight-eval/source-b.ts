@@ -41,6 +41,7 @@ import type { ChatComment } from "../../common/twitch";
 import { chatRateSignal, loudnessSignal, topPeaks } from "./baselines";
 import { analyseLikeAJob, commentsFromNodes, runJobSelection, type JobOutcome } from "./job-selection";
 import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type TallyB } from "./score-b";
+import { UsageError } from "./usage-error";
 
 export const TUNING_SEEDS_B = Array.from({ length: 28 }, (_, i) => i + 1);
 export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 2201 + i);
@@ -89,12 +90,12 @@ export function sourceOfOptions(source: string, variants: Partial<Record<Variant
   const given = options.filter((o) => variants[o] !== undefined);
   for (const o of given) {
     const allowed = C_VARIANTS.filter((v) => v.option === o);
-    if (!allowed.some((v) => v.value === variants[o])) throw new Error(`--${o} takes ${allowed.map((v) => `${v.value} (${v.says})`).join(" or ")}, got ${variants[o]}`);
+    if (!allowed.some((v) => v.value === variants[o])) throw new UsageError(`--${o} takes ${allowed.map((v) => `${v.value} (${v.says})`).join(" or ")}, got ${variants[o]}`);
   }
   const names = options.map((o) => `--${o}`).join(", ");
-  if (given.length > 0 && source !== "c") throw new Error(`${names} are variants of source c, not of source ${source}`);
-  if (source !== "b" && source !== "c") throw new Error(`--source must be b or c here, got ${source}`);
-  if (given.length > 1) throw new Error(`${given.map((o) => `--${o}`).join(" and ")} are separate variants of source c: give one`);
+  if (given.length > 0 && source !== "c") throw new UsageError(`${names} are variants of source c, not of source ${source}`);
+  if (source !== "b" && source !== "c") throw new UsageError(`--source must be b or c here, got ${source}`);
+  if (given.length > 1) throw new UsageError(`${given.map((o) => `--${o}`).join(" and ")} are separate variants of source c: give one`);
   const o = given[0];
   return o ? C_VARIANTS.find((v) => v.option === o && v.value === variants[o])!.key : source;
 }
@@ -105,8 +106,8 @@ export function sourceOfOptions(source: string, variants: Partial<Record<Variant
  */
 export function emotesAsTextOf(source: string, emotes: string | undefined): boolean {
   if (emotes === undefined) return false;
-  if (source !== "b" && source !== "c") throw new Error(`--emotes is an option of sources b and c, not of source ${source}`);
-  if (emotes !== "text") throw new Error(`--emotes takes text (the chat's emotes as bare words, no fragment marked), got ${emotes}`);
+  if (source !== "b" && source !== "c") throw new UsageError(`--emotes is an option of sources b and c, not of source ${source}`);
+  if (emotes !== "text") throw new UsageError(`--emotes takes text (the chat's emotes as bare words, no fragment marked), got ${emotes}`);
   return true;
 }
 
@@ -330,7 +331,7 @@ export async function runSourceB(o: SourceBOptions): Promise<void> {
   if (o.split !== "held-out") splits.push({ name: "tuning", seeds: o.tuningSeeds ?? src.tuning });
   if (o.split !== "tuning") splits.push({ name: "held-out", seeds: o.heldOutSeeds ?? src.heldOut });
   const overlap = splits.length === 2 ? splits[0]!.seeds.filter((s) => splits[1]!.seeds.includes(s)) : [];
-  if (overlap.length > 0) throw new Error(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
+  if (overlap.length > 0) throw new UsageError(`seeds ${overlap.join(",")} are in both splits; held-out seeds must be unseen`);
   const root = path.resolve(o.root ?? path.join(synthCacheRoot(), `eval-streams-${o.source}-v${STREAMS_B_VERSION}`));
   await mkdir(root, { recursive: true });
   const began = Date.now();

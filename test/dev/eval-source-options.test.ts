@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { commentsFromNodes } from "../../scripts/highlight-eval/job-selection";
+import { parseArgs } from "node:util";
+import { isUsageError } from "../../scripts/highlight-eval/usage-error";
 import { emotesAsTextOf, sourceOfOptions, targetsB, VARIANT_OPTIONS, variantsGiven, type RowB } from "../../scripts/highlight-eval/source-b";
 
 describe("eval:highlights: which source --source and the variant options (--voices, --mix, --sounds, --moments, --levels) name", () => {
@@ -84,5 +86,24 @@ describe("eval:highlights --emotes text: the chat's emotes as bare words", () =>
     expect(emotesAsTextOf("a", undefined)).toBe(false);
     expect(() => emotesAsTextOf("c", "marked")).toThrow("--emotes takes text (the chat's emotes as bare words, no fragment marked), got marked");
     expect(() => emotesAsTextOf("a", "text")).toThrow("--emotes is an option of sources b and c, not of source a");
+  });
+});
+
+describe("eval:highlights: a wrong option is told in one sentence, a fault with its stack", () => {
+  const thrown = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (error) {
+      return error;
+    }
+    throw new Error("nothing thrown");
+  };
+
+  it("takes the option checks' errors and parseArgs' unknown options for usage errors, and nothing else", () => {
+    expect(isUsageError(thrown(() => sourceOfOptions("c", { mix: "bad" })))).toBe(true);
+    expect(isUsageError(thrown(() => emotesAsTextOf("a", "text")))).toBe(true);
+    expect(isUsageError(thrown(() => parseArgs({ args: ["--bogus"], options: { source: { type: "string" } } })))).toBe(true);
+    expect(isUsageError(new Error("ffmpeg exited with code 1"))).toBe(false);
+    expect(isUsageError("--source")).toBe(false);
   });
 });
