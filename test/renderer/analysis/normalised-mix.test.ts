@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PITCH_RISE, usualPitchOf } from "../../../render-container/src/analysis/voice-activity/measure-voice";
+import { otherVoicePitchOf, PITCH_RISE, pitchRiseOver, usualPitchOf } from "../../../render-container/src/analysis/voice-activity/measure-voice";
 import { streamerEventLevel } from "../../../render-container/src/selection/evidence";
 import { computeSecondScores, PITCH_EFFORT, pitchEffortDb } from "../../../render-container/src/selection/second-scores";
 import { PROFILE_DEFAULTS } from "../../../worker/src/domain/profile-defaults";
@@ -25,6 +25,25 @@ describe("the voice's pitch over its usual pitch", () => {
     expect(usualPitchOf([...around(88, 40), ...around(100, 40)])).toBeNull();
     // A guest now and then leaves the streamer's pitch the usual one.
     expect(usualPitchOf([...around(88, 60), ...around(100, 8)])).toBeCloseTo(88, 0);
+  });
+
+  it("reads a guest's calm sentence over the guest's own pitch, not as the streamer's voice raised", () => {
+    const around = (center: number, n: number) => Array.from({ length: n }, (_, i) => center + ((i % 7) - 3) * 0.4);
+    // The streamer at 81 semitones, a guest at 90 a tenth of the time (as measured on a compressed duo stream):
+    // the usual pitch stays the streamer's, and the guest's is found beside it.
+    const refs = [...around(81, 900), ...around(90, 100)];
+    expect(usualPitchOf(refs)).toBeCloseTo(81, 0);
+    const other = otherVoicePitchOf(refs, 81)!;
+    expect(other).toBeCloseTo(90, 0);
+    // The guest talking calmly: no rise (before, 9 semitones: the pitch effort's full 6 dB).
+    expect(pitchRiseOver(90.5, 81, other)).toBeCloseTo(0.5, 6);
+    expect(pitchRiseOver(90.5, 81, null)).toBeCloseTo(9.5, 6);
+    // The streamer's shout below the guest's pitch keeps its rise; the guest's shout rises over the guest's.
+    expect(pitchRiseOver(86, 81, other)).toBeCloseTo(5, 6);
+    expect(pitchRiseOver(95, 81, other)).toBeCloseTo(5, 6);
+    // A voice heard now and then (2 %), or only a couple of semitones up (talk's own range), is no second voice.
+    expect(otherVoicePitchOf([...around(81, 900), ...around(90, 20)], 81)).toBeNull();
+    expect(otherVoicePitchOf(around(81, 900), 81)).toBeNull();
   });
 });
 

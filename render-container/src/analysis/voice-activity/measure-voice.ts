@@ -173,12 +173,13 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   }
   const usualPower = usual.length >= REFERENCE.minSpeechWindows ? quantile(usual, VOICE_QUANTILE) : Number.NaN;
   const usualPitch = usualPitchOf(usualPitches);
+  const otherPitch = usualPitch === null ? null : otherVoicePitchOf(usualPitches, usualPitch);
   for (const m of measured) {
     for (let s = 0; s < m.energy.length; s++) {
       // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
       const beyond = (pitch: number) => usualPitch !== null && pitch > usualPitch + PITCH_RISE.maxSemitones;
       const pitches = m.pitches[s]!.filter((p) => !beyond(p));
-      if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = quantile(pitches, 0.5) - usualPitch;
+      if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = pitchRiseOver(quantile(pitches, 0.5), usualPitch, otherPitch);
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
       const powers = m.powers[s]!.filter((_, k) => !beyond(m.powerPitches[s]![k]!));
       if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower));
@@ -191,6 +192,32 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
 
 /** A frequency in semitones (above 1 Hz: only differences matter). */
 const semitones = (hz: number) => 12 * Math.log2(hz);
+
+/**
+ * A second voice in the ordinary talk, pitched well over the streamer's (a guest or a teammate; often a higher
+ * voice): a cluster of at least `minShare` of the reference windows' pitches, `minApart` to
+ * PITCH_RISE.maxSemitones over the usual pitch. The usual-pitch rule sees a second voice only where its quartiles
+ * spread (a guest who talks a quarter of the time or more); a guest who talks a tenth of the time leaves them as
+ * they were, and every calm sentence of theirs read as the streamer's voice raised 8-11 semitones (source c, a
+ * compressed duo stream: reference windows at 79.7-82.5 semitones and 10 % of them at 89-93, the guest's).
+ */
+export const OTHER_VOICE = { minApart: 5, minShare: 0.08, within: 2 } as const;
+
+/** The median pitch of that cluster, or null where there is none. */
+export function otherVoicePitchOf(pitches: readonly number[], usual: number): number | null {
+  const above = pitches.filter((p) => p - usual >= OTHER_VOICE.minApart && p - usual <= PITCH_RISE.maxSemitones);
+  return pitches.length > 0 && above.length >= OTHER_VOICE.minShare * pitches.length ? quantile(above, 0.5) : null;
+}
+
+/**
+ * A second's pitch rise: over the usual pitch, or, for a second pitched near the other voice's usual pitch or over
+ * it (OTHER_VOICE), over that voice's: a guest's calm sentence is no raised voice, and a guest who shouts climbs
+ * over their own pitch. A streamer's shout that climbs to just the guest's pitch loses its pitch effort then
+ * (its level and its voice's rise still count).
+ */
+export function pitchRiseOver(pitch: number, usual: number, other: number | null): number {
+  return other !== null && pitch >= other - OTHER_VOICE.within ? pitch - other : pitch - usual;
+}
 
 /** The usual pitch (semitones) of the reference windows' pitches, or null where it is unclear (PITCH_RISE). */
 export function usualPitchOf(pitches: readonly number[]): number | null {
