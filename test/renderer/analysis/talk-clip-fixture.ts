@@ -29,6 +29,8 @@ export interface TalkClipSpec {
   shouts: { at: number; line: string; db: number; seconds: number }[];
   /** Game sounds under the calm talk (the talk goes on through them). */
   underTalk: { at: number; db: number; sound: () => Promise<Sound> }[];
+  /** A second voice taking turns with the streamer (a guest): each line placed at `at`, the streamer silent then. */
+  turns?: { at: number; db: number; sound: () => Promise<Sound> }[];
   ambience: { db: number; sound: () => Promise<Sound> };
   /** An FFmpeg filter over the whole mix (a broadcast compressor), as the evaluation's `--mix compressed`. */
   masterFilter?: string;
@@ -56,12 +58,18 @@ export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
     } while (t < x.at + x.seconds);
     shouts.push({ start: x.at, end: t - 0.2 });
   }
-  // Calm talk everywhere else, a second clear of each shout.
+  const turnSpans: TalkClip["shouts"] = [];
+  for (const x of spec.turns ?? []) {
+    const s = await x.sound();
+    placed.push({ sound: s, start: x.at, gain: gainFor(s, spec.voiceDb + x.db) });
+    turnSpans.push({ start: x.at, end: x.at + s.duration });
+  }
+  // Calm talk everywhere else, a second clear of each shout and of each turn of the other voice.
   const rng = new Random(5);
   let k = 0;
   for (let t = 1; t < spec.duration - 6; ) {
     const s = await spec.speak(STREAMER_TALK[k++ % STREAMER_TALK.length]!, false);
-    const clash = shouts.find((x) => t < x.end + 1 && t + s.duration > x.start - 1);
+    const clash = [...shouts, ...turnSpans].find((x) => t < x.end + 1 && t + s.duration > x.start - 1);
     if (clash) {
       t = clash.end + 1;
       continue;
