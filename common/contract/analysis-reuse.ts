@@ -27,7 +27,8 @@ import { z } from "zod";
 //    stream; the voice model also listens where a second is loud over the whole stream's median.
 // 10: that level never sinks more than 8 dB under the whole stream's median (a quiet minute's ambience).
 // 11: a second voice pitched over the streamer's (a guest) gets its own usual pitch (measure-voice.ts, OTHER_VOICE).
-export const ANALYSIS_VERSION = 11;
+// 12: the voice's usual level read around each second, more reference pieces (voice-activity/usual-level.ts).
+export const ANALYSIS_VERSION = 12;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -217,6 +217,25 @@ describe("which seconds the model listens to", () => {
     expect(heard(candidateStretches(local))).toBe(false);
   });
 
+  it("gives the budget first to seconds loud over the level around them, then to those loud over the whole stream only", () => {
+    // A 2-hour stream whose levels swing: for 40 minutes of every 80 the talk reads 9 dB over the whole stream's
+    // median (0 over the level around it); 60 moments of 3 s read 7 dB over the level around them (4 over the
+    // whole stream: they sit where the swing is down).
+    const n = 7200;
+    const overStream: number[] = Array.from({ length: n }, (_, i) => (Math.floor(i / 2400) % 2 === 0 ? 9 : 0));
+    const local = new Array<number>(n).fill(0);
+    const moments = Array.from({ length: 60 }, (_, k) => 2400 + 40 * k);
+    for (const m of moments) for (let i = m; i < m + 3; i++) {
+      local[i] = 7;
+      overStream[i] = 4;
+    }
+    const stretches = candidateStretches(local, CANDIDATE_RULES, overStream);
+    const heard = moments.filter((m) => stretches.some((s) => m + 1 >= s.start && m + 1 < s.end)).length;
+    expect(heard).toBe(moments.length);
+    // Sorted with the rest, the swing's 4,800 seconds at 9 dB took the whole 864 s budget and not one was heard.
+    expect(stretches.reduce((c, s) => c + s.end - s.start, 0)).toBeLessThanOrEqual(Math.round(n * CANDIDATE_RULES.maxShare));
+  });
+
   it("reads how far the mix lets anything rise on the whole stream's reading, not the local one", () => {
     // The local reading's loudest 3 s is 11 dB (an event where the level around dipped): open-mix thresholds (4 dB)
     // would leave a 3 dB shout unheard; the whole stream's reading says the mix is compressed (6 dB: 2.4 dB).

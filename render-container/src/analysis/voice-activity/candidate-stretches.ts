@@ -34,22 +34,28 @@ export interface Stretch {
  * action (its setup's fight, its game sounds), and through a compressed mix, where a shout is 2-3 dB over the talk,
  * that little was enough for the model never to hear six shouts of the compressed tuning streams; over the whole
  * stream's median they are loud. Where levels drift, the whole stream's reading marks talk at the top of a swing
- * too: the budget, loudest first, keeps that from crowding out what the local reading marks.
+ * too: the budget goes to what the local reading marks first.
  */
 export function candidateStretches(loudnessAboveBaselineDb: readonly number[], rules = CANDIDATE_RULES, overWholeStreamDb?: readonly number[]): Stretch[] {
   const n = loudnessAboveBaselineDb.length;
   // On a compressed mix the streamer signal's thresholds shrink (loudness-range.ts); so does where it listens.
   const minLoudDb = rules.minLoudDb * loudnessScale(overWholeStreamDb ?? loudnessAboveBaselineDb);
+  const localDb = loudnessAboveBaselineDb;
   if (overWholeStreamDb) loudnessAboveBaselineDb = loudnessAboveBaselineDb.map((db, i) => Math.max(db, overWholeStreamDb[i] ?? db));
   const budget = Math.max(rules.minBudgetSeconds, Math.round(n * rules.maxShare));
-  // Loudest first, each loud second with its padding, until the seconds marked reach the budget. Loud seconds
-  // come in runs whose paddings overlap, so the budget is counted on what is actually marked: counting every
-  // loud second as 1 + 2 * pad seconds left half of a busy stream's loud seconds unheard (and judged by the
-  // voice band's syllables, which take gunfire for speech) while the model listened to half its budget.
+  // Loudest first, each loud second with its padding, until the seconds marked reach the budget: first the
+  // seconds loud over the level around them, then those loud over the whole stream's median only. Where levels
+  // drift, the whole stream's reading marks the talk at the top of every swing, as loud as a moment: sorted with
+  // the others, it took two thirds of a 2-hour drift stream's budget and left 400 seconds loud over the level
+  // around unheard (music swells and gunfire among them, then judged by the voice band's syllables). Loud
+  // seconds come in runs whose paddings overlap, so the budget is counted on what is actually marked: counting
+  // every loud second as 1 + 2 * pad seconds left half of a busy stream's loud seconds unheard while the model
+  // listened to half its budget.
+  const locallyLoud = (i: number) => Number(localDb[i]! >= minLoudDb);
   const loud = loudnessAboveBaselineDb
     .map((db, i) => ({ db, i }))
     .filter((x) => x.db >= minLoudDb)
-    .sort((a, b) => b.db - a.db || a.i - b.i);
+    .sort((a, b) => locallyLoud(b.i) - locallyLoud(a.i) || b.db - a.db || a.i - b.i);
   const marked = new Uint8Array(n);
   let count = 0;
   for (const { i } of loud) {

@@ -3,7 +3,8 @@ import { measureVoiceActivity } from "./measure-voice";
 import type { VoiceModel } from "./silero-model";
 
 export { candidateStretches, CANDIDATE_RULES } from "./candidate-stretches";
-export { measureVoiceActivity, NO_PITCH_RISE, NO_VOICE_RISE, readPcm, referenceStretches, SPEECH_PROBABILITY } from "./measure-voice";
+export { measureVoiceActivity, NO_PITCH_RISE, NO_VOICE_RISE, readPcm, SPEECH_PROBABILITY } from "./measure-voice";
+export { referenceStretches } from "./usual-level";
 export { loadVoiceModel, voiceModelPath, type VoiceModel } from "./silero-model";
 export { speechProbabilities } from "./speech-probabilities";
 

@@ -7,6 +7,7 @@ import { voicedPower } from "./periodicity";
 import { spectralLikeness, unheldShares, windowSpectra, type WindowSpectra } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
+import { levelOf, referenceStretches, usualLevels, wholeUsualPower, type ReferenceSecond } from "./usual-level";
 
 /** A window the model gives at least this probability is speech (Silero's own default threshold). */
 export const SPEECH_PROBABILITY = 0.5;
@@ -52,22 +53,9 @@ export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 
 /** The lowest rise a measured second gets (its speech windows held no voiced power: music's held notes). */
 const MIN_VOICE_RISE = -60;
 
-/**
- * The usual talking level is read on this many short pieces of ordinary stretches (within a few dB of the
- * stream's baseline loudness), spread over the VOD: enough speech windows for a stable level, a few seconds
- * of model time.
- */
-const REFERENCE = { pieces: 24, seconds: 4, withinDb: 3, minSpeechWindows: 30 } as const;
 /** A second needs this many speech windows for its voice level to mean anything. */
 const MIN_SPEECH_WINDOWS = 3;
 
-/**
- * The voice's level in a second (and the usual one): this quantile of its speech windows' voiced power. Voiced
- * power (periodicity.ts) leaves out what is not the voice, so the windows a shout fills sit near the top and the
- * top quarter is the voice's loudness; the gaps between words, and windows the game fills (their voiced power
- * near nothing), sit below it and do not drag a shout down the way they would drag a median.
- */
-export const VOICE_QUANTILE = 0.75;
 
 /**
  * Measures, on the loud stretches of the VOD, how much of each second's energy the voice-activity model hears
@@ -108,7 +96,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
 
   // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
   const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; powerPitches: number[][]; pitches: number[][] }[] = [];
-  const usual: number[] = [];
+  const referenceSeconds: ReferenceSecond[] = [];
   const usualPitches: number[] = [];
   let firstWindow = 0;
   for (const p of pieces) {
@@ -154,10 +142,14 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     // A held or recurring pitch is an instrument's only if its sound recurs too: a monotone voice keeps its pitch
     // but not its vowels.
     held.set(toneWindows(perWindow, held, spectra));
+    const usual: ReferenceSecond[] = Array.from({ length: n }, (_, s) => ({ at: p.stretch.start + s, voiced: [], pitch: [] }));
     perWindow.forEach((x, k) => {
       const pitched = !held[k] && Number.isFinite(x.pitch);
       if (p.reference) {
-        if (!held[k]) usual.push(x.voiced);
+        if (!held[k]) {
+          usual[x.s]!.voiced.push(x.voiced);
+          usual[x.s]!.pitch.push(pitched ? x.pitch : Number.NaN);
+        }
         if (pitched) usualPitches.push(x.pitch);
       } else {
         m.speechWindows[x.s]!++;
@@ -168,21 +160,31 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
         if (pitched) m.pitches[x.s]!.push(x.pitch);
       }
     });
-    if (!p.reference) measured.push(m);
+    if (p.reference) referenceSeconds.push(...usual);
+    else measured.push(m);
     firstWindow += windowsOf(p);
   }
-  const usualPower = usual.length >= REFERENCE.minSpeechWindows ? quantile(usual, VOICE_QUANTILE) : Number.NaN;
   const usualPitch = usualPitchOf(usualPitches);
   const otherPitch = usualPitch === null ? null : otherVoicePitchOf(usualPitches, usualPitch);
+  // The reference seconds read as measured seconds are (windows pitched beyond any voice's rise left out).
+  const notBeyond = (pitch: number) => !(usualPitch !== null && pitch > usualPitch + PITCH_RISE.maxSemitones);
+  const readable = referenceSeconds.map((r) => {
+    const keep = r.pitch.map(notBeyond);
+    return { at: r.at, voiced: r.voiced.filter((_, k) => keep[k]), pitch: r.pitch.filter((_, k) => keep[k]) };
+  });
+  const voices = [usualPitch, otherPitch].filter((p): p is number => p !== null);
+  const wholePower = wholeUsualPower(referenceSeconds);
+  const usualAround = usualLevels(readable, voices, MIN_SPEECH_WINDOWS);
   for (const m of measured) {
+    // The usual level where the stretch is (usual-level.ts: a microphone's level wanders); a stretch is seconds long.
+    const usualPower = usualAround ? usualAround.at(m.start + m.energy.length / 2) : wholePower;
     for (let s = 0; s < m.energy.length; s++) {
       // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
-      const beyond = (pitch: number) => usualPitch !== null && pitch > usualPitch + PITCH_RISE.maxSemitones;
-      const pitches = m.pitches[s]!.filter((p) => !beyond(p));
+      const pitches = m.pitches[s]!.filter(notBeyond);
       if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = pitchRiseOver(quantile(pitches, 0.5), usualPitch, otherPitch);
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
-      const powers = m.powers[s]!.filter((_, k) => !beyond(m.powerPitches[s]![k]!));
-      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(quantile(powers, VOICE_QUANTILE) / usualPower));
+      const powers = m.powers[s]!.filter((_, k) => notBeyond(m.powerPitches[s]![k]!));
+      if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(levelOf(powers) / usualPower));
       // Speech heard, but held notes fill the second: the voice never rises above the music there.
       else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
     }
@@ -340,30 +342,6 @@ export function heldPitchRuns(periods: readonly number[]): { from: number; to: n
     if (same) continue;
     if (i - from >= HELD_PITCH.minWindows && a > 0) out.push({ from, to: i });
     from = i;
-  }
-  return out;
-}
-
-/** Short ordinary stretches (near the baseline loudness, outside the loud ones) spread evenly over the VOD. */
-export function referenceStretches(loudnessAboveBaselineDb: readonly number[], loud: readonly Stretch[]): Stretch[] {
-  const n = loudnessAboveBaselineDb.length;
-  const inLoud = new Uint8Array(n);
-  for (const s of loud) for (let i = Math.max(0, s.start - 2); i < Math.min(n, s.end + 2); i++) inLoud[i] = 1;
-  const ordinary = (i: number) => !inLoud[i] && Math.abs(loudnessAboveBaselineDb[i]!) <= REFERENCE.withinDb;
-  const out: Stretch[] = [];
-  // A short VOD gets fewer pieces, each in a slot of its own.
-  const count = Math.min(REFERENCE.pieces, Math.floor(n / (2 * REFERENCE.seconds)));
-  const step = n / Math.max(1, count);
-  for (let k = 0; k < count; k++) {
-    // The first run of ordinary seconds long enough from this piece's place on.
-    for (let t = Math.floor(k * step); t + REFERENCE.seconds <= Math.min(n, Math.floor((k + 1) * step)); t++) {
-      let ok = true;
-      for (let i = t; i < t + REFERENCE.seconds && ok; i++) ok = ordinary(i);
-      if (ok) {
-        out.push({ start: t, end: t + REFERENCE.seconds });
-        break;
-      }
-    }
   }
   return out;
 }
