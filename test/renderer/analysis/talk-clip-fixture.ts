@@ -34,6 +34,8 @@ export interface TalkClipSpec {
   ambience: { db: number; sound: () => Promise<Sound> };
   /** An FFmpeg filter over the whole mix (a broadcast compressor), as the evaluation's `--mix compressed`. */
   masterFilter?: string;
+  /** The streamer's microphone level at second t, dB over `voiceDb` (its talk and shouts; default 0). */
+  voiceLevelAt?: (t: number) => number;
 }
 
 export interface TalkClip {
@@ -44,6 +46,7 @@ export interface TalkClip {
 
 export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
   const hash = createHash("sha256").update(JSON.stringify({ ...spec, talk: STREAMER_TALK, v: 2 })).digest("hex").slice(0, 12);
+  const mic = (t: number) => spec.voiceLevelAt?.(t) ?? 0;
   const target = path.join(os.tmpdir(), "highlight-test-media", "analysis", `${spec.name}-${hash}`);
   const truthFile = `${target}.json`;
   if (fs.existsSync(truthFile)) return JSON.parse(fs.readFileSync(truthFile, "utf8")) as TalkClip;
@@ -53,7 +56,7 @@ export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
     const s = await spec.speak(x.line, true);
     let t = x.at;
     do {
-      placed.push({ sound: s, start: t, gain: gainFor(s, spec.voiceDb + x.db) });
+      placed.push({ sound: s, start: t, gain: gainFor(s, spec.voiceDb + x.db + mic(t)) });
       t += s.duration + 0.2;
     } while (t < x.at + x.seconds);
     shouts.push({ start: x.at, end: t - 0.2 });
@@ -74,7 +77,7 @@ export async function makeTalkClip(spec: TalkClipSpec): Promise<TalkClip> {
       t = clash.end + 1;
       continue;
     }
-    placed.push({ sound: s, start: t, gain: gainFor(s, spec.voiceDb) });
+    placed.push({ sound: s, start: t, gain: gainFor(s, spec.voiceDb + mic(t)) });
     t += s.duration + rng.range(0.4, 1);
   }
   for (const x of spec.underTalk) {
