@@ -484,6 +484,13 @@ describe("capacity", () => {
     const results = (await (await api(`/jobs/${job.id}/results`)).json()) as { deliverables: { type: string }[] };
     expect(results.deliverables.filter((d) => d.type === "short")).toHaveLength(2);
 
+    // A task logs "task completed" once the Worker has answered its completion, so the last task's line can come
+    // just after the job reads completed: wait until every task started here has logged its end.
+    const ended = (lines: LogLine[]) => lines.filter((l) => /^task (completed|failed|cancelled|interrupted)$/.test(String(l.msg))).length;
+    await expect.poll(async () => {
+      const lines = await rendererLog(0, job.id);
+      return ended(lines) >= lines.filter((l) => l.msg === "task started").length;
+    }, { timeout: 10_000 }).toBe(true);
     const log = await rendererLog(0, job.id);
     const started = log.filter((l) => l.msg === "task started").map((l) => String(l.task_id));
     // The analysis and at least two render tasks ran here, each once, each to completion.
