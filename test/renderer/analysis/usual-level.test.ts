@@ -23,7 +23,7 @@ describe("the streamer's usual talking level (usual-level.ts)", () => {
     const sparse = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? talk(i * 10, 0) : musicOnly(i * 10)));
     const calm = levelOf(talk(0, 0).voiced);
     for (const seconds of [talky, sparse]) {
-      const usual = usualLevels(seconds, [VOICE], 3)!.at;
+      const usual = usualLevels(seconds, [VOICE], 3)!;
       expect(Math.abs(dbOf(calm, usual(200)))).toBeLessThan(0.5);
     }
     // Over all the windows at once, the sparse stream's usual level sinks under the music's, and calm talk reads
@@ -36,7 +36,7 @@ describe("the streamer's usual talking level (usual-level.ts)", () => {
     // Calm talk whose level swings 6 dB either way over 10 minutes, for an hour.
     const swing = (t: number) => 6 * Math.sin((2 * Math.PI * t) / 600);
     const seconds = Array.from({ length: 3600 / 15 }, (_, i) => talk(i * 15, swing(i * 15)));
-    const usual = usualLevels(seconds, [VOICE], 3)!.at;
+    const usual = usualLevels(seconds, [VOICE], 3)!;
     const calm = (t: number) => levelOf(talk(t, swing(t)).voiced);
     // At the swing's top and bottom (150 s and 450 s) calm talk reads within 2 dB of 0 (against the whole
     // stream's level it would read +6 and -6).
@@ -44,7 +44,7 @@ describe("the streamer's usual talking level (usual-level.ts)", () => {
     // Talk only in the first two minutes, then 10 minutes of silence before a second 20 dB over it: the nearest
     // talk seconds stand in, never more than maxApartDb from the whole level.
     const early = [...Array.from({ length: 12 }, (_, i) => talk(i * 10, 0)), ...Array.from({ length: 4 }, (_, i) => talk(700 + i, 20))];
-    const u = usualLevels(early, [VOICE], 3)!.at;
+    const u = usualLevels(early, [VOICE], 3)!;
     expect(dbOf(u(703), u(0))).toBeLessThanOrEqual(LOCAL_USUAL.maxApartDb + 1e-9);
   });
 

@@ -56,13 +56,12 @@ const MIN_VOICE_RISE = -60;
 /** A second needs this many speech windows for its voice level to mean anything. */
 const MIN_SPEECH_WINDOWS = 3;
 
-
 /**
  * Measures, on the loud stretches of the VOD, how much of each second's energy the voice-activity model hears
  * as speech (a shout over an explosion is mostly speech, the explosion alone or a music swell is not), and how
  * far the voice itself rises over this streamer's usual talking level: the top quarter of the second's speech
  * windows' voiced power (their power in the voice's band times their periodicity: periodicity.ts) against the
- * same over speech windows of ordinary stretches. Voiced power is what tells a shout from calm talk through
+ * same read on the ordinary stretches' seconds of talk around it (usual-level.ts). Voiced power is what tells a shout from calm talk through
  * gunfire or under an explosion: a shout's windows are loud and periodic, the game's cracks and rumble are
  * neither periodic nor in the voice's band. Reads the PCM the analysis kept (AudioAnalysis.pcm), so nothing is
  * decoded twice.
@@ -177,7 +176,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const usualAround = usualLevels(readable, voices, MIN_SPEECH_WINDOWS);
   for (const m of measured) {
     // The usual level where the stretch is (usual-level.ts: a microphone's level wanders); a stretch is seconds long.
-    const usualPower = usualAround ? usualAround.at(m.start + m.energy.length / 2) : wholePower;
+    const usualPower = usualAround ? usualAround(m.start + m.energy.length / 2) : wholePower;
     for (let s = 0; s < m.energy.length; s++) {
       // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
       const pitches = m.pitches[s]!.filter(notBeyond);

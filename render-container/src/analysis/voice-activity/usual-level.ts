@@ -94,7 +94,7 @@ export function wholeUsualPower(seconds: readonly ReferenceSecond[]): number {
  * (empty: unclear, then any clearly voiced window counts). `minWindows`: a second's level needs this many windows.
  * Null where too few talk seconds were heard.
  */
-export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonly number[], minWindows: number): { at: (t: number) => number; whole: number } | null {
+export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonly number[], minWindows: number): ((t: number) => number) | null {
   const talk: { at: number; level: number }[] = [];
   for (const r of seconds) {
     if (r.voiced.length < minWindows) continue;
@@ -104,7 +104,7 @@ export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonl
   if (talk.length < LOCAL_USUAL.minSeconds) return null;
   const whole = quantile(talk.map((x) => x.level), 0.5);
   const bound = 10 ** (LOCAL_USUAL.maxApartDb / 10);
-  const at = (t: number) => {
+  return (t: number) => {
     const byDistance = [...talk].sort((a, b) => Math.abs(a.at - t) - Math.abs(b.at - t));
     const levels: number[] = [];
     for (const x of byDistance) {
@@ -113,5 +113,4 @@ export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonl
     }
     return Math.min(whole * bound, Math.max(whole / bound, quantile(levels, 0.5)));
   };
-  return { at, whole };
 }
