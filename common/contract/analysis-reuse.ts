@@ -28,7 +28,8 @@ import { z } from "zod";
 // 10: that level never sinks more than 8 dB under the whole stream's median (a quiet minute's ambience).
 // 11: a second voice pitched over the streamer's (a guest) gets its own usual pitch (measure-voice.ts, OTHER_VOICE).
 // 12: the voice's usual level read around each second, more reference pieces (voice-activity/usual-level.ts).
-export const ANALYSIS_VERSION = 12;
+// 13: a reference second is talk by its share of speech and its voiced windows' pitch, not their number (usual-level.ts).
+export const ANALYSIS_VERSION = 13;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -57,15 +57,18 @@ describe("a stream through a loudness normaliser (FFmpeg loudnorm)", () => {
       const s = computeSecondScores(audio, null, PROFILE_DEFAULTS.streamer, C.duration).streamer;
       const level = streamerEventLevel(s);
       const near = (i: number) => t.clip.shouts.some((x) => i >= x.start - 2 && i <= x.end + 2);
-      return { found: t.clip.shouts.filter((x) => maxFrom(s, x.start, x.end) >= level).length, elsewhere: Math.max(...s.filter((_, i) => !near(i))) - level };
+      const clear = (margin: number) => t.clip.shouts.filter((x) => maxFrom(s, x.start, x.end) >= level + margin).length;
+      return { found: clear(0), clearly: clear(0.1), elsewhere: Math.max(...s.filter((_, i) => !near(i))) - level };
     };
     const withPitch = events(t.audio);
     expect(withPitch.found).toBeGreaterThanOrEqual(4);
     // Nothing else near the event level: the highest elsewhere is the mix's first second (0.14 against 0.30), where
     // the normaliser has not yet settled its gain.
     expect(withPitch.elsewhere).toBeLessThan(-0.1);
-    // Measured: 4 of 5 (0.64-0.88 against a level of 0.30; the fifth climbs over an octave and loses those windows).
-    // The same analysis without the pitch: 2 of 5.
-    expect(events({ ...t.audio, voicePitchRise: undefined }).found).toBeLessThan(withPitch.found);
+    // Measured: 4 of 5, all well clear (0.67-0.89 against a level of 0.30; the fifth climbs over an octave and
+    // loses those windows). The same analysis without the pitch: the two most squeezed shouts score 0.32, at the
+    // level's edge, and 2 of 5 clear it by 0.1.
+    expect(withPitch.clearly).toBeGreaterThanOrEqual(4);
+    expect(events({ ...t.audio, voicePitchRise: undefined }).clearly).toBeLessThan(withPitch.clearly);
   });
 });

@@ -58,6 +58,26 @@ describe("the streamer's usual talking level (usual-level.ts)", () => {
     expect(usualLevels(Array.from({ length: 40 }, (_, i) => musicOnly(i * 10)), [VOICE], 3)).toBeNull();
   });
 
+  it("counts a low voice's talk, with few clearly voiced windows, and not a second with little speech in it", () => {
+    // A low or breathy voice: 28 speech windows a second, only 3 of them clear enough to read a pitch.
+    const low = (at: number, db: number): ReferenceSecond => {
+      const t = talk(at, db);
+      return { ...t, pitch: t.pitch.map((p, k) => (k % 7 === 0 ? p : Number.NaN)) };
+    };
+    const quietLow = Array.from({ length: 30 }, (_, i) => low(i * 10, 0));
+    // Its loudest seconds are the most clearly voiced: counted alone they would set the usual level high.
+    const withLoud = [...quietLow, ...Array.from({ length: 10 }, (_, i) => talk(5 + i * 30, 6))];
+    const usual = usualLevels(withLoud, [VOICE], 3)!;
+    expect(usual).not.toBeNull();
+    expect(Math.abs(dbOf(levelOf(low(0, 0).voiced), usual(150)))).toBeLessThan(1);
+    // The tail of a sentence: a few speech windows, however clearly voiced, is no reading of the voice's level.
+    const tail = (at: number): ReferenceSecond => ({ at, voiced: talk(at, 0).voiced.slice(0, 10), pitch: talk(at, 0).pitch.slice(0, 10) });
+    expect(usualLevels(Array.from({ length: 30 }, (_, i) => tail(i * 10)), [VOICE], 3)).toBeNull();
+    // Clearly voiced windows mostly at another pitch (a note near the voice's range): not the voice's talk.
+    const notes = (at: number): ReferenceSecond => ({ ...talk(at, 0), pitch: talk(at, 0).pitch.map((p, k) => (k < 4 ? p : Number.isFinite(p) ? VOICE + 9 : p)) });
+    expect(usualLevels(Array.from({ length: 30 }, (_, i) => notes(i * 10)), [VOICE], 3)).toBeNull();
+  });
+
   it("places one reference piece a minute, at most maxPieces over a long VOD", () => {
     const flat = (n: number) => new Array<number>(n).fill(0);
     expect(referenceStretches(flat(1500), [])).toHaveLength(25);
