@@ -2,8 +2,9 @@
  * What the analysis saw on one evaluation stream, second by second, beside what was planted there: for diagnosing a
  * missed moment, a clip on a distractor or an edge inside a sentence. Generates the stream if it is not cached and
  * analyses it as a job does (job-selection.ts), then prints for each second of the range its loudness over the
- * baseline, the voice model's speech share, the voice's rise and pitch rise, the voice's loudness and the
- * `streamer` profile's score; then the truth's sentences, moments and game sounds, and the pauses the analysis
+ * baseline, the voice model's speech share, the voice's rise and pitch rise, the usual talking level the rise was
+ * read against (dB of voiced power; voice-activity/usual-level.ts), the voice's loudness and the `streamer`
+ * profile's score, under a line naming the usual pitch(es) and how many reference seconds were talk; then the truth's sentences, moments and game sounds, and the pauses the analysis
  * found there (the envelope's, before any clip edge is heard), and with `--hear` the pauses the voice model hears
  * over the range as a clip edge there would (speech-pauses.ts) with the model's speech probability per 32 ms window
  * (a digit 0-9 for 0-0.99, a line per second).
@@ -17,7 +18,7 @@ import { parseArgs } from "node:util";
 import { STREAMS_B_VERSION } from "../../dev/synth-streams-b";
 import { synthCacheRoot } from "../../dev/synth-vod";
 import { loadVoiceModel, SILERO } from "../../render-container/src/analysis/voice-activity/silero-model";
-import { readPcm } from "../../render-container/src/analysis/voice-activity/measure-voice";
+import { measureVoiceActivity, readPcm } from "../../render-container/src/analysis/voice-activity/measure-voice";
 import { speechPausesIn } from "../../render-container/src/analysis/voice-activity/speech-pauses";
 import { speechProbabilities } from "../../render-container/src/analysis/voice-activity/speech-probabilities";
 import { computeSecondScores, voiceLoudnessDb } from "../../render-container/src/selection/second-scores";
@@ -39,10 +40,17 @@ const { audio, dispose } = await analyseLikeAJob(path.join(dir, truth.audio_file
 try {
   const streamer = computeSecondScores(audio, null, PROFILE_DEFAULTS.streamer, truth.duration_seconds).streamer;
   const voice = voiceLoudnessDb(audio);
-  const f = (x: number | undefined, d = 1) => (x === undefined ? "-" : x.toFixed(d)).padStart(7);
-  console.log("     s   loud dB  share  rise dB  pitch st  voice dB  streamer");
+  const f = (x: number | null | undefined, d = 1) => (x === undefined || x === null ? "-" : x.toFixed(d)).padStart(7);
+  // The model listened once in the analysis; once more here, to say what the rises were read against.
+  const { usual } = await measureVoiceActivity(audio, { model: await loadVoiceModel() });
+  const hz = (st: number) => `${st.toFixed(1)} st (${(2 ** (st / 12)).toFixed(0)} Hz)`;
+  console.log(
+    `usual pitch ${usual.pitch === null ? "unclear" : hz(usual.pitch)}${usual.otherPitch === null ? "" : `, a second voice ${hz(usual.otherPitch)}`}; ` +
+      `${usual.talkSeconds} of ${usual.referenceSeconds} reference seconds are talk`,
+  );
+  console.log("     s   loud dB  share  rise dB  pitch st  usual dB  voice dB  streamer");
   for (let s = Math.max(0, Math.floor(from)); s < Math.min(truth.duration_seconds, Math.ceil(to)); s++) {
-    console.log(`${String(s).padStart(6)} ${f(audio.loudnessAboveBaselineDb[s])}  ${f(audio.voiceShare?.[s], 2)} ${f(audio.voiceRiseDb?.[s])}   ${f(audio.voicePitchRise?.[s])}   ${f(voice[s])}   ${f(streamer[s], 2)}`);
+    console.log(`${String(s).padStart(6)} ${f(audio.loudnessAboveBaselineDb[s])}  ${f(audio.voiceShare?.[s], 2)} ${f(audio.voiceRiseDb?.[s])}   ${f(audio.voicePitchRise?.[s])}   ${f(usual.levelDbAt(s))}   ${f(voice[s])}   ${f(streamer[s], 2)}`);
   }
   const within = (a: number, b: number) => b > from && a < to;
   for (const u of truth.utterances) if (within(u.start, u.end)) console.log(`sentence ${u.speaker} ${u.start.toFixed(2)}-${u.end.toFixed(2)}${u.shout ? " (shout)" : ""}: ${u.text}`);

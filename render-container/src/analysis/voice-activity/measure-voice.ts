@@ -7,7 +7,7 @@ import { voicedPower } from "./periodicity";
 import { spectralLikeness, unheldShares, windowSpectra, type WindowSpectra } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
-import { levelOf, referenceStretches, usualLevels, wholeUsualPower, type ReferenceSecond } from "./usual-level";
+import { levelOf, referenceStretches, talkSecondsOf, usualLevels, wholeUsualPower, type ReferenceSecond } from "./usual-level";
 
 /** A window the model gives at least this probability is speech (Silero's own default threshold). */
 export const SPEECH_PROBABILITY = 0.5;
@@ -23,6 +23,19 @@ export interface VoiceActivityResult {
   voicePitchRise: number[];
   stretches: Stretch[];
   measuredSeconds: number;
+  /** What the rises were read against; for diagnosis (scripts/highlight-eval/inspect-stream.ts), not stored. */
+  usual: UsualReading;
+}
+
+export interface UsualReading {
+  /** The usual pitch and a second voice's (semitones; null: unclear or none). */
+  pitch: number | null;
+  otherPitch: number | null;
+  /** Reference seconds read, and how many of them are talk (usual-level.ts TALK). */
+  referenceSeconds: number;
+  talkSeconds: number;
+  /** The usual level around a VOD second (dB of voiced power), null where nothing was read. */
+  levelDbAt: (t: number) => number | null;
 }
 
 /** voiceRiseDb where the second was not measured, or held too little speech to say. */
@@ -72,7 +85,8 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const voiceRiseDb = new Array<number>(seconds).fill(NO_VOICE_RISE);
   const voicePitchRise = new Array<number>(seconds).fill(NO_PITCH_RISE);
   const stretches = candidateStretches(audio.loudnessAboveBaselineDb, CANDIDATE_RULES, loudnessOverStreamDb(audio));
-  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, voicePitchRise, stretches: [], measuredSeconds: 0 };
+  const unread: UsualReading = { pitch: null, otherPitch: null, referenceSeconds: 0, talkSeconds: 0, levelDbAt: () => null };
+  if (stretches.length === 0 || !audio.pcm?.length) return { voiceShare, voiceRiseDb, voicePitchRise, stretches: [], measuredSeconds: 0, usual: unread };
   const model = opts.model ?? (await loadVoiceModel());
   const rate = SILERO.sampleRate;
   const W = SILERO.window;
@@ -174,9 +188,11 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const voices = [usualPitch, otherPitch].filter((p): p is number => p !== null);
   const wholePower = wholeUsualPower(referenceSeconds);
   const usualAround = usualLevels(readable, voices, MIN_SPEECH_WINDOWS);
+  // The usual level at a time (usual-level.ts: a microphone's level wanders).
+  const usualPowerAt = (t: number) => (usualAround ? usualAround(t) : wholePower);
   for (const m of measured) {
-    // The usual level where the stretch is (usual-level.ts: a microphone's level wanders); a stretch is seconds long.
-    const usualPower = usualAround ? usualAround(m.start + m.energy.length / 2) : wholePower;
+    // Read where the stretch is; a stretch is seconds long.
+    const usualPower = usualPowerAt(m.start + m.energy.length / 2);
     for (let s = 0; s < m.energy.length; s++) {
       // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
       const pitches = m.pitches[s]!.filter(notBeyond);
@@ -188,7 +204,14 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
     }
   }
-  return { voiceShare, voiceRiseDb, voicePitchRise, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0) };
+  const usual: UsualReading = {
+    pitch: usualPitch,
+    otherPitch,
+    referenceSeconds: readable.length,
+    talkSeconds: talkSecondsOf(readable, voices, MIN_SPEECH_WINDOWS).length,
+    levelDbAt: (t) => (usualPowerAt(t) > 0 ? 10 * Math.log10(usualPowerAt(t)) : null),
+  };
+  return { voiceShare, voiceRiseDb, voicePitchRise, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0), usual };
 }
 
 /** A frequency in semitones (above 1 Hz: only differences matter). */

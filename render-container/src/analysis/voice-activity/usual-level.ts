@@ -106,13 +106,7 @@ export function wholeUsualPower(seconds: readonly ReferenceSecond[]): number {
  * Null where too few talk seconds were heard.
  */
 export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonly number[], minWindows: number): ((t: number) => number) | null {
-  const talk: { at: number; level: number }[] = [];
-  for (const r of seconds) {
-    if (r.voiced.length < Math.max(minWindows, TALK.minSpeechWindows)) continue;
-    const pitched = r.pitch.filter((p) => Number.isFinite(p));
-    const near = pitched.filter((p) => voices.length === 0 || voices.some((v) => Math.abs(p - v) <= TALK.semitones)).length;
-    if (near >= TALK.minVoiceWindows && near >= TALK.voiceShare * pitched.length) talk.push({ at: r.at, level: levelOf(r.voiced) });
-  }
+  const talk = talkSecondsOf(seconds, voices, minWindows);
   if (talk.length < LOCAL_USUAL.minSeconds) return null;
   const whole = quantile(talk.map((x) => x.level), 0.5);
   const bound = 10 ** (LOCAL_USUAL.maxApartDb / 10);
@@ -125,4 +119,16 @@ export function usualLevels(seconds: readonly ReferenceSecond[], voices: readonl
     }
     return Math.min(whole * bound, Math.max(whole / bound, quantile(levels, 0.5)));
   };
+}
+
+/** The reference seconds that are talk (TALK), each with its level. */
+export function talkSecondsOf(seconds: readonly ReferenceSecond[], voices: readonly number[], minWindows: number): { at: number; level: number }[] {
+  const talk: { at: number; level: number }[] = [];
+  for (const r of seconds) {
+    if (r.voiced.length < Math.max(minWindows, TALK.minSpeechWindows)) continue;
+    const pitched = r.pitch.filter((p) => Number.isFinite(p));
+    const near = pitched.filter((p) => voices.length === 0 || voices.some((v) => Math.abs(p - v) <= TALK.semitones)).length;
+    if (near >= TALK.minVoiceWindows && near >= TALK.voiceShare * pitched.length) talk.push({ at: r.at, level: levelOf(r.voiced) });
+  }
+  return talk;
 }
