@@ -188,7 +188,7 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const voices = [usualPitch, otherPitch].filter((p): p is number => p !== null);
   const wholePower = wholeUsualPower(referenceSeconds);
   const usualAround = usualLevels(readable, voices, MIN_SPEECH_WINDOWS);
-  // The usual level at a time (usual-level.ts: a microphone's level wanders).
+  // The usual level at a time (usual-level.ts: a microphone's level wanders); NaN where nothing was read.
   const usualPowerAt = (t: number) => (usualAround ? usualAround(t) : wholePower);
   for (const m of measured) {
     // Read where the stretch is; a stretch is seconds long.
@@ -209,7 +209,10 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
     otherPitch,
     referenceSeconds: readable.length,
     talkSeconds: talkSecondsOf(readable, voices, MIN_SPEECH_WINDOWS).length,
-    levelDbAt: (t) => (usualPowerAt(t) > 0 ? 10 * Math.log10(usualPowerAt(t)) : null),
+    levelDbAt: (t) => {
+      const power = usualPowerAt(t);
+      return power > 0 ? 10 * Math.log10(power) : null;
+    },
   };
   return { voiceShare, voiceRiseDb, voicePitchRise, stretches, measuredSeconds: stretches.reduce((n, s) => n + s.end - s.start, 0), usual };
 }
