@@ -16,6 +16,7 @@
  *   payoff        median seconds after the peak (hype and audience-only)
  *   mid-sentence  clip starts and ends inside a sentence of either speaker
  *   both strong   (balanced) the biggest hype moments found, beside a loudness baseline with as many clips
+ *   short shouts  real moments whose shout lasts under 2.5 s found (an exclamation: the hardest to hear)
  *   titles        titles quoting small talk (a greeting, a question) or spam (a loop, promotion)
  * Baselines: chat rate and loudness, top-k peaks (10 s before, 20 s after), k = the clips the profile chose on
  * that stream.
@@ -236,6 +237,8 @@ export interface RowB {
   streamer_only: string;
   audience_only: string;
   both_strong: string;
+  /** Real moments with a shout under SHORT_SHOUT_SECONDS found (score-b.ts), whichever profile's kind they are. */
+  short_shouts: string;
   precision: number | null;
   empty_clips: number;
   reaction_only_clips: number;
@@ -263,6 +266,7 @@ function rowOf(r: RunTally): RowB {
     streamer_only: k("streamer_only"),
     audience_only: k("audience_only"),
     both_strong: frac(t.bothStrongFound, t.bothStrongPlanted),
+    short_shouts: frac(t.shortShoutFound, t.shortShoutPlanted),
     precision: t.clips ? t.realClips / t.clips : null,
     empty_clips: t.emptyClips,
     reaction_only_clips: t.reactionOnlyClips,
@@ -277,9 +281,9 @@ function rowOf(r: RunTally): RowB {
 }
 
 function printRows(rows: RowB[]): void {
-  const header = ["run", "clips/stream", "own recall", "hype", "str-only", "aud-only", "both strong", "precision", "empty", "reaction", "distractor", "payoff s", "mid-sentence", "titles", "quoting talk/spam"];
+  const header = ["run", "clips/stream", "own recall", "hype", "str-only", "aud-only", "both strong", "short shouts", "precision", "empty", "reaction", "distractor", "payoff s", "mid-sentence", "titles", "quoting talk/spam"];
   const cells = rows.map((r) => [
-    r.run, r.clips_per_stream, `${r.own_recall} ${f2(r.own_recall_value)} (${r.own_kinds})`, r.hype, r.streamer_only, r.audience_only, r.both_strong, f2(r.precision),
+    r.run, r.clips_per_stream, `${r.own_recall} ${f2(r.own_recall_value)} (${r.own_kinds})`, r.hype, r.streamer_only, r.audience_only, r.both_strong, r.short_shouts, f2(r.precision),
     String(r.empty_clips), String(r.reaction_only_clips), String(r.distractor_clips), r.payoff_median === null ? "-" : r.payoff_median.toFixed(1), r.mid_sentence,
     r.titles, r.titles ? String(r.titles_quoting_small_talk_or_spam) : "",
   ]);

@@ -39,7 +39,7 @@ describe("eval:highlights: which source --source and the variant options (--voic
 describe("eval:highlights: the issue's targets on a split's rows", () => {
   const row = (run: string, over: Partial<RowB> = {}): RowB => ({
     run, clips_per_stream: "0-0", own_kinds: "hype", own_recall: "0/0", own_recall_value: null, hype: "0/0", streamer_only: "0/0", audience_only: "0/0",
-    both_strong: "0/0", precision: null, empty_clips: 0, reaction_only_clips: 0, distractor_clips: 0, payoff_median: null, mid_sentence: "0/0", near_speech: "0/0", titles: "",
+    both_strong: "0/0", short_shouts: "0/0", precision: null, empty_clips: 0, reaction_only_clips: 0, distractor_clips: 0, payoff_median: null, mid_sentence: "0/0", near_speech: "0/0", titles: "",
     titles_quoting_small_talk_or_spam: 0, examples: [], ...over,
   });
   const runs = ["balanced", "audience", "streamer", "balanced (3 profiles, 6 min)", "audience (3 profiles, 6 min)", "streamer (3 profiles, 6 min)"];

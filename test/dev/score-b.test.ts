@@ -28,3 +28,22 @@ describe("edges against the planted sentences", () => {
     expect(t.examples.filter((e) => e.includes("inside the streamer's"))).toHaveLength(2);
   });
 });
+
+describe("short shouts counted apart", () => {
+  it("counts real moments whose shout lasts under 2.5 s, found when a clip holds the peak; a long shout or a distractor is not one", () => {
+    const moment = (id: string, peak: number, shout: [number, number] | null, real = true) => ({
+      id, kind: real ? "streamer_only" : "game_sounds", real, peak, setup_start: peak - 10, end: peak + 5, both_strong: false,
+      shout: shout ? { start: shout[0], end: shout[1], db: -15, guest: false } : null,
+    });
+    const withShouts = {
+      ...truth,
+      utterances: [],
+      moments: [moment("a", 100, [100.2, 101.4]), moment("b", 200, [200.3, 202.7]), moment("c", 300, [300.1, 304]), moment("d", 400, [400, 401], false), moment("e", 500, null)],
+    } as unknown as StreamTruthB;
+    const t = newTallyB();
+    scoreClipsB(t, withShouts, [{ start: 90, end: 110 }, { start: 290, end: 310 }]);
+    // a (1.2 s) and b (2.4 s) are short, c (3.9 s) is not, d is a distractor, e has no shout; only a was found.
+    expect(t.shortShoutPlanted).toBe(2);
+    expect(t.shortShoutFound).toBe(1);
+  });
+});
