@@ -29,7 +29,8 @@ import { z } from "zod";
 // 11: a second voice pitched over the streamer's (a guest) gets its own usual pitch (measure-voice.ts, OTHER_VOICE).
 // 12: the voice's usual level read around each second, more reference pieces (voice-activity/usual-level.ts).
 // 13: a reference second is talk by its share of speech and its voiced windows' pitch, not their number (usual-level.ts).
-export const ANALYSIS_VERSION = 13;
+// 14: windows over the octave count as the voice where its pitch climbed there by small steps (pitch-climb.ts).
+export const ANALYSIS_VERSION = 14;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

@@ -4,6 +4,7 @@ import type { AudioAnalysis, PcmSpan } from "../types";
 import { loudnessOverStreamDb } from "../local-baseline";
 import { CANDIDATE_RULES, candidateStretches, type Stretch } from "./candidate-stretches";
 import { voicedPower } from "./periodicity";
+import { voiceWindows, type PitchedWindow } from "./pitch-climb";
 import { spectralLikeness, unheldShares, windowSpectra, type WindowSpectra } from "./unheld-share";
 import { loadVoiceModel, SILERO, type VoiceModel } from "./silero-model";
 import { speechProbabilities } from "./speech-probabilities";
@@ -57,9 +58,10 @@ export const NO_PITCH_RISE = -99;
  * neither in the second's pitch nor in its voiced power; where no usual pitch is known, all count as before.
  * Measured on source c's tuning seeds: a music swell read 14-19 semitones up with its voice "rising" 11 dB, a
  * streamer-profile clip on it; without those windows it rose not at all and the clip went, no shout of the
- * evaluation was lost. A shout that climbs more than an octave does lose those windows (the fifth shout of the
- * normalised fixture: normalised-mix.test.ts). The reference stretches' power keeps all its windows: their pitch
- * is what the usual pitch is read from.
+ * evaluation was lost. But a shout can climb more than an octave (a low voice's "WE DID IT!" at +12-15): windows over
+ * it joined to the voice's own range by small steps are the voice climbing and count (pitch-climb.ts); notes jump
+ * there and do not. The reference stretches' power keeps all its windows: their pitch is what the usual pitch is
+ * read from.
  */
 export const PITCH_RISE = { minPeriodicity: 0.5, minWindows: 3, maxUsualSpread: 4, minUsualWindows: 30, maxSemitones: 12 } as const;
 
@@ -108,7 +110,9 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   const probs = await speechProbabilities(model, all);
 
   // Per second of each piece: total energy, energy in speech windows, and the speech windows' powers.
-  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; powerPitches: number[][]; pitches: number[][] }[] = [];
+  // `contour`: the piece's pitched windows in order; `pitches` (per second) index it, `powerWindows` says which of
+  // them each of `powers` is (-1: not clearly voiced).
+  const measured: { start: number; energy: Float64Array; speech: Float64Array; speechWindows: Uint16Array; powers: number[][]; powerWindows: number[][]; pitches: number[][]; contour: PitchedWindow[] }[] = [];
   const referenceSeconds: ReferenceSecond[] = [];
   const usualPitches: number[] = [];
   let firstWindow = 0;
@@ -120,8 +124,9 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
       speech: new Float64Array(n),
       speechWindows: new Uint16Array(n),
       powers: Array.from({ length: n }, () => [] as number[]),
-      powerPitches: Array.from({ length: n }, () => [] as number[]),
+      powerWindows: Array.from({ length: n }, () => [] as number[]),
       pitches: Array.from({ length: n }, () => [] as number[]),
+      contour: [] as PitchedWindow[],
     };
     // Each speech window's voiced power and period; windows inside a held pitch (music) lose their voiced power.
     const perWindow: { w: number; s: number; voiced: number; period: number; periodicity: number; pitch: number }[] = [];
@@ -166,11 +171,12 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
         if (pitched) usualPitches.push(x.pitch);
       } else {
         m.speechWindows[x.s]!++;
+        const at = pitched ? m.contour.push({ w: x.w, pitch: x.pitch }) - 1 : -1;
         if (!held[k]) {
           m.powers[x.s]!.push(x.voiced);
-          m.powerPitches[x.s]!.push(pitched ? x.pitch : Number.NaN);
+          m.powerWindows[x.s]!.push(at);
         }
-        if (pitched) m.pitches[x.s]!.push(x.pitch);
+        if (pitched) m.pitches[x.s]!.push(at);
       }
     });
     if (p.reference) referenceSeconds.push(...usual);
@@ -179,10 +185,11 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   }
   const usualPitch = usualPitchOf(usualPitches);
   const otherPitch = usualPitch === null ? null : otherVoicePitchOf(usualPitches, usualPitch);
-  // The reference seconds read as measured seconds are (windows pitched beyond any voice's rise left out).
-  const notBeyond = (pitch: number) => !(usualPitch !== null && pitch > usualPitch + PITCH_RISE.maxSemitones);
+  // Over this a window is the voice's only where it climbed there (pitch-climb.ts); nothing is over it where no
+  // usual pitch is known. The reference seconds are calm talk: there a window over it is never the voice's.
+  const ceiling = usualPitch === null ? Infinity : usualPitch + PITCH_RISE.maxSemitones;
   const readable = referenceSeconds.map((r) => {
-    const keep = r.pitch.map(notBeyond);
+    const keep = r.pitch.map((p) => !(p > ceiling));
     return { at: r.at, voiced: r.voiced.filter((_, k) => keep[k]), pitch: r.pitch.filter((_, k) => keep[k]) };
   });
   const voices = [usualPitch, otherPitch].filter((p): p is number => p !== null);
@@ -193,12 +200,17 @@ export async function measureVoiceActivity(audio: AudioAnalysis, opts: { model?:
   for (const m of measured) {
     // Read where the stretch is; a stretch is seconds long.
     const usualPower = usualPowerAt(m.start + m.energy.length / 2);
+    const voice = voiceWindows(m.contour, ceiling);
     for (let s = 0; s < m.energy.length; s++) {
-      // Windows pitched far above any voice's rise are not the voice (music's notes): neither its pitch nor its power.
-      const pitches = m.pitches[s]!.filter(notBeyond);
+      // Windows pitched far above any voice's rise and not climbed to are not the voice (music's notes): neither its
+      // pitch nor its power.
+      const pitches = m.pitches[s]!.filter((i) => voice[i]).map((i) => m.contour[i]!.pitch);
       if (usualPitch !== null && pitches.length >= PITCH_RISE.minWindows) voicePitchRise[m.start + s] = pitchRiseOver(quantile(pitches, 0.5), usualPitch, otherPitch);
       voiceShare[m.start + s] = m.energy[s]! > 0 ? m.speech[s]! / m.energy[s]! : 0;
-      const powers = m.powers[s]!.filter((_, k) => notBeyond(m.powerPitches[s]![k]!));
+      const powers = m.powers[s]!.filter((_, k) => {
+        const i = m.powerWindows[s]![k]!;
+        return i < 0 || voice[i] === 1;
+      });
       if (powers.length >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = Math.max(MIN_VOICE_RISE, 10 * Math.log10(levelOf(powers) / usualPower));
       // Speech heard, but held notes fill the second: the voice never rises above the music there.
       else if (m.speechWindows[s]! >= MIN_SPEECH_WINDOWS && usualPower > 0) voiceRiseDb[m.start + s] = MIN_VOICE_RISE;
