@@ -78,12 +78,15 @@ const LINK = /https?:\/\/|www\.|\b[\p{L}\p{N}-]+\s?(?:\.|\(dot\)|\[dot\]| dot )\
 /** How chat says hello or goodbye, when the line opens with it. */
 const GREETING = opening(`
   hi, hii, hello, helo, hey, heya, hiya, howdy, yo chat|guys|all|everyone|everybody, sup, wassup, whats up, greetings,
-  good morning|afternoon|evening|night, gm, gn, morning chat|all|everyone, evening chat|all|everyone,
+  good morning|afternoon|evening|night, gm, gn, morning, afternoon, evening,
   first time here|chatting|watching|in, first timer, 1st time here, welcome, just got here, just arrived, im new|here, new here, bye, goodbye, goodnight, cya, see you|ya,
   hola, buenas, buenos dias, saludos, que tal, primera vez, adios, chao, hasta luego|manana,
   hallo, servus, moin, moinsen, guten morgen|tag|abend, gruss|grus|gruezi, erstes mal, tschuss, tschus, ciao,
   salut, bonjour, bonsoir, coucou, wesh, premiere fois, bonne nuit|soiree, au revoir,
   ola, oi, oie, eae, eai, e ai, bom dia, boa tarde|noite, salve, primeira vez, tchau`);
+
+/** Where a viewer says where they watch from ("hi from brazil" opens as one; "watching from germany" does not). */
+const GREETING_FROM = phrases(`watching|lurking|greetings|love|hello|hi|here * from`);
 
 /**
  * Openings that make a line a question without its "?": interrogatives, and a verb or auxiliary before its
@@ -142,7 +145,7 @@ export function chatLineProblem(text: string): ChatLineProblem | null {
   const forms = matchForms(visible);
   if (anyMatch(PROMOTION, forms)) return "promotion";
   if (/(?:^|\s)@\w/.test(visible)) return "mention";
-  if (anyMatch(GREETING, forms)) return "greeting";
+  if (anyMatch(GREETING, forms) || anyMatch(GREETING_FROM, forms)) return "greeting";
   const question = visible.startsWith("\u00BF") || endsAsQuestion(visible) || anyMatch(QUESTION, forms);
   if (wordCount(forms[0]!) >= 2 && question) return "question";
   if (anyMatch(CHAIN, forms)) return "chain";

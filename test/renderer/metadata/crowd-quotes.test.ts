@@ -60,7 +60,7 @@ describe("chat lines that are never a reaction", () => {
     }
   });
   it("greetings in the five languages", () => {
-    for (const line of ["hi", "HIIII chat", "hello everyone", "first time here", "hola a todos", "buenas", "Hallo zusammen", "moin", "bonjour tout le monde", "coucou", "oi gente", "bom dia"]) {
+    for (const line of ["hi", "HIIII chat", "hello everyone", "first time here", "hola a todos", "buenas", "Hallo zusammen", "moin", "bonjour tout le monde", "coucou", "oi gente", "bom dia", "Morning!", "evening folks", "morning from australia", "watching from brazil", "greetings from poland", "much love from india"]) {
       expect(chatLineProblem(line), line).toBe("greeting");
     }
   });
