@@ -62,6 +62,26 @@ describe("chat bursts", () => {
     expect(Math.abs(crowd.bursts![0]!.onset - 400)).toBeLessThanOrEqual(1);
   });
 
+  it("a raid that keeps pasting for 18 s and then says hello is no reaction either: pasted lines never count as reactions", () => {
+    // As on source c's calm control (held-out seed 185): 32 raiders paste four lines with emotes over 18 s, then
+    // nine of them greet chat, each in their own words. The tail of the raid is a burst of 13 distinct voices where
+    // its pasted lines are under the paste-wave's full discount; counted as reactions (they carry emotes) they read
+    // as chat turning from talk to reactions and the burst scored 0.47 there (0.44 here), over the audience's event
+    // level; without them 0.18.
+    const lines = ["HeyGuys knight_tv HeyGuys", "we came from knight_tv TwitchUnity", "knight_tv RAID HeyGuys HeyGuys", "knight_tv raiders HeyGuys"];
+    const raid = Array.from({ length: 34 }, (_, i) => ({ offset_seconds: 601 + Math.floor((i * 18) / 34), commenter_login: `raider${i}`, text: lines[(i * 3) % 4]!, emote_count: 1 }));
+    const hellos = ["evening all", "yo yo", "sup chat", "hi hi", "yo yo", "wassup", "morning from australia", "evening all", "hey hey"].map((text, i) => ({ offset_seconds: 619 + 2 * i, commenter_login: `raider${i}`, text, emote_count: 0 }));
+    // Two regulars laugh at the raid: all the reaction there is.
+    const laughs = [{ offset_seconds: 614, commenter_login: "regular1", text: "lol", emote_count: 0 }, { offset_seconds: 618, commenter_login: "regular2", text: "Kappa Kappa", emote_count: 2 }];
+    const small = background(1500, 0.2, 20).map((c, i) => (i % 4 === 0 ? { ...c, text: "LUL", emote_count: 1 } : c));
+    const chat = analyzeChat([...small, ...raid, ...hellos, ...laughs], 1500);
+    expect(Math.max(0, ...chat.bursts!.filter((b) => b.onset >= 595 && b.onset <= 640).map((b) => b.score))).toBeLessThan(0.3);
+    // The same accounts each typing their own reaction are still a crowd.
+    const own = ["KEKW", "LUL", "no way", "OMEGALUL", "what", "WHAT", "LMAO", "KEKW KEKW"];
+    const crowd = analyzeChat([...small, ...raid.map((c, i) => ({ ...c, text: own[i % own.length]! }))], 1500);
+    expect(crowd.bursts!.find((b) => Math.abs(b.onset - 601) <= 2)!.score).toBeGreaterThan(0.6);
+  });
+
   it("a few accounts posting on a loop beside a lively chat are no crowd", () => {
     // Three accounts, a message every 3 s each for 30 s, over a chat that is busier than usual there.
     const loop = Array.from({ length: 30 }, (_, i) => ({ offset_seconds: 400 + i, commenter_login: `looper${i % 3}`, text: ["1", "follow my channel", "giveaway now"][i % 3]!, emote_count: 0 }));
