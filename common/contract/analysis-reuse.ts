@@ -30,7 +30,8 @@ import { z } from "zod";
 // 12: the voice's usual level read around each second, more reference pieces (voice-activity/usual-level.ts).
 // 13: a reference second is talk by its share of speech and its voiced windows' pitch, not their number (usual-level.ts).
 // 14: windows over the octave count as the voice where its pitch climbed there by small steps (pitch-climb.ts).
-export const ANALYSIS_VERSION = 14;
+// 15: a pause the voice model hears ends where a sound starts inside it after a quiet part (speech-pauses.ts PAUSE_SOUND).
+export const ANALYSIS_VERSION = 15;
 
 /** The stored analysis' file in its job's folder (never listed among the deliverables, never in the ZIP). */
 export const STORED_ANALYSIS_NAME = "analysis.json.gz";

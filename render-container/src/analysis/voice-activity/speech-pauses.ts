@@ -26,6 +26,23 @@ import { speechProbabilities } from "./speech-probabilities";
  */
 export const SPEECH_PAUSE = { minSeconds: 0.35, unsureProbability: 0.9, dipDb: 10, levelWindows: 8, referenceSeconds: 3, referenceQuantile: 0.8, maxLoudDb: 6 } as const;
 
+/**
+ * A pause is where it is quiet. Where a sound starts inside a run the model hears no speech in (a music sting, an
+ * impact), after a quiet part of it, a voice may have begun under the sound that the model does not hear, and the
+ * pause ends where the quiet did. A sound: `minWindows` or more (a quarter second: the 256 ms level smears a word's
+ * end `levelWindows / 2` windows into the pause) at `overFloorDb` or more over the run's quiet (its `floorQuantile`
+ * level) and within `underSpeechDb` of the speech level around (SPEECH_PAUSE.referenceQuantile); quiet before it:
+ * `minWindows` under the run's quiet + `quietDb`, at most `levelWindows` before the sound's first window. Measured on
+ * source c: a sting at 166.9 s over the start of "We will do one more run and then take a short break." (167.0-169.1)
+ * — the model heard no speech until 168.5, the pause ran 165.6-168.5, and a clip started at 168.0 inside the
+ * sentence (three variants of seed 189; seed 188 the same through loudnorm and a compressor, where the sting rose
+ * only 8 dB over the pause's quiet). Not a sound: one already playing where the pause begins (a sting's tail, an
+ * alarm's beeps over the gap after a sentence: the model heard that gap right, and without it a cut went into the
+ * next sentence), ambience a few dB over a moment of near silence (more than `underSpeechDb` under the talk: seed
+ * 193, a 0.9 s pause between two sentences of a duo), a pause it would leave shorter than SPEECH_PAUSE.minSeconds.
+ */
+export const PAUSE_SOUND = { overFloorDb: 6, minWindows: 8, underSpeechDb: 6, quietDb: 3, floorQuantile: 0.1 } as const;
+
 export interface HeardPauses {
   /** The stretches listened to, merged, in VOD order. */
   heard: Stretch[];
@@ -62,7 +79,7 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
   const windowSeconds = W / rate;
   for (const p of pieces) {
     const level = windowLevels(p.samples, p.windows, W);
-    const dips = levelDips(level, windowSeconds);
+    const { dips, speech } = levelDips(level, windowSeconds);
     let from = -1;
     const own: SilenceRange[] = [];
     // Loud on both readings: over the level around the second (levels that wander) and over the whole stream's
@@ -77,10 +94,13 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
       const t = p.from + w * windowSeconds;
       const prob = probs[first + w] ?? 0;
       const quiet = w < p.windows && t + windowSeconds > p.s.start && !loudAt(t) && (prob < SPEECH_PROBABILITY || (prob < SPEECH_PAUSE.unsureProbability && dips[w] === 1));
-      if (quiet && from < 0) from = Math.max(p.s.start, t);
+      if (quiet && from < 0) from = w;
       else if (!quiet && from >= 0) {
-        const end = Math.min(p.s.end, t);
-        if (end - from >= SPEECH_PAUSE.minSeconds - 1e-9) own.push({ start: round3(from), end: round3(end) });
+        for (const [a, b] of quietParts(level, speech, from, w, Math.ceil(SPEECH_PAUSE.minSeconds / windowSeconds))) {
+          const start = Math.max(p.s.start, p.from + a * windowSeconds);
+          const end = Math.min(p.s.end, p.from + b * windowSeconds);
+          if (end - start >= SPEECH_PAUSE.minSeconds - 1e-9) own.push({ start: round3(start), end: round3(end) });
+        }
         from = -1;
       }
     }
@@ -154,6 +174,34 @@ function softPauses(pauses: SilenceRange[], piece: Stretch, levelAt: (t: number)
   return out.sort((a, b) => a.start - b.start);
 }
 
+/**
+ * The pause in the windows [from, to) of a run the model hears no speech in (PAUSE_SOUND): the run up to the end
+ * of its quiet before a sound that starts inside it, or the whole run. `minWindows`: the shortest pause to leave
+ * (a shorter one keeps the whole run).
+ */
+export function quietParts(level: ArrayLike<number>, speech: ArrayLike<number>, from: number, to: number, minWindows = 0): [number, number][] {
+  const P = PAUSE_SOUND;
+  // The run's quiet: its tenth-lowest level (a window of digital silence, -120 dB, is no floor to rise over).
+  const sorted = Array.from({ length: to - from }, (_, k) => level[from + k]!).sort((a, b) => a - b);
+  const floor = sorted[Math.floor(sorted.length * P.floorQuantile)]!;
+  const sound = (w: number) => level[w]! >= floor + P.overFloorDb && level[w]! >= speech[w]! - P.underSpeechDb;
+  const quiet = (w: number) => level[w]! < floor + P.quietDb;
+  let quietEnd = -1; // the end of the last run of `minWindows` quiet windows
+  let quietRun = 0;
+  for (let w = from; w < to; w++) {
+    quietRun = quiet(w) ? quietRun + 1 : 0;
+    if (quietRun >= P.minWindows) quietEnd = w + 1;
+    if (!sound(w) || quietEnd < 0 || w - quietEnd > SPEECH_PAUSE.levelWindows) continue;
+    let end = w;
+    while (end < to && sound(end)) end++;
+    // A pause it would leave too short to be one stays whole: under the sound or not, a cut is then no worse off.
+    if (end - w >= P.minWindows) return quietEnd - from >= minWindows ? [[from, quietEnd]] : [[from, to]];
+    w = end - 1;
+    quietRun = 0;
+  }
+  return [[from, to]];
+}
+
 /** The level of every 32 ms window, dB: the power over `levelWindows` windows around it. */
 function windowLevels(samples: Float32Array, windows: number, W: number): Float64Array {
   const power = new Float64Array(windows);
@@ -173,19 +221,26 @@ function windowLevels(samples: Float32Array, windows: number, W: number): Float6
   return level;
 }
 
-/** Per window: 1 where the 256 ms level lies `dipDb` or more under the speech level around it. */
-function levelDips(level: Float64Array, windowSeconds: number): Uint8Array {
+/**
+ * Per window: the speech level around it (the `referenceQuantile` of the 256 ms level over `referenceSeconds` either
+ * side), and 1 in `dips` where the 256 ms level lies `dipDb` or more under it.
+ */
+function levelDips(level: Float64Array, windowSeconds: number): { dips: Uint8Array; speech: Float64Array } {
   const P = SPEECH_PAUSE;
   const windows = level.length;
   const dips = new Uint8Array(windows);
+  const reference = new Float64Array(windows);
   const half = Math.round(P.referenceSeconds / windowSeconds);
   const step = Math.max(1, Math.round(0.5 / windowSeconds));
   for (let c = 0; c < windows; c += step) {
     const around = Array.from(level.subarray(Math.max(0, c - half), Math.min(windows, c + half))).sort((a, b) => a - b);
     const speech = around[Math.floor(around.length * P.referenceQuantile)]!;
-    for (let w = c; w < Math.min(windows, c + step); w++) if (level[w]! <= speech - P.dipDb) dips[w] = 1;
+    for (let w = c; w < Math.min(windows, c + step); w++) {
+      reference[w] = speech;
+      if (level[w]! <= speech - P.dipDb) dips[w] = 1;
+    }
   }
-  return dips;
+  return { dips, speech: reference };
 }
 
 /**
