@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { readPcm } from "../../../render-container/src/analysis/voice-activity/measure-voice";
 import { loadVoiceModel, SILERO } from "../../../render-container/src/analysis/voice-activity/silero-model";
-import { LANE_WARMUP_WINDOWS, speechProbabilities } from "../../../render-container/src/analysis/voice-activity/speech-probabilities";
-import { PAUSE_SOUND, quietParts, speechPausesIn } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
+import { speechProbabilities } from "../../../render-container/src/analysis/voice-activity/speech-probabilities";
+import { PAUSE_LANE_WARMUP_WINDOWS, PAUSE_SOUND, quietParts, speechPausesIn } from "../../../render-container/src/analysis/voice-activity/speech-pauses";
 import { STING_OVER_SPEECH as C, STING_OVER_SPEECH_SPEC, speakSentence } from "./sting-over-speech-fixture";
 import { useAnalysedTalkClip } from "./talk-clip-fixture";
 
@@ -73,7 +73,7 @@ describe("a sentence that starts under a sting after a pause", () => {
   });
 });
 
-describe("the voice model's batched lanes", () => {
+describe("the voice model's batched lanes, listening for pauses", () => {
   it("hear speech from a lane's first window: a lane starting mid-sentence makes no pause", async () => {
     const model = await loadVoiceModel();
     const samples = readPcm(t.audio.pcm!, 0, C.duration, SILERO.sampleRate);
@@ -90,9 +90,9 @@ describe("the voice model's batched lanes", () => {
     };
     // A lane starts every half second (16 windows), hundreds of them.
     const lanes = (warmupWindows: number) => speechProbabilities(model, samples, { maxLanes: 512, minLaneWindows: 16, warmupWindows });
-    // Measured: 0-1 windows with the default warm-up (2 s); 8-16 with 0.5 s, a pause of 0.35 s or more once — a
-    // pause inside a sentence for a clip edge to be put in.
-    expect(longestFalseQuiet(await lanes(LANE_WARMUP_WINDOWS))).toBeLessThan(4);
+    // Measured: 0-1 windows with the pauses' warm-up (2 s); 8-16 with the model's default 0.5 s, a pause of 0.35 s
+    // or more once — a pause inside a sentence for a clip edge to be put in.
+    expect(longestFalseQuiet(await lanes(PAUSE_LANE_WARMUP_WINDOWS))).toBeLessThan(4);
     expect(longestFalseQuiet(await lanes(16))).toBeGreaterThanOrEqual(8);
   }, 120_000);
 });

@@ -43,6 +43,16 @@ export const SPEECH_PAUSE = { minSeconds: 0.35, unsureProbability: 0.9, dipDb: 1
  */
 export const PAUSE_SOUND = { overFloorDb: 6, minWindows: 8, underSpeechDb: 6, quietDb: 3, floorQuantile: 0.1 } as const;
 
+/**
+ * Windows each lane of the model's batched run reads before its own part, when listening for pauses (2 s; the
+ * model's default is 0.5 s: speech-probabilities.ts). The model's state settles in a few hundred ms on clear speech
+ * but not on speech that starts it unsure (two voices at once, a voice through a normaliser): against one pass over
+ * the whole, lanes warmed on 0.5 s called 0.35-0.5 s of speech quiet at the start of their part 7 times over five
+ * source c streams (220,000 windows) — a pause inside a sentence for a clip edge to be put in (seed 188 at 1031 s,
+ * two voices) — and none warmed on 1 or 2 s. Warming costs steps, not lanes: 48 more model calls per listening.
+ */
+export const PAUSE_LANE_WARMUP_WINDOWS = 64;
+
 export interface HeardPauses {
   /** The stretches listened to, merged, in VOD order. */
   heard: Stretch[];
@@ -73,7 +83,7 @@ export async function speechPausesIn(audio: Pick<AudioAnalysis, "pcm" | "loudnes
     all.set(p.samples, at);
     at += p.windows * W;
   }
-  const probs = await speechProbabilities(model, all);
+  const probs = await speechProbabilities(model, all, { warmupWindows: PAUSE_LANE_WARMUP_WINDOWS });
   const pauses: SilenceRange[] = [];
   let first = 0;
   const windowSeconds = W / rate;

@@ -1,14 +1,5 @@
 import { SILERO, type VoiceModel } from "./silero-model";
 
-/**
- * Windows a lane reads before its own part (2 s). The model's state settles in a few hundred ms on clear speech but
- * not on speech that starts it unsure (two voices at once, a voice through a normaliser): measured against one pass
- * over the whole, lanes warmed on 16 windows (0.5 s) called 0.35-0.5 s of speech quiet at the start of their part
- * 7 times over five source c streams (220,000 windows) — pauses the clip edges were put in, inside a sentence
- * (seed 188 at 1031 s) — and none warmed on 32 or 64. Warming costs steps, not lanes: 48 more model calls per run.
- */
-export const LANE_WARMUP_WINDOWS = 64;
-
 export interface SpeechProbabilityOptions {
   /** Most lanes per model call (see silero-model.ts); more lanes, fewer calls. */
   maxLanes?: number;
@@ -33,7 +24,7 @@ export async function speechProbabilities(model: VoiceModel, samples: Float32Arr
   const frames = Math.floor(samples.length / W);
   const probs = new Float32Array(frames);
   if (frames === 0) return probs;
-  const warm = opts.warmupWindows ?? LANE_WARMUP_WINDOWS;
+  const warm = opts.warmupWindows ?? 16;
   const lanes = Math.max(1, Math.min(opts.maxLanes ?? 128, Math.ceil(frames / (opts.minLaneWindows ?? 64))));
   const per = Math.ceil(frames / lanes);
   const input = new Float32Array(lanes * (C + W));
