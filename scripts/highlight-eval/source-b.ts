@@ -23,9 +23,9 @@
  *
  * Tuning seeds 1-28 (four per condition; seed % 7 picks the condition; 1-7 were the first set, 8-28 were added
  * in session 9 so a rule is judged on more than one stream per condition; `--tuning-seeds 32,38,39,44,45,51,60,93`
- * is the late-chat tuning set of session 10, every stream's chat 28-30 s late) and held-out seeds 2701-2714 (two per
+ * is the late-chat tuning set of session 10, every stream's chat 28-30 s late) and held-out seeds 2801-2814 (two per
  * condition, not read yet; 101-107, 301-307, 501-514, 601-614, 701-714, 801-814, 901-914, 1001-1014, 1201-1214,
- * 1301-1314, 1401-1414, 1501-1514, 1601-1614, 1701-1714, 1801-1814, 1901-1914, 2001-2014, 2101-2114, 2201-2214, 2301-2314, 2401-2414, 2501-2514 and 2601-2614 were earlier held-out sets, each read once after its session's tuning
+ * 1301-1314, 1401-1414, 1501-1514, 1601-1614, 1701-1714, 1801-1814, 1901-1914, 2001-2014, 2101-2114, 2201-2214, 2301-2314, 2401-2414, 2501-2514, 2601-2614 and 2701-2714 were earlier held-out sets, each read once after its session's tuning
  * and now spent; 1101-1114 was read for diagnosis).
  * The held-out seeds are read once, after tuning: `--source b` alone runs the tuning seeds; only an explicit
  * `--split held-out` (or `both`) reads the others.
@@ -45,19 +45,19 @@ import { newTallyB, quotedSmallTalk, recallB, scoreClipsB, type Clip, type Tally
 import { UsageError } from "./usage-error";
 
 export const TUNING_SEEDS_B = Array.from({ length: 28 }, (_, i) => i + 1);
-export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 2701 + i);
+export const HELD_OUT_SEEDS_B = Array.from({ length: 14 }, (_, i) => 2801 + i);
 /**
  * Source c (source b's plans with flite voices, other sounds, words and chat: dev/synth-streams-c) is a check of
  * what carries over, not material to tune on: seeds 101-114 were looked at first (session 13) and may be used
- * for diagnosis; 199-212 are held out (1-14 and 15-28 were read once in session 13, 29-42 in session 14, with
+ * for diagnosis; 213-226 are held out (1-14 and 15-28 were read once in session 13, 29-42 in session 14, with
  * `--voices flat` too, 43-56 in session 15 with `--sounds loud` and `--mix loudnorm`, 57-70 in session 16 plain,
  * with `--mix loudnorm` and with `--mix compressed`, 71-84 in session 17 the same three, 85-98 in session 18 those
  * three, `--sounds loud`, `--voices flat` and `--emotes text`, 115-128 in session 19 plain, with `--levels drift`,
- * `--mix compressed`, `--mix loudnorm` and `--moments none`, 129-142 and 143-156 in session 20 the same five, 157-170 in session 21 the same five, 171-184 in session 22 those five and `--sounds loud` (read again in session 23 as a second tuning set), 185-198 in session 23 the same six: all spent, as the
+ * `--mix compressed`, `--mix loudnorm` and `--moments none`, 129-142 and 143-156 in session 20 the same five, 157-170 in session 21 the same five, 171-184 in session 22 those five and `--sounds loud` (read again in session 23 as a second tuning set), 185-198 in session 23 the same six, 199-212 in session 25 the same six: all spent, as the
  * variants share the plans).
  */
 export const TUNING_SEEDS_C = Array.from({ length: 14 }, (_, i) => 101 + i);
-export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 199 + i);
+export const HELD_OUT_SEEDS_C = Array.from({ length: 14 }, (_, i) => 213 + i);
 
 /**
  * Variants of source c on its plans and seeds, each with its own VOD ids and folder, named by one option: every
